@@ -1,0 +1,1 @@
+//! Chess960 rules engine.

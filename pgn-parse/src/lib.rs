@@ -1,0 +1,1 @@
+//! Zero-copy PGN reader.
