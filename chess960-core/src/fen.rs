@@ -1,0 +1,684 @@
+//! FEN, X-FEN and Shredder-FEN: reading (one lenient parser for all three) and writing.
+//!
+//! The castling field may be `-`, `KQkq` (the outermost rook on that side), file letters
+//! (`HAha`, Shredder-FEN), or a mix (`KQbf`); X-FEN writes a file letter only when another
+//! rook of that colour stands further out on the same side of the back rank.
+//!
+//! ```
+//! use chess960_core::Position;
+//!
+//! let pos = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+//! assert_eq!(pos.to_xfen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+//! assert_eq!(pos.to_shredder_fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+//! assert!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+//! ```
+
+use crate::bitboard::Bitboard;
+use crate::board::{Board, PlacementError};
+use crate::castling::CastlingRights;
+use crate::moves::CastlingSide;
+use crate::position::Position;
+use crate::types::{Color, File, Rank, Role, Square};
+use std::fmt::Write as _;
+
+/// One letter of a FEN castling field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingToken {
+    /// `K`/`k`: the outermost rook on the king (h) side.
+    KingSide(Color),
+    /// `Q`/`q`: the outermost rook on the queen (a) side.
+    QueenSide(Color),
+    /// `A`-`H`/`a`-`h`: the rook on that file of the back rank.
+    File(Color, File),
+}
+
+impl CastlingToken {
+    /// The colour the token belongs to.
+    pub fn color(self) -> Color {
+        match self {
+            CastlingToken::KingSide(c)
+            | CastlingToken::QueenSide(c)
+            | CastlingToken::File(c, _) => c,
+        }
+    }
+
+    /// The FEN letter of the token.
+    pub fn char(self) -> char {
+        let c = match self {
+            CastlingToken::KingSide(_) => 'k',
+            CastlingToken::QueenSide(_) => 'q',
+            CastlingToken::File(_, f) => f.lower_char(),
+        };
+        match self.color() {
+            Color::White => c.to_ascii_uppercase(),
+            Color::Black => c,
+        }
+    }
+}
+
+/// The fields of a FEN as written, before the position is checked for legality.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Piece placement.
+    pub board: Board,
+    /// Side to move.
+    pub turn: Color,
+    /// The castling letters in the order written (at most 16 are kept).
+    pub castling: Vec<CastlingToken>,
+    /// The en-passant square as written.
+    pub ep_square: Option<Square>,
+    /// Half-move clock (0 when absent).
+    pub halfmoves: u32,
+    /// Full-move number (1 when absent).
+    pub fullmoves: u32,
+}
+
+/// The field of a FEN an error is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FenField {
+    /// Piece placement.
+    Placement,
+    /// Side to move.
+    Turn,
+    /// Castling rights.
+    Castling,
+    /// En-passant square.
+    EnPassant,
+    /// Half-move clock.
+    Halfmoves,
+    /// Full-move number.
+    Fullmoves,
+}
+
+impl std::fmt::Display for FenField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::Turn => "side to move",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en-passant",
+            FenField::Halfmoves => "half-move clock",
+            FenField::Fullmoves => "full-move number",
+        })
+    }
+}
+
+/// Why a FEN is rejected: syntax (with the 1-based column) or an illegal position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The text is empty.
+    #[error("empty FEN")]
+    Empty,
+    /// The piece placement cannot be read.
+    #[error("bad piece placement: {0}")]
+    Placement(#[from] PlacementError),
+    /// A field that is not the expected kind of text.
+    #[error("bad {field} field {found:?} at column {column}")]
+    BadField {
+        /// Which field.
+        field: FenField,
+        /// What was found.
+        found: String,
+        /// 1-based column of the field in the FEN.
+        column: usize,
+    },
+    /// More than six fields.
+    #[error("unexpected text {found:?} after the FEN at column {column}")]
+    TrailingText {
+        /// The first extra field.
+        found: String,
+        /// 1-based column.
+        column: usize,
+    },
+    /// Not exactly one king of a colour.
+    #[error("{color} has {count} kings, expected exactly one")]
+    KingCount {
+        /// The colour.
+        color: &'static str,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A pawn on the first or eighth rank.
+    #[error("pawn on the back rank at {square}")]
+    PawnOnBackRank {
+        /// The square.
+        square: Square,
+    },
+    /// More than 16 pieces or more than 8 pawns of a colour.
+    #[error("{color} has too many pieces ({pieces} pieces, {pawns} pawns)")]
+    TooManyPieces {
+        /// The colour.
+        color: &'static str,
+        /// Its pieces, pawns included.
+        pieces: u32,
+        /// Its pawns.
+        pawns: u32,
+    },
+    /// The side that just moved is in check.
+    #[error("the side not to move ({color}) is in check")]
+    OppositeCheck {
+        /// The colour in check.
+        color: &'static str,
+    },
+    /// A castling letter names a file with no rook of that colour on its back rank.
+    #[error(
+        "castling letter {letter:?}: no {color} rook to castle with on that side of the back rank"
+    )]
+    CastlingWithoutRook {
+        /// The letter.
+        letter: char,
+        /// The colour.
+        color: &'static str,
+    },
+    /// A castling letter of a colour whose king is not on its back rank.
+    #[error("castling letter {letter:?}: the {color} king is not on its back rank")]
+    CastlingWithoutKing {
+        /// The letter.
+        letter: char,
+        /// The colour.
+        color: &'static str,
+    },
+    /// Two different rooks named for the same side.
+    #[error("castling letter {letter:?}: {color} already has a castling rook on that side")]
+    CastlingSideTwice {
+        /// The letter.
+        letter: char,
+        /// The colour.
+        color: &'static str,
+    },
+    /// An en-passant square no double pawn push can have produced.
+    #[error("impossible en-passant square {square}")]
+    ImpossibleEnPassant {
+        /// The square.
+        square: Square,
+    },
+}
+
+/// A repair made by [`Position::from_setup_lenient`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FenRepair {
+    /// A castling letter without king or rook was dropped (the error says why).
+    DroppedCastling(FenError),
+    /// An impossible en-passant square was dropped.
+    DroppedEnPassant(Square),
+}
+
+fn field_error(field: FenField, found: &str, column: usize) -> FenError {
+    FenError::BadField {
+        field,
+        found: found.chars().take(32).collect(),
+        column,
+    }
+}
+
+impl Setup {
+    /// Reads the fields of a FEN. Missing trailing fields default to `w - - 0 1`.
+    pub fn parse(text: &str) -> Result<Setup, FenError> {
+        let mut fields = Vec::with_capacity(6);
+        let mut rest = text;
+        let mut consumed = 0;
+        loop {
+            let trimmed = rest.trim_start_matches(|c: char| c.is_ascii_whitespace());
+            consumed += rest.len() - trimmed.len();
+            if trimmed.is_empty() {
+                break;
+            }
+            let end = trimmed
+                .find(|c: char| c.is_ascii_whitespace())
+                .unwrap_or(trimmed.len());
+            fields.push((&trimmed[..end], consumed + 1));
+            consumed += end;
+            rest = &trimmed[end..];
+        }
+        let Some(&(placement, _)) = fields.first() else {
+            return Err(FenError::Empty);
+        };
+        let board = Board::parse_placement(placement)?;
+        let mut setup = Setup {
+            board,
+            turn: Color::White,
+            castling: Vec::new(),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        };
+        if let Some(&(turn, column)) = fields.get(1) {
+            setup.turn = match turn {
+                "w" | "W" => Color::White,
+                "b" | "B" => Color::Black,
+                _ => return Err(field_error(FenField::Turn, turn, column)),
+            };
+        }
+        if let Some(&(castling, column)) = fields.get(2) {
+            if castling != "-" {
+                for (i, c) in castling.chars().enumerate() {
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let token = match c.to_ascii_lowercase() {
+                        'k' => CastlingToken::KingSide(color),
+                        'q' => CastlingToken::QueenSide(color),
+                        l => match File::from_char(l) {
+                            Some(file) => CastlingToken::File(color, file),
+                            None => {
+                                return Err(field_error(FenField::Castling, castling, column + i))
+                            }
+                        },
+                    };
+                    if setup.castling.len() >= 16 {
+                        return Err(field_error(FenField::Castling, castling, column));
+                    }
+                    setup.castling.push(token);
+                }
+            }
+        }
+        if let Some(&(ep, column)) = fields.get(3) {
+            if ep != "-" {
+                setup.ep_square = Some(
+                    Square::parse(ep.as_bytes())
+                        .ok_or_else(|| field_error(FenField::EnPassant, ep, column))?,
+                );
+            }
+        }
+        if let Some(&(half, column)) = fields.get(4) {
+            setup.halfmoves = half
+                .parse()
+                .map_err(|_| field_error(FenField::Halfmoves, half, column))?;
+        }
+        if let Some(&(full, column)) = fields.get(5) {
+            let n: u32 = full
+                .parse()
+                .map_err(|_| field_error(FenField::Fullmoves, full, column))?;
+            // python-chess and shakmaty read a full-move number of 0 as 1.
+            setup.fullmoves = n.max(1);
+        }
+        if let Some(&(extra, column)) = fields.get(6) {
+            return Err(FenError::TrailingText {
+                found: extra.chars().take(32).collect(),
+                column,
+            });
+        }
+        Ok(setup)
+    }
+}
+
+/// Resolves castling tokens against the board; `Err` for the first token that has no
+/// king/rook behind it (strict) or a list of dropped ones (lenient).
+fn resolve_castling(
+    board: &Board,
+    tokens: &[CastlingToken],
+    strict: bool,
+    repairs: &mut Vec<FenRepair>,
+) -> Result<CastlingRights, FenError> {
+    let mut rights = CastlingRights::NONE;
+    for &token in tokens {
+        let color = token.color();
+        let letter = token.char();
+        let rank = color.back_rank();
+        let back_rank = Bitboard::rank(rank);
+        let rooks = board.by_piece(crate::Piece {
+            color,
+            role: Role::Rook,
+        }) & back_rank;
+        let resolved = match board.king_of(color).filter(|k| back_rank.contains(*k)) {
+            None => Err(FenError::CastlingWithoutKing {
+                letter,
+                color: color.name(),
+            }),
+            Some(king) => {
+                let king_file = king.file();
+                let rook = match token {
+                    CastlingToken::KingSide(_) => rooks.rev().find(|r| r.file() > king_file),
+                    CastlingToken::QueenSide(_) => {
+                        let mut rooks = rooks;
+                        rooks.find(|r| r.file() < king_file)
+                    }
+                    CastlingToken::File(_, file) => Some(Square::from_coords(file, rank))
+                        .filter(|sq| rooks.contains(*sq) && file != king_file),
+                };
+                match rook {
+                    None => Err(FenError::CastlingWithoutRook {
+                        letter,
+                        color: color.name(),
+                    }),
+                    Some(rook) => {
+                        let side = CastlingSide::of_rook(king_file, rook.file());
+                        match rights.rook(color, side) {
+                            Some(existing) if existing != rook => {
+                                Err(FenError::CastlingSideTwice {
+                                    letter,
+                                    color: color.name(),
+                                })
+                            }
+                            _ => {
+                                rights.set(color, side, rook);
+                                Ok(())
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        if let Err(e) = resolved {
+            if strict {
+                return Err(e);
+            }
+            repairs.push(FenRepair::DroppedCastling(e));
+        }
+    }
+    Ok(rights)
+}
+
+impl Position {
+    /// Reads a FEN, X-FEN or Shredder-FEN (strict: every castling letter and the en-passant
+    /// square must make sense).
+    pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        Position::from_setup(&Setup::parse(text)?)
+    }
+
+    /// Builds a position from FEN fields, rejecting anything illegal.
+    pub fn from_setup(setup: &Setup) -> Result<Position, FenError> {
+        Position::build(setup, true, &mut Vec::new())
+    }
+
+    /// Builds a position from FEN fields, dropping castling letters without king or rook and
+    /// impossible en-passant squares (reported as repairs) instead of rejecting them.
+    pub fn from_setup_lenient(setup: &Setup) -> Result<(Position, Vec<FenRepair>), FenError> {
+        let mut repairs = Vec::new();
+        let pos = Position::build(setup, false, &mut repairs)?;
+        Ok((pos, repairs))
+    }
+
+    fn build(
+        setup: &Setup,
+        strict: bool,
+        repairs: &mut Vec<FenRepair>,
+    ) -> Result<Position, FenError> {
+        let board = setup.board;
+        for color in Color::ALL {
+            let ours = board.by_color(color);
+            let kings = (board.by_role(Role::King) & ours).count();
+            if kings != 1 {
+                return Err(FenError::KingCount {
+                    color: color.name(),
+                    count: kings,
+                });
+            }
+            let pawns = (board.by_role(Role::Pawn) & ours).count();
+            if ours.count() > 16 || pawns > 8 {
+                return Err(FenError::TooManyPieces {
+                    color: color.name(),
+                    pieces: ours.count(),
+                    pawns,
+                });
+            }
+        }
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        if let Some(square) = (board.by_role(Role::Pawn) & back_ranks).first() {
+            return Err(FenError::PawnOnBackRank { square });
+        }
+        let castling = resolve_castling(&board, &setup.castling, strict, repairs)?;
+        let mut pos = Position {
+            board,
+            turn: setup.turn,
+            castling,
+            ep_square: None,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves,
+            hash: 0,
+        };
+        let them = setup.turn.other();
+        let their_king = pos.king_of(them);
+        if board.is_attacked(their_king, setup.turn, board.occupied()) {
+            return Err(FenError::OppositeCheck { color: them.name() });
+        }
+        if let Some(ep) = setup.ep_square {
+            if pos.ep_square_is_plausible(ep) {
+                if pos.any_legal_en_passant(ep) {
+                    pos.ep_square = Some(ep);
+                }
+            } else if strict {
+                return Err(FenError::ImpossibleEnPassant { square: ep });
+            } else {
+                repairs.push(FenRepair::DroppedEnPassant(ep));
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Whether a double push of the side not to move can have left `ep` behind.
+    fn ep_square_is_plausible(&self, ep: Square) -> bool {
+        let us = self.turn;
+        if ep.rank() != Rank::Sixth.relative_to(us) {
+            return false;
+        }
+        let forward: i32 = us.fold(8, -8);
+        let (Some(pushed), Some(origin)) = (ep.offset(-forward), ep.offset(forward)) else {
+            return false;
+        };
+        let occupied = self.board.occupied();
+        self.board
+            .by_piece(crate::Piece {
+                color: us.other(),
+                role: Role::Pawn,
+            })
+            .contains(pushed)
+            && !occupied.contains(ep)
+            && !occupied.contains(origin)
+    }
+
+    /// The castling field in X-FEN: `KQkq`, a file letter only for an inner rook; `-` if none.
+    pub fn castling_xfen(&self) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            let king_file = self.king_of(color).file();
+            let rooks = self.board.by_piece(crate::Piece {
+                color,
+                role: Role::Rook,
+            }) & Bitboard::rank(color.back_rank());
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                let Some(rook) = self.castling.rook(color, side) else {
+                    continue;
+                };
+                let further_out = match side {
+                    CastlingSide::KingSide => {
+                        Iterator::any(&mut rooks.clone(), |r| r.file() > rook.file())
+                    }
+                    CastlingSide::QueenSide => {
+                        Iterator::any(&mut rooks.clone(), |r| r.file() < rook.file())
+                    }
+                };
+                let c = if further_out {
+                    rook.file().lower_char()
+                } else if side == CastlingSide::KingSide {
+                    'k'
+                } else {
+                    'q'
+                };
+                debug_assert_eq!(side, CastlingSide::of_rook(king_file, rook.file()));
+                out.push(color.fold(c.to_ascii_uppercase(), c));
+            }
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+
+    /// The castling field in Shredder-FEN: file letters, descending per colour (`HAha`).
+    pub fn castling_shredder(&self) -> String {
+        let mut out = String::new();
+        for color in Color::ALL {
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                if let Some(rook) = self.castling.rook(color, side) {
+                    out.push(color.fold(rook.file().upper_char(), rook.file().lower_char()));
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+
+    /// The castling field in classical FEN (`KQkq`), if the rights can be expressed so:
+    /// king on e1/e8 and castling rooks on a/h.
+    pub fn castling_classical(&self) -> Option<String> {
+        for (color, side, rook) in self.castling.iter() {
+            let rank = color.back_rank();
+            let expected = match side {
+                CastlingSide::KingSide => Square::from_coords(File::H, rank),
+                CastlingSide::QueenSide => Square::from_coords(File::A, rank),
+            };
+            if self.king_of(color) != Square::from_coords(File::E, rank) || rook != expected {
+                return None;
+            }
+        }
+        Some(self.castling_xfen())
+    }
+
+    fn fen_with_castling(&self, castling: &str) -> String {
+        let mut out = String::with_capacity(90);
+        self.board.write_placement(&mut out);
+        out.push(' ');
+        out.push(self.turn.fold('w', 'b'));
+        out.push(' ');
+        out.push_str(castling);
+        out.push(' ');
+        match self.ep_square {
+            Some(ep) => {
+                let _ = write!(out, "{ep}");
+            }
+            None => out.push('-'),
+        }
+        let _ = write!(out, " {} {}", self.halfmoves, self.fullmoves);
+        out
+    }
+
+    /// X-FEN, byte-identical to python-chess `Board.fen()` with `chess960=True`.
+    pub fn to_xfen(&self) -> String {
+        self.fen_with_castling(&self.castling_xfen())
+    }
+
+    /// Shredder-FEN, byte-identical to python-chess `Board.shredder_fen()`.
+    pub fn to_shredder_fen(&self) -> String {
+        self.fen_with_castling(&self.castling_shredder())
+    }
+
+    /// Classical FEN, or `None` when the castling rights need X-FEN file letters or a king
+    /// off the e-file.
+    pub fn to_fen(&self) -> Option<String> {
+        Some(self.fen_with_castling(&self.castling_classical()?))
+    }
+
+    /// The same position with castling rights for every pair of king on its back rank and
+    /// outermost rook on either side (what a start position has).
+    pub fn with_outermost_castling_rights(&self) -> Position {
+        let mut pos = self.clone();
+        pos.castling = CastlingRights::NONE;
+        for color in Color::ALL {
+            let rank = color.back_rank();
+            let king = pos.king_of(color);
+            if king.rank() != rank {
+                continue;
+            }
+            let rooks = pos.board.by_piece(crate::Piece {
+                color,
+                role: Role::Rook,
+            }) & Bitboard::rank(rank);
+            if let Some(r) = rooks.rev().find(|r| r.file() > king.file()) {
+                pos.castling.set(color, CastlingSide::KingSide, r);
+            }
+            if let Some(r) = {
+                let mut rooks = rooks;
+                rooks.find(|r| r.file() < king.file())
+            } {
+                pos.castling.set(color, CastlingSide::QueenSide, r);
+            }
+        }
+        pos.hash = pos.compute_hash();
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_for_missing_fields() {
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").unwrap();
+        assert_eq!(
+            pos.to_xfen(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        let err = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1");
+        assert!(matches!(
+            err,
+            Err(FenError::BadField {
+                field: FenField::Turn,
+                column: 45,
+                ..
+            })
+        ));
+        let err = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x");
+        assert!(matches!(
+            err,
+            Err(FenError::TrailingText { column: 58, .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1"),
+            Err(FenError::CastlingWithoutRook { letter: 'K', .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/4K3/R6R w Q - 0 1"),
+            Err(FenError::CastlingWithoutKing { letter: 'Q', .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2R b K e3 0 1"),
+            Err(FenError::ImpossibleEnPassant { .. })
+        ));
+        assert_eq!(
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2R b K - 0 1").map(|p| p.to_xfen()),
+            Ok("4k3/8/8/8/8/8/8/4K2R b K - 0 1".to_string())
+        );
+        assert!(matches!(
+            Position::from_fen("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"),
+            Err(FenError::OppositeCheck { color: "black" })
+        ));
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2P w - - 0 1"),
+            Err(FenError::PawnOnBackRank { .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"),
+            Err(FenError::KingCount { count: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn lenient_drops_bad_castling() {
+        let setup = Setup::parse("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1").unwrap();
+        let (pos, repairs) = Position::from_setup_lenient(&setup).unwrap();
+        assert_eq!(pos.castling_xfen(), "Q");
+        assert_eq!(repairs.len(), 1);
+    }
+
+    #[test]
+    fn xfen_uses_file_letter_for_inner_rook() {
+        // White rooks on a1 and b1, king on c1: castling with the b1 rook is written "B".
+        let pos = Position::from_fen("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").unwrap();
+        assert_eq!(pos.castling_xfen(), "Bb");
+        assert_eq!(pos.castling_shredder(), "Bb");
+        let pos = Position::from_fen("rrk5/8/8/8/8/8/8/RRK5 w Qq - 0 1").unwrap();
+        assert_eq!(pos.castling_shredder(), "Aa");
+        assert_eq!(pos.castling_classical(), None);
+    }
+}

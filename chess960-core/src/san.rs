@@ -1,0 +1,464 @@
+//! Standard Algebraic Notation: lenient reading, canonical writing.
+//!
+//! Reading accepts `O-O`/`0-0`, check and annotation suffixes, over-disambiguation
+//! (`Ng1f3`), a missing `x`, `e8Q` for `e8=Q`, and a king "capturing" its own castling rook
+//! (`Kxh1`) for castling. A SAN is resolved from attack tables, without generating every
+//! legal move.
+//!
+//! ```
+//! use chess960_core::{Position, SanError};
+//!
+//! let pos = Position::from_sp(518).unwrap();
+//! let m = pos.parse_san(b"Ng1f3").unwrap();
+//! assert_eq!(pos.san(m), "Nf3");
+//! assert_eq!(pos.parse_san(b"e5"), Err(SanError::Illegal));
+//! assert_eq!(pos.parse_san(b"Zz9"), Err(SanError::Malformed));
+//! ```
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::moves::{CastlingSide, Move};
+use crate::position::Position;
+use crate::types::{File, Rank, Role, Square};
+
+/// Why a SAN cannot be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// Not SAN syntax.
+    #[error("not a SAN move")]
+    Malformed,
+    /// No legal move matches.
+    #[error("illegal move")]
+    Illegal,
+    /// More than one legal move matches.
+    #[error("ambiguous move")]
+    Ambiguous,
+}
+
+/// A parsed SAN, not yet tied to a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move.
+    Normal {
+        /// The moving role.
+        role: Role,
+        /// Origin file, if given.
+        file: Option<File>,
+        /// Origin rank, if given.
+        rank: Option<Rank>,
+        /// Whether `x` was written.
+        capture: bool,
+        /// Target square.
+        to: Square,
+        /// Promotion role, if given.
+        promotion: Option<Role>,
+    },
+    /// `O-O` or `O-O-O`.
+    Castle(CastlingSide),
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`).
+    Null,
+}
+
+/// Strips check, mate and annotation suffixes (`+`, `#`, `!`, `?`) and an `e.p.` marker.
+fn strip_suffixes(mut text: &[u8]) -> &[u8] {
+    while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = text {
+        text = rest;
+    }
+    if let Some(rest) = text.strip_suffix(b"e.p.") {
+        text = rest.strip_suffix(b" ").unwrap_or(rest);
+    }
+    text
+}
+
+impl San {
+    /// Reads a SAN (lenient).
+    pub fn parse(text: &[u8]) -> Result<San, SanError> {
+        let text = strip_suffixes(text);
+        match text {
+            b"O-O" | b"0-0" | b"o-o" => return Ok(San::Castle(CastlingSide::KingSide)),
+            b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(San::Castle(CastlingSide::QueenSide)),
+            b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
+            _ => {}
+        }
+        let (role, mut body) = match text.first() {
+            Some(&c @ (b'N' | b'B' | b'R' | b'Q' | b'K')) => (
+                Role::from_char(c as char).ok_or(SanError::Malformed)?,
+                &text[1..],
+            ),
+            Some(b'a'..=b'h') => (Role::Pawn, text),
+            _ => return Err(SanError::Malformed),
+        };
+        let mut promotion = None;
+        if role == Role::Pawn {
+            if let [rest @ .., p] = body {
+                if let Some(r) = Role::from_char(*p as char).filter(|_| p.is_ascii_uppercase()) {
+                    if matches!(r, Role::Knight | Role::Bishop | Role::Rook | Role::Queen) {
+                        promotion = Some(r);
+                        body = rest.strip_suffix(b"=").unwrap_or(rest);
+                    } else {
+                        return Err(SanError::Malformed);
+                    }
+                }
+            }
+        }
+        let [prefix @ .., f, r] = body else {
+            return Err(SanError::Malformed);
+        };
+        let to = Square::parse(&[*f, *r]).ok_or(SanError::Malformed)?;
+        let (prefix, capture) = match prefix {
+            [rest @ .., b'x' | b':'] => (rest, true),
+            _ => (prefix, false),
+        };
+        let (file, rank) = match prefix {
+            [] => (None, None),
+            [c] => match (File::from_char(*c as char), Rank::from_char(*c as char)) {
+                (Some(file), _) if c.is_ascii_lowercase() => (Some(file), None),
+                (_, Some(rank)) => (None, Some(rank)),
+                _ => return Err(SanError::Malformed),
+            },
+            [a, b] if a.is_ascii_lowercase() => (
+                Some(File::from_char(*a as char).ok_or(SanError::Malformed)?),
+                Some(Rank::from_char(*b as char).ok_or(SanError::Malformed)?),
+            ),
+            _ => return Err(SanError::Malformed),
+        };
+        if role == Role::Pawn && rank.is_some() && file.is_none() {
+            return Err(SanError::Malformed);
+        }
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
+    }
+
+    /// Finds the legal move this SAN denotes in `pos`.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        match *self {
+            San::Castle(side) => pos.castling_move(side).ok_or(SanError::Illegal),
+            San::Null => Err(SanError::Illegal),
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => resolve_normal(pos, role, file, rank, capture, to, promotion),
+        }
+    }
+}
+
+fn resolve_normal(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, SanError> {
+    let us = pos.turn();
+    let board = pos.board();
+    let ours = board.by_color(us);
+    let mut from_mask = Bitboard::FULL;
+    if let Some(f) = file {
+        from_mask &= Bitboard::file(f);
+    }
+    if let Some(r) = rank {
+        from_mask &= Bitboard::rank(r);
+    }
+    let target_role = board.role_at(to);
+
+    if role == Role::King {
+        let king = pos.king_of(us);
+        if !from_mask.contains(king) {
+            return Err(SanError::Illegal);
+        }
+        if ours.contains(to) {
+            // The king "captures" its own castling rook: castling.
+            let castle = CastlingSide::ALL
+                .into_iter()
+                .find(|&side| pos.castling_rights().rook(us, side) == Some(to))
+                .ok_or(SanError::Illegal)?;
+            return pos.castling_move(castle).ok_or(SanError::Illegal);
+        }
+        if promotion.is_some() || !pos.king_step_is_safe(to) {
+            return Err(SanError::Illegal);
+        }
+        return Ok(Move::Normal {
+            role,
+            from: king,
+            capture: target_role,
+            to,
+            promotion: None,
+        });
+    }
+    if ours.contains(to) {
+        return Err(SanError::Illegal);
+    }
+    let checkers = pos.checkers();
+
+    if role == Role::Pawn {
+        let last_rank = Rank::Eighth.relative_to(us);
+        if (to.rank() == last_rank) != promotion.is_some() {
+            return Err(SanError::Illegal);
+        }
+        let pawns = board.by_role(Role::Pawn) & ours;
+        let backward: i32 = us.fold(-8, 8);
+        let is_capture = capture || file.is_some_and(|f| f != to.file());
+        if is_capture {
+            let candidates = attacks::pawn_attacks(us.other(), to) & pawns & from_mask;
+            let mut found = None;
+            for from in candidates {
+                let m = if target_role.is_some() {
+                    if !pos.non_king_move_is_safe(from, to, checkers) {
+                        continue;
+                    }
+                    Move::Normal {
+                        role,
+                        from,
+                        capture: target_role,
+                        to,
+                        promotion,
+                    }
+                } else if pos.ep_square() == Some(to) && pos.en_passant_is_legal(from, to) {
+                    Move::EnPassant { from, to }
+                } else {
+                    continue;
+                };
+                if found.replace(m).is_some() {
+                    return Err(SanError::Ambiguous);
+                }
+            }
+            return found.ok_or(SanError::Illegal);
+        }
+        if target_role.is_some() {
+            return Err(SanError::Illegal);
+        }
+        let one = to.offset(backward).ok_or(SanError::Illegal)?;
+        let from = if pawns.contains(one) {
+            one
+        } else if !board.occupied().contains(one)
+            && to.rank() == Rank::Fourth.relative_to(us)
+            && one.offset(backward).is_some_and(|two| pawns.contains(two))
+        {
+            one.offset(backward).ok_or(SanError::Illegal)?
+        } else {
+            return Err(SanError::Illegal);
+        };
+        if !from_mask.contains(from) || !pos.non_king_move_is_safe(from, to, checkers) {
+            return Err(SanError::Illegal);
+        }
+        return Ok(Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion,
+        });
+    }
+
+    if promotion.is_some() {
+        return Err(SanError::Illegal);
+    }
+    let occupied = board.occupied();
+    let attackers = match role {
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        _ => attacks::queen_attacks(to, occupied),
+    };
+    let candidates = attackers & board.by_role(role) & ours & from_mask;
+    let mut found = None;
+    for from in candidates {
+        if pos.non_king_move_is_safe(from, to, checkers) && found.replace(from).is_some() {
+            return Err(SanError::Ambiguous);
+        }
+    }
+    let from = found.ok_or(SanError::Illegal)?;
+    Ok(Move::Normal {
+        role,
+        from,
+        capture: target_role,
+        to,
+        promotion: None,
+    })
+}
+
+impl Position {
+    /// Reads a SAN and finds its legal move here.
+    pub fn parse_san(&self, text: &[u8]) -> Result<Move, SanError> {
+        San::parse(text)?.to_move(self)
+    }
+
+    /// Canonical SAN of a legal move, without check or mate suffix.
+    pub fn san(&self, m: Move) -> String {
+        let mut out = String::with_capacity(8);
+        self.write_san(m, &mut out);
+        out
+    }
+
+    /// Canonical SAN of a legal move with `+` or `#`.
+    pub fn san_plus(&self, m: Move) -> String {
+        let mut out = self.san(m);
+        let after = self.played(m);
+        if after.is_check() {
+            out.push(if after.has_legal_moves() { '+' } else { '#' });
+        }
+        out
+    }
+
+    fn write_san(&self, m: Move, out: &mut String) {
+        let (role, from, to, capture, promotion) = match m {
+            Move::Castle { king, rook } => {
+                out.push_str(CastlingSide::of_rook(king.file(), rook.file()).san());
+                return;
+            }
+            Move::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (role, from, to, capture.is_some(), promotion),
+        };
+        if role == Role::Pawn {
+            if capture {
+                out.push(from.file().lower_char());
+            }
+        } else {
+            out.push(role.upper_char());
+            if role != Role::King {
+                self.write_disambiguation(role, from, to, out);
+            }
+        }
+        if capture {
+            out.push('x');
+        }
+        out.push_str(&to.to_string());
+        if let Some(p) = promotion {
+            out.push('=');
+            out.push(p.upper_char());
+        }
+    }
+
+    fn write_disambiguation(&self, role: Role, from: Square, to: Square, out: &mut String) {
+        let board = self.board();
+        let occupied = board.occupied();
+        let attackers = match role {
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occupied),
+            Role::Rook => attacks::rook_attacks(to, occupied),
+            _ => attacks::queen_attacks(to, occupied),
+        };
+        let checkers = self.checkers();
+        let others: Bitboard = (attackers & board.by_role(role) & board.by_color(self.turn()))
+            .without(from)
+            .filter(|&o| self.non_king_move_is_safe(o, to, checkers))
+            .collect();
+        if others.is_empty() {
+            return;
+        }
+        let same_file = (others & Bitboard::file(from.file())).any();
+        let same_rank = (others & Bitboard::rank(from.rank())).any();
+        if !same_file {
+            out.push(from.file().lower_char());
+        } else if !same_rank {
+            out.push(from.rank().char());
+        } else {
+            out.push(from.file().lower_char());
+            out.push(from.rank().char());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn lenient_forms() {
+        let start = Position::from_sp(518).unwrap();
+        for (text, canonical) in [
+            ("e4", "e4"),
+            ("e2e4", "e4"),
+            ("Nf3!?", "Nf3"),
+            ("Ng1f3", "Nf3"),
+            ("Ngf3", "Nf3"),
+            ("N1f3", "Nf3"),
+            ("Nh3+", "Nh3"),
+        ] {
+            let m = start
+                .parse_san(text.as_bytes())
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(start.san(m), canonical);
+        }
+        let p = pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(p.san(p.parse_san(b"b8Q").unwrap()), "b8=Q");
+        assert_eq!(p.san(p.parse_san(b"b8=N+").unwrap()), "b8=N");
+        assert_eq!(p.parse_san(b"b8"), Err(SanError::Illegal));
+        let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(p.san(p.parse_san(b"ed5").unwrap()), "exd5");
+    }
+
+    #[test]
+    fn castling_forms_including_king_takes_rook() {
+        // Chess960: king f1, rook g1; O-O leaves the king on g1 and puts the rook on f1.
+        let p = pos("4k3/8/8/8/8/8/8/5KR1 w K - 0 1");
+        let castle = p.parse_san(b"O-O").unwrap();
+        assert_eq!(
+            castle,
+            Move::Castle {
+                king: Square::parse(b"f1").unwrap(),
+                rook: Square::parse(b"g1").unwrap()
+            }
+        );
+        assert_eq!(p.parse_san(b"0-0"), Ok(castle));
+        assert_eq!(p.parse_san(b"Kxg1"), Ok(castle));
+        assert_eq!(p.parse_san(b"Kg1"), Ok(castle));
+        assert_eq!(p.san(castle), "O-O");
+        assert_eq!(p.played(castle).to_xfen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+        assert_eq!(p.parse_san(b"O-O-O"), Err(SanError::Illegal));
+    }
+
+    #[test]
+    fn ambiguity_and_disambiguation() {
+        let p = pos("4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
+        assert_eq!(p.parse_san(b"Rd1"), Err(SanError::Ambiguous));
+        let m = p.parse_san(b"Rad1").unwrap();
+        assert_eq!(p.san(m), "Rad1");
+        // The d2 knight is pinned by the b4 bishop, so Ne4 needs no disambiguation.
+        let p = pos("4k3/8/8/8/1b6/8/3N1N2/4K3 w - - 0 1");
+        let m = p.parse_san(b"Ne4").unwrap();
+        assert_eq!(p.san(m), "Ne4");
+        assert_eq!(m.from(), Square::parse(b"f2").unwrap());
+        let p = pos("4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1");
+        let m = p.parse_san(b"Qa3b2").unwrap();
+        assert_eq!(p.san(m), "Qa3b2");
+    }
+
+    #[test]
+    fn en_passant_and_check_suffixes() {
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        let m = p.parse_san(b"exd6").unwrap();
+        assert_eq!(
+            m,
+            Move::EnPassant {
+                from: Square::parse(b"e5").unwrap(),
+                to: Square::parse(b"d6").unwrap()
+            }
+        );
+        let p = pos("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1");
+        let m = p.parse_san(b"Ra8").unwrap();
+        assert_eq!(p.san_plus(m), "Ra8#");
+    }
+}

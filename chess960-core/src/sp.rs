@@ -1,0 +1,348 @@
+//! Chess960 start positions and their numbers 0..959 (Scharnagl's scheme, SP 518 = RNBQKBNR).
+//!
+//! ```
+//! use chess960_core::sp::{back_rank_from_sp, sp_from_back_rank, StartKind};
+//! use chess960_core::Position;
+//!
+//! assert_eq!(back_rank_from_sp(518).unwrap().to_string(), "RNBQKBNR");
+//! assert_eq!(sp_from_back_rank("BBQNNRKR").unwrap(), 0);
+//! let pos = Position::from_sp(959).unwrap();
+//! assert_eq!(pos.to_xfen(), "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1");
+//! assert_eq!(chess960_core::sp::classify(&pos).kind, StartKind::Chess960(959));
+//! ```
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::castling::CastlingRights;
+use crate::position::Position;
+use crate::types::{Color, File, Piece, Rank, Role, Square};
+use std::fmt;
+
+/// The number of Chess960 start positions.
+pub const SP_COUNT: u16 = 960;
+
+/// The eight pieces of a back rank, file a to h.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BackRank(pub [Role; 8]);
+
+impl fmt::Display for BackRank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for role in self.0 {
+            write!(f, "{}", role.upper_char())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a back rank or SP number is not a Chess960 start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpError {
+    /// The number is not in 0..=959.
+    #[error("start position number {0} is out of range 0..=959")]
+    OutOfRange(u32),
+    /// The text is not eight piece letters.
+    #[error("a back rank is 8 letters of K, Q, R, B, N; found {0:?}")]
+    Malformed(String),
+    /// The pieces are not K, Q, 2 R, 2 B, 2 N.
+    #[error("a back rank has one king, one queen and two each of rooks, bishops and knights")]
+    WrongPieces,
+    /// Both bishops stand on squares of one colour.
+    #[error("both bishops stand on squares of the same colour")]
+    BishopsSameColor,
+    /// The king does not stand between the rooks.
+    #[error("the king does not stand between the rooks")]
+    KingNotBetweenRooks,
+}
+
+/// Knight placements on the five squares left after bishops and queen, indexed by N5N code.
+const KNIGHT_PAIRS: [(usize, usize); 10] = [
+    (0, 1),
+    (0, 2),
+    (0, 3),
+    (0, 4),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (2, 3),
+    (2, 4),
+    (3, 4),
+];
+
+/// The back rank of start position `sp`.
+pub fn back_rank_from_sp(sp: u16) -> Result<BackRank, SpError> {
+    if sp >= SP_COUNT {
+        return Err(SpError::OutOfRange(sp.into()));
+    }
+    let mut rank: [Option<Role>; 8] = [None; 8];
+    let mut n = sp as usize;
+    rank[2 * (n % 4) + 1] = Some(Role::Bishop);
+    n /= 4;
+    rank[2 * (n % 4)] = Some(Role::Bishop);
+    n /= 4;
+    let place_on_free = |rank: &mut [Option<Role>; 8], index: usize, role: Role| {
+        if let Some(slot) = rank.iter_mut().filter(|s| s.is_none()).nth(index) {
+            *slot = Some(role);
+        }
+    };
+    place_on_free(&mut rank, n % 6, Role::Queen);
+    n /= 6;
+    let (k1, k2) = KNIGHT_PAIRS[n];
+    // Place the second knight first so the first one's index is not shifted.
+    place_on_free(&mut rank, k2, Role::Knight);
+    place_on_free(&mut rank, k1, Role::Knight);
+    for role in [Role::Rook, Role::King, Role::Rook] {
+        place_on_free(&mut rank, 0, role);
+    }
+    let mut out = [Role::Pawn; 8];
+    for (slot, role) in out.iter_mut().zip(rank) {
+        *slot = role.unwrap_or(Role::Pawn);
+    }
+    Ok(BackRank(out))
+}
+
+/// The SP number of a back rank, checking the Chess960 rules.
+pub fn sp_of(back_rank: &BackRank) -> Result<u16, SpError> {
+    let roles = back_rank.0;
+    let count = |r: Role| roles.iter().filter(|&&x| x == r).count();
+    if count(Role::King) != 1
+        || count(Role::Queen) != 1
+        || count(Role::Rook) != 2
+        || count(Role::Bishop) != 2
+        || count(Role::Knight) != 2
+    {
+        return Err(SpError::WrongPieces);
+    }
+    let files_of = |r: Role| (0..8).filter(move |&i| roles[i] == r);
+    let bishops: Vec<usize> = files_of(Role::Bishop).collect();
+    let (Some(&b_dark), Some(&b_light)) = (
+        bishops.iter().find(|&&f| f % 2 == 0),
+        bishops.iter().find(|&&f| f % 2 == 1),
+    ) else {
+        return Err(SpError::BishopsSameColor);
+    };
+    let rooks: Vec<usize> = files_of(Role::Rook).collect();
+    let king = files_of(Role::King).next().unwrap_or(0);
+    if !(rooks[0] < king && king < rooks[1]) {
+        return Err(SpError::KingNotBetweenRooks);
+    }
+    let without_bishops: Vec<Role> = roles
+        .iter()
+        .copied()
+        .filter(|&r| r != Role::Bishop)
+        .collect();
+    let queen = without_bishops
+        .iter()
+        .position(|&r| r == Role::Queen)
+        .unwrap_or(0);
+    let rest: Vec<Role> = without_bishops
+        .iter()
+        .copied()
+        .filter(|&r| r != Role::Queen)
+        .collect();
+    let knights: Vec<usize> = (0..5).filter(|&i| rest[i] == Role::Knight).collect();
+    let knight_code = KNIGHT_PAIRS
+        .iter()
+        .position(|&(a, b)| a == knights[0] && b == knights[1])
+        .unwrap_or(0);
+    Ok((((knight_code * 6 + queen) * 4 + b_dark / 2) * 4 + b_light / 2) as u16)
+}
+
+/// The SP number of a back rank written as 8 letters (`"RNBQKBNR"`, either case).
+pub fn sp_from_back_rank(text: &str) -> Result<u16, SpError> {
+    sp_of(&parse_back_rank(text)?)
+}
+
+/// Reads a back rank written as 8 piece letters.
+pub fn parse_back_rank(text: &str) -> Result<BackRank, SpError> {
+    let malformed = || SpError::Malformed(text.chars().take(16).collect());
+    if text.chars().count() != 8 {
+        return Err(malformed());
+    }
+    let mut roles = [Role::Pawn; 8];
+    for (slot, c) in roles.iter_mut().zip(text.chars()) {
+        *slot = Role::from_char(c)
+            .filter(|r| *r != Role::Pawn)
+            .ok_or_else(malformed)?;
+    }
+    Ok(BackRank(roles))
+}
+
+/// A board with `white` and `black` back ranks, pawns in front.
+fn start_board(white: &BackRank, black: &BackRank) -> Board {
+    let mut board = Board::empty();
+    for file in File::ALL {
+        let i = file.index() as usize;
+        for (color, rank, pawn_rank, role) in [
+            (Color::White, Rank::First, Rank::Second, white.0[i]),
+            (Color::Black, Rank::Eighth, Rank::Seventh, black.0[i]),
+        ] {
+            board.put(Square::from_coords(file, rank), Piece { color, role });
+            board.put(
+                Square::from_coords(file, pawn_rank),
+                Piece {
+                    color,
+                    role: Role::Pawn,
+                },
+            );
+        }
+    }
+    board
+}
+
+impl Position {
+    /// The Chess960 start position `sp` (0..=959), with full castling rights.
+    pub fn from_sp(sp: u16) -> Result<Position, SpError> {
+        Position::from_sp_pair(sp, sp)
+    }
+
+    /// The Double Chess960 start with white's arrangement `white` and black's `black`
+    /// (both 0..=959), with full castling rights.
+    pub fn from_sp_pair(white: u16, black: u16) -> Result<Position, SpError> {
+        let board = start_board(&back_rank_from_sp(white)?, &back_rank_from_sp(black)?);
+        let pos = Position {
+            board,
+            turn: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            hash: 0,
+        };
+        Ok(pos.with_outermost_castling_rights())
+    }
+}
+
+/// What kind of start a position is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StartKind {
+    /// A Chess960 start: both sides have the same arrangement, SP number given.
+    Chess960(u16),
+    /// A Double Chess960 start: both arrangements legal, but different.
+    DoubleChess960 {
+        /// White's SP.
+        white: u16,
+        /// Black's SP (of the mirrored arrangement).
+        black: u16,
+    },
+    /// Not a start position.
+    NotAStart,
+}
+
+/// The result of [`classify`]: the kind of start and whether the castling rights are those
+/// a start has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartClassification {
+    /// Which start, if any.
+    pub kind: StartKind,
+    /// Whether the castling rights equal the full rights of that start (always `false` for
+    /// [`StartKind::NotAStart`]).
+    pub castling_is_full: bool,
+}
+
+/// The arrangement of `color`'s back rank, if it is a legal Chess960 arrangement with all
+/// eight pawns in front of it.
+fn arrangement(board: &Board, color: Color) -> Option<u16> {
+    let rank = color.back_rank();
+    let pawn_rank = Rank::Second.relative_to(color);
+    let ours = board.by_color(color);
+    let pawns = board.by_role(Role::Pawn) & ours;
+    if pawns != Bitboard::rank(pawn_rank) || ours.count() != 16 {
+        return None;
+    }
+    let mut roles = [Role::Pawn; 8];
+    for file in File::ALL {
+        let piece = board.piece_at(Square::from_coords(file, rank))?;
+        if piece.color != color {
+            return None;
+        }
+        roles[file.index() as usize] = piece.role;
+    }
+    sp_of(&BackRank(roles)).ok()
+}
+
+/// Classifies a position as a Chess960 start, a Double Chess960 start, or neither. Clocks are
+/// ignored; white must be to move with no en-passant square.
+pub fn classify(pos: &Position) -> StartClassification {
+    let not_a_start = StartClassification {
+        kind: StartKind::NotAStart,
+        castling_is_full: false,
+    };
+    if pos.turn() != Color::White || pos.ep_square().is_some() {
+        return not_a_start;
+    }
+    let (Some(white), Some(black)) = (
+        arrangement(pos.board(), Color::White),
+        arrangement(pos.board(), Color::Black),
+    ) else {
+        return not_a_start;
+    };
+    let kind = if white == black {
+        StartKind::Chess960(white)
+    } else {
+        StartKind::DoubleChess960 { white, black }
+    };
+    let full: CastlingRights = pos.with_outermost_castling_rights().castling_rights();
+    StartClassification {
+        kind,
+        castling_is_full: full == pos.castling_rights(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sp_round_trips_through_its_back_rank() {
+        for sp in 0..SP_COUNT {
+            let rank = back_rank_from_sp(sp).unwrap();
+            assert_eq!(sp_of(&rank), Ok(sp), "{rank}");
+            assert_eq!(sp_from_back_rank(&rank.to_string()), Ok(sp));
+        }
+        assert_eq!(back_rank_from_sp(0).unwrap().to_string(), "BBQNNRKR");
+        assert_eq!(back_rank_from_sp(518).unwrap().to_string(), "RNBQKBNR");
+        assert_eq!(back_rank_from_sp(959).unwrap().to_string(), "RKRNNQBB");
+        assert_eq!(back_rank_from_sp(960), Err(SpError::OutOfRange(960)));
+    }
+
+    #[test]
+    fn illegal_back_ranks_are_rejected_with_the_rule_broken() {
+        assert_eq!(
+            sp_from_back_rank("RNBQKBNRX"),
+            Err(SpError::Malformed("RNBQKBNRX".into()))
+        );
+        assert_eq!(sp_from_back_rank("RNBKQBNR").map(|_| ()), Ok(()));
+        assert_eq!(
+            sp_from_back_rank("RBNBKQNR"),
+            Err(SpError::BishopsSameColor)
+        );
+        assert_eq!(
+            sp_from_back_rank("KRNBBQNR"),
+            Err(SpError::KingNotBetweenRooks)
+        );
+        assert_eq!(sp_from_back_rank("RNNQKBNR"), Err(SpError::WrongPieces));
+    }
+
+    #[test]
+    fn classify_distinguishes_double_chess960_and_castling() {
+        let pos =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(classify(&pos).kind, StartKind::Chess960(518));
+        assert!(classify(&pos).castling_is_full);
+        let pos =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1").unwrap();
+        assert!(!classify(&pos).castling_is_full);
+        let pos =
+            Position::from_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(
+            classify(&pos).kind,
+            StartKind::DoubleChess960 {
+                white: 518,
+                black: 0
+            }
+        );
+        let pos =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        assert_eq!(classify(&pos).kind, StartKind::NotAStart);
+    }
+}
