@@ -1,0 +1,498 @@
+//! The reader: bytes in, games out, through a [`Visitor`].
+
+use crate::boundary::{
+    at_line_start, is_game_boundary, is_tag_line, line_end, next_game_boundary, parse_tag,
+};
+use crate::error::{excerpt, ErrorKind, ParseError};
+use crate::lines::LineIndex;
+use crate::types::{GameResult, Suffix, Tag, Termination};
+use crate::visitor::{GameEnd, Visitor};
+
+/// Bytes that end a movetext word.
+static DELIMITER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i <= 0x20 {
+        table[i] = true;
+        i += 1;
+    }
+    let special = b"{}();[]$";
+    let mut j = 0;
+    while j < special.len() {
+        table[special[j] as usize] = true;
+        j += 1;
+    }
+    table
+};
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    b <= 0x20
+}
+
+/// Where a slice of a larger input sits in it, for readers of chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Origin {
+    /// Absolute byte offset of the slice's first byte.
+    pub offset: usize,
+    /// 1-based line of the slice's first byte.
+    pub line: u32,
+    /// Index of the first game in the slice.
+    pub first_index: u64,
+    /// Whether a game follows the slice (so a game cut at its end is truncated, not at the
+    /// end of the input).
+    pub followed_by_game: bool,
+}
+
+impl Default for Origin {
+    fn default() -> Origin {
+        Origin {
+            offset: 0,
+            line: 1,
+            first_index: 0,
+            followed_by_game: false,
+        }
+    }
+}
+
+/// Reads games from a byte slice, one per [`Reader::read_game`] call.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    origin: Origin,
+    next_index: u64,
+    lines: LineIndex,
+    junk_bytes: u64,
+}
+
+/// How the movetext of one game stopped.
+struct MovetextEnd {
+    termination: Termination,
+    /// Local end of the game's bytes (exclusive).
+    end: usize,
+    error: Option<(ErrorKind, usize, &'static str)>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of a whole input (a UTF-8 byte order mark at its start is skipped).
+    pub fn new(input: &'a [u8]) -> Reader<'a> {
+        Reader::with_origin(input, Origin::default())
+    }
+
+    /// A reader of a slice of a larger input (see [`crate::split_at_game_boundaries`]).
+    pub fn with_origin(input: &'a [u8], origin: Origin) -> Reader<'a> {
+        let pos = if origin.offset == 0 && input.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Reader {
+            input,
+            pos,
+            origin,
+            next_index: origin.first_index,
+            lines: LineIndex::new(origin.line),
+            junk_bytes: 0,
+        }
+    }
+
+    /// The absolute offset the reader has reached.
+    pub fn position(&self) -> usize {
+        self.origin.offset + self.pos
+    }
+
+    /// How many games were read.
+    pub fn games_read(&self) -> u64 {
+        self.next_index - self.origin.first_index
+    }
+
+    /// How many bytes of junk (text that is no game) were skipped.
+    pub fn junk_bytes(&self) -> u64 {
+        self.junk_bytes
+    }
+
+    /// The 1-based (line, column) of an absolute offset inside this reader's input.
+    pub fn locate(&mut self, offset: usize) -> (u32, u32) {
+        let local = offset.saturating_sub(self.origin.offset);
+        self.lines.locate(self.input, local)
+    }
+
+    fn error(
+        &mut self,
+        kind: ErrorKind,
+        local: usize,
+        expected: &'static str,
+        index: u64,
+    ) -> ParseError {
+        let (line, column) = self.lines.locate(self.input, local);
+        ParseError {
+            kind,
+            game_index: index,
+            offset: self.origin.offset + local,
+            line,
+            column,
+            expected,
+            found: excerpt(&self.input[local.min(self.input.len())..]),
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while self.pos < self.input.len() && is_space(self.input[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    fn skip_line(&mut self) {
+        self.pos = line_end(self.input, self.pos);
+    }
+
+    /// Whether a tagless game starts at the current position (movetext-looking text).
+    fn looks_like_movetext(&self) -> bool {
+        let rest = &self.input[self.pos..];
+        match rest.first() {
+            Some(b'{' | b'(' | b'*' | b';') => true,
+            Some(b'1'..=b'9') => {
+                let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                matches!(rest.get(digits), Some(b'.')) || GameResult::parse(word(rest)).is_some()
+            }
+            Some(b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' | b'0') => {
+                let w = word(rest);
+                w.len() >= 2 && w.len() <= 10 && w.iter().any(u8::is_ascii_digit)
+                    || w.starts_with(b"O-O")
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads the next game into `visitor`; `None` at the end of the input.
+    pub fn read_game<V: Visitor<'a>>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        // Between games: white space, escape lines, junk.
+        loop {
+            self.skip_space();
+            if self.pos >= self.input.len() {
+                return None;
+            }
+            let b = self.input[self.pos];
+            if b == b'%' && at_line_start(self.input, self.pos) {
+                self.skip_line();
+                continue;
+            }
+            if (b == b'[' && is_tag_line(self.input, self.pos))
+                || (b != b'[' && self.looks_like_movetext())
+            {
+                break;
+            }
+            // Junk: skip to the next line that starts with a tag pair.
+            let start = self.pos;
+            let mut next = None;
+            let mut i = self.pos + 1;
+            while let Some(j) = memchr::memchr(b'[', &self.input[i.min(self.input.len())..]) {
+                let q = i + j;
+                if at_line_start(self.input, q) && is_tag_line(self.input, q) {
+                    next = Some(q);
+                    break;
+                }
+                i = q + 1;
+            }
+            self.pos = next.unwrap_or(self.input.len());
+            let mut end = self.pos;
+            while end > start && is_space(self.input[end - 1]) {
+                end -= 1;
+            }
+            self.junk_bytes += (end - start) as u64;
+            visitor.junk(self.origin.offset + start..self.origin.offset + end);
+        }
+
+        let start = self.pos;
+        let index = self.next_index;
+        self.next_index += 1;
+        visitor.begin_game(self.origin.offset + start);
+
+        // Tag section: tag lines, possibly several on a line, blank lines allowed between.
+        let mut last_end = start;
+        while self.pos < self.input.len() && self.input[self.pos] == b'[' {
+            let line_stop = line_end(self.input, self.pos);
+            match parse_tag(&self.input[self.pos..line_stop]) {
+                Some((name, raw_value, used)) => {
+                    visitor.tag(Tag {
+                        name,
+                        raw_value,
+                        offset: self.origin.offset + self.pos,
+                    });
+                    self.pos += used;
+                    last_end = self.pos;
+                    while matches!(self.input.get(self.pos), Some(b' ' | b'\t')) {
+                        self.pos += 1;
+                    }
+                    if self.input.get(self.pos) == Some(&b'[') {
+                        continue;
+                    }
+                    self.skip_space();
+                }
+                None => {
+                    let error = self.error(
+                        ErrorKind::BadTag,
+                        self.pos,
+                        "a tag pair [Name \"value\"]",
+                        index,
+                    );
+                    let resume =
+                        next_game_boundary(self.input, self.pos + 1).unwrap_or(self.input.len());
+                    let end = trim_end(self.input, start, resume);
+                    self.pos = resume;
+                    return Some(visitor.end_game(GameEnd {
+                        byte_range: self.origin.offset + start..self.origin.offset + end,
+                        index,
+                        termination: if resume < self.input.len() || self.origin.followed_by_game {
+                            Termination::Truncated
+                        } else {
+                            Termination::EndOfInput
+                        },
+                        error: Some(error),
+                    }));
+                }
+            }
+        }
+        let skip = visitor.end_tags().0;
+        let end = self.movetext(visitor, skip, last_end);
+        let error = end
+            .error
+            .map(|(kind, at, expected)| self.error(kind, at, expected, index));
+        Some(visitor.end_game(GameEnd {
+            byte_range: self.origin.offset + start..self.origin.offset + end.end,
+            index,
+            termination: end.termination,
+            error,
+        }))
+    }
+
+    /// The termination used when the input (slice) ends without a marker.
+    fn end_of_input(&self) -> Termination {
+        if self.origin.followed_by_game {
+            Termination::Truncated
+        } else {
+            Termination::EndOfInput
+        }
+    }
+
+    fn movetext<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        skip_all: bool,
+        mut last_end: usize,
+    ) -> MovetextEnd {
+        let input = self.input;
+        let mut depth = 0usize;
+        // Depth at which a skipped variation started (0 = not skipping a variation).
+        let mut skip_from = 0usize;
+        loop {
+            self.skip_space();
+            let pos = self.pos;
+            let Some(&b) = input.get(pos) else {
+                let error = (depth > 0).then_some((ErrorKind::UnterminatedVariation, pos, "')'"));
+                return MovetextEnd {
+                    termination: self.end_of_input(),
+                    end: last_end,
+                    error,
+                };
+            };
+            let emit = !skip_all && skip_from == 0;
+            match b {
+                b'[' if at_line_start(input, pos) && is_tag_line(input, pos) => {
+                    let error = (depth > 0).then_some((
+                        ErrorKind::UnterminatedVariation,
+                        pos,
+                        "')' before the next game",
+                    ));
+                    return MovetextEnd {
+                        termination: Termination::Truncated,
+                        end: last_end,
+                        error,
+                    };
+                }
+                b'{' => match scan_comment(input, pos) {
+                    Ok(close) => {
+                        if emit {
+                            v.comment(&input[pos + 1..close], self.origin.offset + pos);
+                        }
+                        self.pos = close + 1;
+                        last_end = self.pos;
+                    }
+                    Err(resume) => {
+                        self.pos = resume;
+                        let termination = if resume < input.len() {
+                            Termination::Truncated
+                        } else {
+                            self.end_of_input()
+                        };
+                        return MovetextEnd {
+                            termination,
+                            end: trim_end(input, pos, resume),
+                            error: Some((ErrorKind::UnterminatedComment, pos, "'}'")),
+                        };
+                    }
+                },
+                b';' => {
+                    let stop = line_end(input, pos);
+                    if emit {
+                        v.comment(&input[pos + 1..stop], self.origin.offset + pos);
+                    }
+                    self.pos = stop;
+                    last_end = stop;
+                }
+                b'%' if at_line_start(input, pos) => {
+                    self.skip_line();
+                }
+                b'(' => {
+                    depth += 1;
+                    self.pos += 1;
+                    last_end = self.pos;
+                    if emit && v.begin_variation().0 {
+                        skip_from = depth;
+                    }
+                }
+                b')' => {
+                    self.pos += 1;
+                    last_end = self.pos;
+                    if depth > 0 {
+                        if skip_from == depth {
+                            skip_from = 0;
+                        } else if emit {
+                            v.end_variation();
+                        }
+                        depth -= 1;
+                    }
+                }
+                b'$' => {
+                    let digits = input[pos + 1..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_digit())
+                        .count();
+                    let mut nag: u32 = 0;
+                    for &d in &input[pos + 1..pos + 1 + digits.min(6)] {
+                        nag = nag * 10 + u32::from(d - b'0');
+                    }
+                    self.pos = pos + 1 + digits;
+                    last_end = self.pos;
+                    if emit && digits > 0 {
+                        v.nag(nag.min(u32::from(u16::MAX)) as u16);
+                    }
+                }
+                b'}' | b']' => {
+                    // Stray closing bracket: skipped.
+                    self.pos += 1;
+                }
+                _ => {
+                    let w = word(&input[pos..]);
+                    self.pos = pos + w.len().max(1);
+                    last_end = self.pos;
+                    if let Some(result) = GameResult::parse(w) {
+                        if depth == 0 {
+                            if !skip_all {
+                                v.result(result);
+                            }
+                            return MovetextEnd {
+                                termination: Termination::Result(result),
+                                end: self.pos,
+                                error: None,
+                            };
+                        }
+                        continue;
+                    }
+                    if emit {
+                        self.emit_word(v, w, pos);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Emits a movetext word: move number (skipped), move, null move or suffix.
+    fn emit_word<V: Visitor<'a>>(&self, v: &mut V, w: &'a [u8], pos: usize) {
+        let mut w = w;
+        let mut at = pos;
+        let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits > 0 {
+            let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
+            if dots > 0 || digits == w.len() {
+                w = &w[digits + dots..];
+                at += digits + dots;
+                if w.is_empty() {
+                    return;
+                }
+            }
+        }
+        // Leading dots of a black move number written apart ("1 ... e5") are skipped.
+        let dots = w.iter().take_while(|&&c| c == b'.').count();
+        w = &w[dots..];
+        at += dots;
+        if w.is_empty() {
+            return;
+        }
+        let suffix_len = w
+            .iter()
+            .rev()
+            .take_while(|&&c| c == b'!' || c == b'?')
+            .count();
+        let (san, suffix) = w.split_at(w.len() - suffix_len);
+        if !san.is_empty() {
+            match san {
+                b"--" | b"Z0" | b"0000" | b"@@@@" => v.null_move(self.origin.offset + at),
+                _ => v.san(san, self.origin.offset + at),
+            }
+        }
+        if !suffix.is_empty() {
+            match Suffix::parse(suffix) {
+                Some(s) => v.suffix(s),
+                None => {
+                    for c in suffix.chunks(2) {
+                        if let Some(s) = Suffix::parse(c) {
+                            v.suffix(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The word starting at the beginning of `rest` (up to a delimiter).
+#[inline]
+fn word(rest: &[u8]) -> &[u8] {
+    let len = rest
+        .iter()
+        .position(|&c| DELIMITER[c as usize])
+        .unwrap_or(rest.len());
+    &rest[..len]
+}
+
+/// The end of the game's text before `resume`, without trailing white space.
+fn trim_end(input: &[u8], start: usize, resume: usize) -> usize {
+    let mut end = resume.min(input.len());
+    while end > start && is_space(input[end - 1]) {
+        end -= 1;
+    }
+    end
+}
+
+/// Finds the `}` closing the comment opened at `open`, or `Err(resume)`: the game boundary
+/// (or the end of the input) the comment runs into.
+fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
+    let mut p = open + 1;
+    loop {
+        match memchr::memchr3(b'}', b'\n', b'\r', &input[p..]) {
+            None => return Err(input.len()),
+            Some(i) => {
+                let q = p + i;
+                if input[q] == b'}' {
+                    return Ok(q);
+                }
+                p = q + 1;
+                if input.get(p) == Some(&b'[') && is_game_boundary(input, p) {
+                    return Err(p);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The values the reader produces: games, tags, movetext tokens, results.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// A game result or termination marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*` (unknown, unfinished).
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a result; anything unrecognised is [`GameResult::Unknown`].
+    pub fn from_bytes(text: &[u8]) -> GameResult {
+        GameResult::parse(text.trim_ascii()).unwrap_or(GameResult::Unknown)
+    }
+
+    /// Reads a result token exactly (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`).
+    pub fn parse(text: &[u8]) -> Option<GameResult> {
+        match text {
+            b"1-0" => Some(GameResult::WhiteWins),
+            b"0-1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" | b"\xc2\xbd-\xc2\xbd" => Some(GameResult::Draw),
+            b"*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+}
+
+/// A suffix annotation written after a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `!` (NAG 1).
+    Good,
+    /// `?` (NAG 2).
+    Mistake,
+    /// `!!` (NAG 3).
+    Brilliant,
+    /// `??` (NAG 4).
+    Blunder,
+    /// `!?` (NAG 5).
+    Speculative,
+    /// `?!` (NAG 6).
+    Dubious,
+}
+
+impl Suffix {
+    /// Reads a suffix annotation.
+    pub fn parse(text: &[u8]) -> Option<Suffix> {
+        Some(match text {
+            b"!" => Suffix::Good,
+            b"?" => Suffix::Mistake,
+            b"!!" => Suffix::Brilliant,
+            b"??" => Suffix::Blunder,
+            b"!?" => Suffix::Speculative,
+            b"?!" => Suffix::Dubious,
+            _ => return None,
+        })
+    }
+
+    /// The PGN spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Suffix::Good => "!",
+            Suffix::Mistake => "?",
+            Suffix::Brilliant => "!!",
+            Suffix::Blunder => "??",
+            Suffix::Speculative => "!?",
+            Suffix::Dubious => "?!",
+        }
+    }
+
+    /// The equivalent NAG number.
+    pub const fn nag(self) -> u16 {
+        match self {
+            Suffix::Good => 1,
+            Suffix::Mistake => 2,
+            Suffix::Brilliant => 3,
+            Suffix::Blunder => 4,
+            Suffix::Speculative => 5,
+            Suffix::Dubious => 6,
+        }
+    }
+}
+
+/// A tag pair `[Name "value"]`, borrowing from the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// The tag name.
+    pub name: &'a [u8],
+    /// The value as written, escapes (`\"`, `\\`) not yet removed.
+    pub raw_value: &'a [u8],
+    /// Absolute byte offset of the `[`.
+    pub offset: usize,
+}
+
+impl<'a> Tag<'a> {
+    /// The value with escapes removed (borrowed when there are none).
+    pub fn value(&self) -> Cow<'a, [u8]> {
+        unescape(self.raw_value)
+    }
+
+    /// The value decoded as text: UTF-8, or Latin-1 where it is not valid UTF-8.
+    pub fn value_lossy_str(&self) -> Cow<'a, str> {
+        match self.value() {
+            Cow::Borrowed(b) => decode_text(b),
+            Cow::Owned(v) => Cow::Owned(decode_text(&v).into_owned()),
+        }
+    }
+}
+
+/// Removes PGN string escapes (`\"` and `\\`).
+pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b'\\', raw).is_none() {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter();
+    while let Some(&b) = bytes.next() {
+        if b == b'\\' {
+            match bytes.next() {
+                Some(&next) => out.push(next),
+                None => out.push(b),
+            }
+        } else {
+            out.push(b);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Decodes text from a PGN file: UTF-8 when valid, else Latin-1 (every byte a character), as
+/// old GUIs wrote player names.
+///
+/// ```
+/// use pgn_parse::decode_text;
+/// assert_eq!(decode_text(b"Caf\xc3\xa9"), "Café");
+/// assert_eq!(decode_text(b"Caf\xe9"), "Café");
+/// ```
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
+    }
+}
+
+/// One element of movetext.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// A move in SAN as written (check marks kept, `!`/`?` split off), with its offset.
+    San {
+        /// The move text.
+        text: &'a [u8],
+        /// Absolute byte offset.
+        offset: usize,
+    },
+    /// A null move (`--`, `Z0`).
+    NullMove {
+        /// Absolute byte offset.
+        offset: usize,
+    },
+    /// A comment: `{...}` or `;...` to the end of the line, without delimiters.
+    Comment {
+        /// The comment text.
+        text: &'a [u8],
+        /// Absolute byte offset of the `{` or `;`.
+        offset: usize,
+    },
+    /// A numeric annotation glyph `$n`.
+    Nag(u16),
+    /// A suffix annotation (`!`, `?!`, ...).
+    Suffix(Suffix),
+    /// `(`: a variation starts.
+    BeginVariation,
+    /// `)`: the variation ends.
+    EndVariation,
+    /// The game termination marker.
+    Result(GameResult),
+}
+
+/// How a game's movetext ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    /// With a termination marker.
+    Result(GameResult),
+    /// The input ended without a marker.
+    EndOfInput,
+    /// The next game's tags started without a marker: the game was cut short.
+    Truncated,
+}
+
+/// A game read by [`crate::read_games`]: tags in file order and movetext tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game<'a> {
+    /// Tags in file order, duplicates kept.
+    pub tags: Vec<Tag<'a>>,
+    /// Movetext tokens in order.
+    pub movetext: Vec<Token<'a>>,
+    /// The exact bytes of the game in the input (absolute offsets).
+    pub byte_range: Range<usize>,
+    /// 1-based line of the game's first byte.
+    pub line: u32,
+    /// 0-based index of the game among all games read (good and bad).
+    pub index: u64,
+    /// How the movetext ended.
+    pub termination: Termination,
+}
+
+impl<'a> Game<'a> {
+    /// The first tag named `name`.
+    pub fn tag(&self, name: &[u8]) -> Option<&Tag<'a>> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+
+    /// All tags named `name`, in file order.
+    pub fn tags_named<'s>(&'s self, name: &'s [u8]) -> impl Iterator<Item = &'s Tag<'a>> + 's {
+        self.tags.iter().filter(move |t| t.name == name)
+    }
+
+    /// The number of SAN tokens in the main line (variations not counted).
+    pub fn main_line_moves(&self) -> usize {
+        let mut depth = 0usize;
+        let mut n = 0;
+        for token in &self.movetext {
+            match token {
+                Token::BeginVariation => depth += 1,
+                Token::EndVariation => depth = depth.saturating_sub(1),
+                Token::San { .. } | Token::NullMove { .. } if depth == 0 => n += 1,
+                _ => {}
+            }
+        }
+        n
+    }
+}
