@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Locating `../shared/data` (the project's external test data, see its README) for tests.
 //!
 //! Tests that need it call [`shared_data`] and return early, with a message, when it is absent.
