@@ -1,1 +1,34 @@
-fn main() {}
+//! `pgn960`: clean, check and analyse Chess960 PGN archives.
+
+use clap::Parser;
+use pgn960::cli::{self, Cli};
+use pgn960::pipeline::{Interrupted, INTERRUPTED};
+use std::sync::atomic::Ordering;
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                cli::EXIT_ERROR
+            } else {
+                cli::EXIT_OK
+            };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let code = match cli::run(cli) {
+        Ok(code) => code,
+        Err(e) if e.chain().any(|c| c.is::<Interrupted>()) => {
+            eprintln!("pgn960: interrupted; no output was written");
+            cli::EXIT_INTERRUPTED
+        }
+        Err(e) => {
+            eprintln!("pgn960: error: {e:#}");
+            cli::EXIT_ERROR
+        }
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,77 @@
+//! `pgn960 check`: replay every move of every game and report what is wrong, where.
+
+use super::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
+use anyhow::Result;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Arguments of `pgn960 check`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit status: 0 all games valid, 1 some invalid, 2 usage or I/O error.\n\nExample:\n  pgn960 check lichess_db_chess960_rated_2024-01.pgn.zst"
+)]
+pub struct CheckArgs {
+    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (all PGN files below), or - for stdin.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Print a JSON report on standard output instead of the text summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Print at most this many problems (0: none).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub max_errors: usize,
+}
+
+/// The JSON report of `check --json`.
+#[derive(Debug, Serialize)]
+struct CheckReport<'a> {
+    #[serde(flatten)]
+    summary: &'a Summary,
+    first_problems: &'a [RejectRow],
+}
+
+/// Runs `pgn960 check`; returns the summary.
+pub fn run(args: &CheckArgs, threads: usize, quiet: bool) -> Result<Summary> {
+    let mut problems: Vec<RejectRow> = Vec::new();
+    let mut outputs = Outputs {
+        kept: None,
+        rejects: None,
+        rejects_tsv: None,
+    };
+    let max = args.max_errors;
+    let json = args.json;
+    let summary = archive::run(
+        &args.inputs,
+        threads,
+        quiet,
+        &ArchiveOptions::default(),
+        &mut outputs,
+        &mut |row| {
+            if problems.len() < max {
+                if !json {
+                    println!("{}", row.message());
+                }
+                problems.push(row.clone());
+            }
+        },
+    )?;
+    if json {
+        let report = CheckReport {
+            summary: &summary,
+            first_problems: &problems,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        if !problems.is_empty() {
+            println!();
+        }
+        print!("{}", archive::summary_text(&summary, false));
+        if summary.rejected as usize > problems.len() && max > 0 {
+            println!(
+                "({} more problems not shown; raise --max-errors)",
+                summary.rejected as usize - problems.len()
+            );
+        }
+    }
+    Ok(summary)
+}

@@ -1,0 +1,7 @@
+//! The subcommands.
+
+pub mod archive;
+pub mod check;
+pub mod clean;
+pub mod perft;
+pub mod sp;

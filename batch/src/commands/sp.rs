@@ -1,0 +1,153 @@
+//! `pgn960 sp`: start-position numbers, back ranks and FENs.
+
+use anyhow::{bail, Context, Result};
+use chess960_core::sp::{back_rank_from_sp, classify, sp_from_back_rank, StartKind, SP_COUNT};
+use chess960_core::Position;
+use std::io::Write;
+
+/// Arguments of `pgn960 sp`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pgn960 sp 518\n  pgn960 sp RNBQKBNR\n  pgn960 sp \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"\n  pgn960 sp --all > sp.tsv\n  pgn960 sp --random --seed 7"
+)]
+pub struct SpArgs {
+    /// An SP number (0-959), a back rank (8 letters, e.g. RNBQKBNR) or a FEN.
+    #[arg(conflicts_with_all = ["all", "random"])]
+    pub query: Option<String>,
+    /// Print all 960 start positions as TSV (sp, back rank, X-FEN, Shredder-FEN).
+    #[arg(long)]
+    pub all: bool,
+    /// Print one start position drawn uniformly at random.
+    #[arg(long)]
+    pub random: bool,
+    /// Seed for --random (default: from the clock).
+    #[arg(long, requires = "random")]
+    pub seed: Option<u64>,
+}
+
+/// One line of output: number, back rank, X-FEN, Shredder-FEN.
+fn describe(sp: u16) -> Result<String> {
+    let pos = Position::from_sp(sp)?;
+    Ok(format!(
+        "{sp}\t{}\t{}\t{}",
+        back_rank_from_sp(sp)?,
+        pos.to_xfen(),
+        pos.to_shredder_fen()
+    ))
+}
+
+/// A small deterministic generator (SplitMix64) for `--random`.
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Draws an SP uniformly (rejection sampling, no modulo bias).
+pub fn random_sp(seed: u64) -> u16 {
+    let mut state = seed;
+    loop {
+        state = splitmix(state);
+        let candidate = (state >> 54) as u16; // 10 bits: 0..1023
+        if candidate < SP_COUNT {
+            return candidate;
+        }
+    }
+}
+
+/// What `query` names: an SP number, a back rank or a FEN.
+pub fn resolve_query(query: &str) -> Result<String> {
+    let q = query.trim();
+    if let Ok(n) = q.parse::<u32>() {
+        let sp = u16::try_from(n).ok().filter(|&n| n < SP_COUNT);
+        let Some(sp) = sp else {
+            bail!("start position number {n} is out of range 0..=959");
+        };
+        return describe(sp);
+    }
+    if q.len() == 8 && !q.contains('/') {
+        let sp =
+            sp_from_back_rank(q).with_context(|| format!("{q:?} is not a Chess960 back rank"))?;
+        return describe(sp);
+    }
+    let pos = Position::from_fen(q).with_context(|| format!("cannot read FEN {q:?}"))?;
+    let class = classify(&pos);
+    let castling_note = if class.castling_is_full {
+        ""
+    } else {
+        " (castling rights differ from the start position's)"
+    };
+    match class.kind {
+        StartKind::Chess960(sp) => Ok(format!("{}{castling_note}", describe(sp)?)),
+        StartKind::DoubleChess960 { white, black } => Ok(format!(
+            "double chess960: white {white} ({}), black {black} ({})\t{}\t{}{castling_note}",
+            back_rank_from_sp(white)?,
+            back_rank_from_sp(black)?,
+            pos.to_xfen(),
+            pos.to_shredder_fen()
+        )),
+        StartKind::NotAStart => bail!("not a Chess960 start position: {}", pos.to_xfen()),
+    }
+}
+
+/// Runs `pgn960 sp`.
+pub fn run(args: &SpArgs, out: &mut dyn Write) -> Result<()> {
+    if args.all {
+        writeln!(out, "sp\tstart\txfen\tshredder_fen")?;
+        for sp in 0..SP_COUNT {
+            writeln!(out, "{}", describe(sp)?)?;
+        }
+        return Ok(());
+    }
+    if args.random {
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0)
+        });
+        writeln!(out, "{}", describe(random_sp(seed))?)?;
+        return Ok(());
+    }
+    let Some(query) = &args.query else {
+        bail!("give an SP number, a back rank or a FEN (or --all, --random)");
+    };
+    writeln!(out, "{}", resolve_query(query)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries() {
+        assert_eq!(
+            resolve_query("518").unwrap(),
+            "518\tRNBQKBNR\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+        );
+        assert!(resolve_query("BBQNNRKR").unwrap().starts_with("0\t"));
+        assert!(
+            resolve_query("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1")
+                .unwrap()
+                .starts_with("959\t")
+        );
+        assert!(resolve_query("960").is_err());
+        assert!(resolve_query("RNBBKQNR").is_ok());
+        assert!(resolve_query("RBNBKQNR").is_err());
+    }
+
+    #[test]
+    fn random_is_uniform_enough_and_in_range() {
+        let mut seen = vec![0u32; 960];
+        for seed in 0..96_000 {
+            seen[random_sp(seed) as usize] += 1;
+        }
+        assert!(
+            seen.iter().all(|&n| n > 50 && n < 170),
+            "{:?}",
+            seen.iter().min()
+        );
+    }
+}

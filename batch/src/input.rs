@@ -1,0 +1,269 @@
+//! Turning command-line inputs into byte sources: memory-mapped files, or streams for stdin
+//! and compressed files (`.zst`, `.gz`, `.bz2`, also recognised by their magic bytes).
+
+use anyhow::{Context, Result};
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Where a source's bytes come from, for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputName {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for InputName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputName::Stdin => f.write_str("<stdin>"),
+            InputName::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// The bytes of an input.
+pub enum Source {
+    /// The whole input in memory (mapped, or read when mapping is not possible).
+    Whole(Bytes),
+    /// A stream read in blocks (stdin, decompressors).
+    Stream {
+        /// The decoded bytes.
+        reader: Box<dyn Read + Send>,
+        /// The size of the underlying file, if known (for progress).
+        compressed_size: Option<u64>,
+    },
+}
+
+/// A whole input's bytes.
+pub enum Bytes {
+    /// A read-only memory map.
+    Mapped(memmap2::Mmap),
+    /// Bytes read into memory.
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// One input: its name and its bytes.
+pub struct Input {
+    /// The name for messages.
+    pub name: InputName,
+    /// The bytes.
+    pub source: Source,
+}
+
+/// The compression of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain text.
+    None,
+    /// Zstandard.
+    Zstd,
+    /// gzip.
+    Gzip,
+    /// bzip2.
+    Bzip2,
+}
+
+/// Recognises a compression by magic bytes, else by file extension.
+pub fn detect_compression(path: &Path, head: &[u8]) -> Compression {
+    if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        return Compression::Zstd;
+    }
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return Compression::Gzip;
+    }
+    if head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit) {
+        return Compression::Bzip2;
+    }
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("zst") if head.is_empty() => Compression::Zstd,
+        _ => Compression::None,
+    }
+}
+
+/// Whether a directory entry is a PGN file to read.
+fn is_pgn_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let lower = name.to_ascii_lowercase();
+    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read directory {}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<_>>()
+        .with_context(|| format!("cannot read directory {}", dir.display()))?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if is_pgn_file(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Expands the command-line inputs: files as given, directories to all PGN files below
+/// them (sorted), `-` for standard input.
+pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
+    let mut names = Vec::new();
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            names.push(InputName::Stdin);
+        } else if arg.is_dir() {
+            let mut files = Vec::new();
+            walk(arg, &mut files)?;
+            names.extend(files.into_iter().map(InputName::File));
+        } else {
+            names.push(InputName::File(arg.clone()));
+        }
+    }
+    Ok(names)
+}
+
+/// Opens an input: plain files are memory-mapped (read into memory where mapping fails),
+/// compressed files and stdin are streamed.
+pub fn open(name: &InputName) -> Result<Input> {
+    let path = match name {
+        InputName::Stdin => {
+            return Ok(Input {
+                name: name.clone(),
+                source: Source::Stream {
+                    reader: Box::new(io::stdin()),
+                    compressed_size: None,
+                },
+            })
+        }
+        InputName::File(p) => p,
+    };
+    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut head = [0u8; 4];
+    let got = read_head(&mut file, &mut head)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let compression = detect_compression(path, &head[..got]);
+    let reopen = || File::open(path).with_context(|| format!("cannot open {}", path.display()));
+    let size = Some(meta.len());
+    let stream = |reader: Box<dyn Read + Send>| Input {
+        name: name.clone(),
+        source: Source::Stream {
+            reader,
+            compressed_size: size,
+        },
+    };
+    Ok(match compression {
+        Compression::Zstd => stream(Box::new(
+            zstd::stream::read::Decoder::new(reopen()?)
+                .with_context(|| format!("cannot decode {}", path.display()))?,
+        )),
+        Compression::Gzip => stream(Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
+            reopen()?,
+        )))),
+        Compression::Bzip2 => stream(Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(
+            reopen()?,
+        )))),
+        Compression::None if meta.is_file() && meta.len() > 0 => {
+            // SAFETY: the map is read-only. If another process truncates the file while we
+            // read it, access past the new end raises SIGBUS; `check_unchanged` detects a
+            // change of length after the run, and docs/reliability.md documents the risk.
+            match unsafe { memmap2::MmapOptions::new().map(&file) } {
+                Ok(map) => {
+                    let _ = map.advise(memmap2::Advice::Sequential);
+                    Input {
+                        name: name.clone(),
+                        source: Source::Whole(Bytes::Mapped(map)),
+                    }
+                }
+                Err(_) => {
+                    let mut bytes = Vec::new();
+                    reopen()?
+                        .read_to_end(&mut bytes)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    Input {
+                        name: name.clone(),
+                        source: Source::Whole(Bytes::Owned(bytes)),
+                    }
+                }
+            }
+        }
+        Compression::None if meta.is_file() => Input {
+            name: name.clone(),
+            source: Source::Whole(Bytes::Owned(Vec::new())),
+        },
+        Compression::None => stream(Box::new(reopen()?)),
+    })
+}
+
+fn read_head(file: &mut File, head: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < head.len() {
+        match file.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Fails if a mapped file changed length while it was read (its bytes may be wrong).
+pub fn check_unchanged(input: &Input) -> Result<()> {
+    if let (InputName::File(path), Source::Whole(Bytes::Mapped(map))) = (&input.name, &input.source)
+    {
+        let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if now != map.len() as u64 {
+            anyhow::bail!(
+                "{} changed size while it was read ({} -> {now} bytes): results for it are unreliable",
+                path.display(),
+                map.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_bytes() {
+        let p = Path::new("x.pgn");
+        assert_eq!(
+            detect_compression(p, &[0x28, 0xb5, 0x2f, 0xfd]),
+            Compression::Zstd
+        );
+        assert_eq!(
+            detect_compression(p, &[0x1f, 0x8b, 8, 0]),
+            Compression::Gzip
+        );
+        assert_eq!(detect_compression(p, b"BZh9"), Compression::Bzip2);
+        assert_eq!(detect_compression(p, b"[Eve"), Compression::None);
+    }
+
+    #[test]
+    fn pgn_file_names() {
+        assert!(is_pgn_file(Path::new("a/b.pgn")));
+        assert!(is_pgn_file(Path::new("b.PGN.zst")));
+        assert!(!is_pgn_file(Path::new("b.txt")));
+    }
+}

@@ -1,0 +1,183 @@
+//! Output files written atomically: a temporary file beside the target, renamed over it
+//! only when everything was written; dropped without `commit`, nothing is left behind.
+
+use anyhow::{bail, Context, Result};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Where output goes.
+pub enum Sink {
+    /// A file written atomically.
+    File(AtomicFile),
+    /// Standard output.
+    Stdout(BufWriter<io::Stdout>),
+}
+
+impl Sink {
+    /// Opens `path` (`-` = standard output), refusing a path that is one of `inputs`.
+    pub fn create(path: &Path, inputs: &[PathBuf]) -> Result<Sink> {
+        if path.as_os_str() == "-" {
+            return Ok(Sink::Stdout(BufWriter::with_capacity(
+                1 << 20,
+                io::stdout(),
+            )));
+        }
+        refuse_input(path, inputs)?;
+        Ok(Sink::File(AtomicFile::create(path)?))
+    }
+
+    /// Finishes: flush, and for files rename into place.
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Sink::File(f) => f.commit(),
+            Sink::Stdout(mut w) => w.flush().context("cannot write to standard output"),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Stdout(w) => w.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.write_all(buf),
+            Sink::Stdout(w) => w.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Stdout(w) => w.flush(),
+        }
+    }
+}
+
+/// A file written to a temporary name in the target's directory and renamed on commit.
+pub struct AtomicFile {
+    target: PathBuf,
+    writer: BufWriter<tempfile::NamedTempFile>,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`.
+    pub fn create(target: &Path) -> Result<AtomicFile> {
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("output");
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            writer: BufWriter::with_capacity(1 << 20, temp),
+        })
+    }
+
+    /// Flushes, syncs and renames the temporary file to the target.
+    pub fn commit(self) -> Result<()> {
+        let target = self.target;
+        let temp = self
+            .writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("cannot write {}", target.display()))?;
+        temp.as_file()
+            .sync_all()
+            .with_context(|| format!("cannot write {}", target.display()))?;
+        temp.persist(&target)
+            .map_err(|e| e.error)
+            .with_context(|| format!("cannot rename the temporary file to {}", target.display()))?;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// Same file: same device and inode (Unix), else same canonical path.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
+        }
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Refuses an output path that is one of the input files.
+pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
+    for input in inputs {
+        if same_file(output, input) {
+            bail!(
+                "refusing to write {}: it is one of the inputs (inputs are never modified)",
+                output.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_renames_and_drop_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.pgn");
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.write_all(b"hello").unwrap();
+        assert!(!target.exists());
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"hello");
+
+        let other = dir.path().join("other.pgn");
+        let mut f = AtomicFile::create(&other).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
+        assert!(!other.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn output_equal_to_an_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.pgn");
+        std::fs::write(&input, b"x").unwrap();
+        let alias = dir.path().join(".").join("in.pgn");
+        assert!(refuse_input(&alias, std::slice::from_ref(&input)).is_err());
+        assert!(refuse_input(&dir.path().join("new.pgn"), &[input]).is_ok());
+    }
+
+    #[test]
+    fn full_disk_is_an_error_not_a_panic() {
+        let Ok(devfull) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            return;
+        };
+        let mut w = BufWriter::new(devfull);
+        let result = w.write_all(&[0u8; 1 << 20]).and_then(|_| w.flush());
+        assert!(result.is_err());
+    }
+}

@@ -1,0 +1,4 @@
+//! Per-start-position statistics.
+
+pub mod filter;
+pub mod table;

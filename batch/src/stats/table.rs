@@ -1,0 +1,322 @@
+//! Per-start-position result tables: accumulating games, deriving scores and intervals,
+//! writing and merging CSV exactly.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The counts of one row; everything else in a row is derived from these, so tables from
+/// separate runs add up exactly.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Games counted.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// Games where both players have a rating.
+    pub rated_games: u64,
+    /// Sum of white ratings over rated games.
+    pub white_elo_sum: u64,
+    /// Sum of black ratings over rated games.
+    pub black_elo_sum: u64,
+    /// White's points over rated games, in half points (a draw is 1).
+    pub rated_white_half_points: u64,
+    /// Sum over rated games of white's expected score from the rating difference, in
+    /// millionths of a point (integers, so merging is exact).
+    pub expected_micropoints: u64,
+}
+
+/// Who won a counted game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winner {
+    /// 1-0.
+    White,
+    /// 1/2-1/2.
+    Draw,
+    /// 0-1.
+    Black,
+}
+
+/// White's expected score against black by the Elo formula.
+pub fn expected_score(white_elo: u32, black_elo: u32) -> f64 {
+    1.0 / (1.0 + 10f64.powf((f64::from(black_elo) - f64::from(white_elo)) / 400.0))
+}
+
+impl Counts {
+    /// Adds one game.
+    pub fn add(&mut self, winner: Winner, ratings: Option<(u32, u32)>) {
+        self.games += 1;
+        let half_points = match winner {
+            Winner::White => {
+                self.white_wins += 1;
+                2
+            }
+            Winner::Draw => {
+                self.draws += 1;
+                1
+            }
+            Winner::Black => {
+                self.black_wins += 1;
+                0
+            }
+        };
+        if let Some((w, b)) = ratings {
+            self.rated_games += 1;
+            self.white_elo_sum += u64::from(w);
+            self.black_elo_sum += u64::from(b);
+            self.rated_white_half_points += half_points;
+            self.expected_micropoints += (expected_score(w, b) * 1e6).round() as u64;
+        }
+    }
+
+    /// Adds another row's counts.
+    pub fn merge(&mut self, other: &Counts) {
+        self.games += other.games;
+        self.white_wins += other.white_wins;
+        self.draws += other.draws;
+        self.black_wins += other.black_wins;
+        self.rated_games += other.rated_games;
+        self.white_elo_sum += other.white_elo_sum;
+        self.black_elo_sum += other.black_elo_sum;
+        self.rated_white_half_points += other.rated_white_half_points;
+        self.expected_micropoints += other.expected_micropoints;
+    }
+
+    /// White's score (wins + draws/2) per game.
+    pub fn white_score(&self) -> Option<f64> {
+        (self.games > 0)
+            .then(|| (self.white_wins as f64 + self.draws as f64 / 2.0) / self.games as f64)
+    }
+
+    /// The 95% Wilson score interval of white's score.
+    pub fn wilson_interval(&self) -> Option<(f64, f64)> {
+        let p = self.white_score()?;
+        let n = self.games as f64;
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+    }
+}
+
+/// One row of the per-SP table, as written to CSV/JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Start position number (for Double Chess960 tables, white's).
+    pub sp: u16,
+    /// Black's SP, only in Double Chess960 tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_sp: Option<u16>,
+    /// White's back rank, e.g. `RNBQKBNR`.
+    pub start: String,
+    /// Games.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// White's score per game.
+    pub white_score: Option<f64>,
+    /// Draws per game.
+    pub draw_rate: Option<f64>,
+    /// Lower bound of the 95% Wilson interval of white's score.
+    pub white_score_lo: Option<f64>,
+    /// Upper bound of the 95% Wilson interval of white's score.
+    pub white_score_hi: Option<f64>,
+    /// Mean white rating over rated games.
+    pub mean_white_elo: Option<f64>,
+    /// Mean black rating over rated games.
+    pub mean_black_elo: Option<f64>,
+    /// White's expected score over rated games, from the rating differences.
+    pub expected_white_score: Option<f64>,
+    /// White's score minus its expected score, over rated games.
+    pub white_excess: Option<f64>,
+    /// Raw counts (for exact merging).
+    #[serde(flatten)]
+    pub raw: RawColumns,
+}
+
+/// The raw columns at the end of a row, from which the rest is derived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawColumns {
+    /// Games where both players have a rating.
+    pub rated_games: u64,
+    /// Sum of white ratings over rated games.
+    pub white_elo_sum: u64,
+    /// Sum of black ratings over rated games.
+    pub black_elo_sum: u64,
+    /// White's half points over rated games.
+    pub rated_white_half_points: u64,
+    /// Expected score sum over rated games, in millionths.
+    pub expected_micropoints: u64,
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+impl Row {
+    /// The row for `counts`.
+    pub fn new(sp: u16, black_sp: Option<u16>, start: String, c: &Counts) -> Row {
+        let rated = c.rated_games as f64;
+        let per_rated = |x: u64| (c.rated_games > 0).then(|| round6(x as f64 / rated));
+        let expected = per_rated(c.expected_micropoints).map(|e| round6(e / 1e6));
+        let rated_score = per_rated(c.rated_white_half_points).map(|s| s / 2.0);
+        let interval = c.wilson_interval();
+        Row {
+            sp,
+            black_sp,
+            start,
+            games: c.games,
+            white_wins: c.white_wins,
+            draws: c.draws,
+            black_wins: c.black_wins,
+            white_score: c.white_score().map(round6),
+            draw_rate: (c.games > 0).then(|| round6(c.draws as f64 / c.games as f64)),
+            white_score_lo: interval.map(|i| round6(i.0)),
+            white_score_hi: interval.map(|i| round6(i.1)),
+            mean_white_elo: per_rated(c.white_elo_sum),
+            mean_black_elo: per_rated(c.black_elo_sum),
+            expected_white_score: expected,
+            white_excess: rated_score.zip(expected).map(|(s, e)| round6(s - e)),
+            raw: RawColumns {
+                rated_games: c.rated_games,
+                white_elo_sum: c.white_elo_sum,
+                black_elo_sum: c.black_elo_sum,
+                rated_white_half_points: c.rated_white_half_points,
+                expected_micropoints: c.expected_micropoints,
+            },
+        }
+    }
+
+    /// The counts this row was made from.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            games: self.games,
+            white_wins: self.white_wins,
+            draws: self.draws,
+            black_wins: self.black_wins,
+            rated_games: self.raw.rated_games,
+            white_elo_sum: self.raw.white_elo_sum,
+            black_elo_sum: self.raw.black_elo_sum,
+            rated_white_half_points: self.raw.rated_white_half_points,
+            expected_micropoints: self.raw.expected_micropoints,
+        }
+    }
+}
+
+/// Counts for all 960 SPs and for Double Chess960 pairs.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// Index = SP.
+    pub by_sp: Vec<Counts>,
+    /// Keyed by (white SP, black SP).
+    pub by_pair: BTreeMap<(u16, u16), Counts>,
+}
+
+impl Default for Tables {
+    fn default() -> Tables {
+        Tables {
+            by_sp: vec![Counts::default(); 960],
+            by_pair: BTreeMap::new(),
+        }
+    }
+}
+
+impl Tables {
+    /// Adds another table (from another chunk, file or run).
+    pub fn merge(&mut self, other: &Tables) {
+        for (mine, theirs) in self.by_sp.iter_mut().zip(&other.by_sp) {
+            mine.merge(theirs);
+        }
+        for (key, counts) in &other.by_pair {
+            self.by_pair.entry(*key).or_default().merge(counts);
+        }
+    }
+
+    /// The 960 rows, SP order, empty SPs included.
+    pub fn sp_rows(&self) -> Vec<Row> {
+        self.by_sp
+            .iter()
+            .enumerate()
+            .map(|(sp, c)| Row::new(sp as u16, None, back_rank(sp as u16), c))
+            .collect()
+    }
+
+    /// The Double Chess960 rows, ordered by (white SP, black SP).
+    pub fn pair_rows(&self) -> Vec<Row> {
+        self.by_pair
+            .iter()
+            .map(|(&(w, b), c)| Row::new(w, Some(b), back_rank(w), c))
+            .collect()
+    }
+}
+
+/// The back rank of `sp` as text (empty if out of range).
+pub fn back_rank(sp: u16) -> String {
+    chess960_core::sp::back_rank_from_sp(sp)
+        .map(|r| r.to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_known_values() {
+        // 6 points out of 10 games: Wilson 95% interval (0.3127, 0.8318).
+        let mut c = Counts::default();
+        for _ in 0..6 {
+            c.add(Winner::White, None);
+        }
+        for _ in 0..4 {
+            c.add(Winner::Black, None);
+        }
+        let (lo, hi) = c.wilson_interval().unwrap();
+        assert!((lo - 0.3127).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.8318).abs() < 1e-4, "{hi}");
+        assert_eq!(Counts::default().wilson_interval(), None);
+    }
+
+    #[test]
+    fn expected_score_is_symmetric() {
+        assert!((expected_score(1500, 1500) - 0.5).abs() < 1e-12);
+        assert!((expected_score(1900, 1500) - 0.909_090).abs() < 1e-5);
+        assert!((expected_score(1900, 1500) + expected_score(1500, 1900) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn merging_halves_equals_the_whole() {
+        let games = [
+            (Winner::White, Some((1500, 1600))),
+            (Winner::Draw, None),
+            (Winner::Black, Some((2000, 1800))),
+            (Winner::White, Some((2100, 2100))),
+        ];
+        let mut whole = Counts::default();
+        let (mut a, mut b) = (Counts::default(), Counts::default());
+        for (i, (w, r)) in games.iter().enumerate() {
+            whole.add(*w, *r);
+            if i % 2 == 0 {
+                a.add(*w, *r)
+            } else {
+                b.add(*w, *r)
+            }
+        }
+        a.merge(&b);
+        assert_eq!(a, whole);
+        let row = Row::new(518, None, back_rank(518), &whole);
+        assert_eq!(row.counts(), whole);
+        assert_eq!(row.start, "RNBQKBNR");
+        assert_eq!(row.white_score, Some(0.625));
+    }
+}

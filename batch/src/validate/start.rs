@@ -1,0 +1,176 @@
+//! Working out a game's rules and start position from its tags, once all tags are read.
+
+use super::variant::{classify_variant, VariantTag};
+use super::{RejectReason, Rejection, Repair};
+use chess960_core::fen::{CastlingToken, FenRepair, Setup};
+use chess960_core::sp::{self, StartClassification, StartKind};
+use chess960_core::Position;
+
+/// The rules a game is played under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameKind {
+    /// Chess960 (tagged so, or recognisable from its FEN).
+    Chess960,
+    /// Classical chess (the Chess960 rules from SP 518).
+    Standard,
+}
+
+/// The tags that decide a game's rules, as read from the file (values decoded).
+#[derive(Debug, Default, Clone)]
+pub struct RuleTags {
+    /// Every `FEN` tag, in file order.
+    pub fens: Vec<String>,
+    /// The `Variant` tag, if any (the first).
+    pub variant: Option<String>,
+    /// The `SetUp` tag, if any (the first).
+    pub setup: Option<String>,
+}
+
+/// A game's rules and start position.
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// Chess960 or standard.
+    pub kind: GameKind,
+    /// The position before the first move.
+    pub position: Position,
+    /// Whether the start is a (Double) Chess960 start position.
+    pub class: StartClassification,
+    /// Whether the game had a FEN tag.
+    pub had_fen: bool,
+}
+
+/// Either the game's rules, or why it is not a game of chess we check.
+#[derive(Debug)]
+pub enum StartOutcome {
+    /// A Chess960 or standard game.
+    Chess(Start),
+    /// Another variant: passed through untouched.
+    Unsupported(String),
+}
+
+fn castling_uses_file_letters(setup: &Setup) -> bool {
+    setup
+        .castling
+        .iter()
+        .any(|t| matches!(t, CastlingToken::File(..)))
+}
+
+/// Reads one FEN tag value into a position, collecting repairs.
+fn position_from_fen(text: &str, repairs: &mut Vec<Repair>) -> Result<(Position, bool), Rejection> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed == "?" || trimmed == "-" {
+        return Err(Rejection::new(
+            RejectReason::UnknownStartPosition,
+            format!("FEN tag {trimmed:?} does not name a position"),
+        ));
+    }
+    let setup = Setup::parse(trimmed)
+        .map_err(|e| Rejection::new(RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+    let uses_files = castling_uses_file_letters(&setup);
+    let (mut position, fen_repairs) = Position::from_setup_lenient(&setup)
+        .map_err(|e| Rejection::new(RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+    let mut dropped_castling = false;
+    for repair in fen_repairs {
+        match repair {
+            FenRepair::DroppedCastling(_) => dropped_castling = true,
+            FenRepair::DroppedEnPassant(sq) => {
+                repairs.push(Repair::ImpossibleEnPassantDropped(sq.to_string()))
+            }
+        }
+    }
+    if dropped_castling {
+        let class = sp::classify(&position);
+        if class.kind != StartKind::NotAStart {
+            // Real dumps (lichess 2023-11) carry start positions whose castling letters name
+            // files without rooks: a start position has full rights.
+            position = position.with_outermost_castling_rights();
+            repairs.push(Repair::StartCastlingRestored);
+        } else {
+            repairs.push(Repair::ImpossibleCastlingDropped);
+        }
+    }
+    Ok((position, uses_files))
+}
+
+/// Whether two positions are the same for the purpose of duplicate FEN tags (clocks ignored).
+fn same_position(a: &Position, b: &Position) -> bool {
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castling_rights() == b.castling_rights()
+        && a.ep_square() == b.ep_square()
+}
+
+/// Decides the rules and start position of a game from its tags.
+pub fn resolve_start(
+    tags: &RuleTags,
+    repairs: &mut Vec<Repair>,
+) -> Result<StartOutcome, Rejection> {
+    let variant = tags
+        .variant
+        .as_deref()
+        .map(classify_variant)
+        .unwrap_or(VariantTag::Absent);
+    if let VariantTag::Other(name) = variant {
+        return Ok(StartOutcome::Unsupported(name));
+    }
+    let mut fens = tags.fens.iter();
+    let Some(first) = fens.next() else {
+        if variant == VariantTag::Chess960 {
+            let why = if tags.setup.as_deref().map(str::trim) == Some("1") {
+                "SetUp \"1\" without a FEN tag"
+            } else {
+                "Chess960 game without a FEN tag"
+            };
+            return Err(Rejection::new(
+                RejectReason::UnknownStartPosition,
+                why.into(),
+            ));
+        }
+        let position = Position::from_sp(518)
+            .map_err(|e| Rejection::new(RejectReason::BadFen, e.to_string()))?;
+        let class = sp::classify(&position);
+        return Ok(StartOutcome::Chess(Start {
+            kind: GameKind::Standard,
+            position,
+            class,
+            had_fen: false,
+        }));
+    };
+    let (position, uses_files) = position_from_fen(first, repairs)?;
+    for other in fens {
+        let (other_position, _) = position_from_fen(other, &mut Vec::new())?;
+        if !same_position(&position, &other_position) {
+            return Err(Rejection::new(
+                RejectReason::ConflictingFen,
+                format!(
+                    "FEN tags disagree: {:?} and {:?}",
+                    first.trim(),
+                    other.trim()
+                ),
+            ));
+        }
+        repairs.push(Repair::DuplicateFenMerged);
+    }
+    let class = sp::classify(&position);
+    let kind = match variant {
+        VariantTag::Chess960 => GameKind::Chess960,
+        _ => {
+            let non_classical_start = match class.kind {
+                StartKind::Chess960(n) => n != 518,
+                StartKind::DoubleChess960 { .. } => true,
+                StartKind::NotAStart => false,
+            };
+            if non_classical_start || uses_files || position.castling_classical().is_none() {
+                GameKind::Chess960
+            } else {
+                GameKind::Standard
+            }
+        }
+    };
+    Ok(StartOutcome::Chess(Start {
+        kind,
+        position,
+        class,
+        had_fen: true,
+    }))
+}
