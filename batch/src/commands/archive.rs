@@ -281,7 +281,7 @@ fn render(
                 w.tag(name, result.as_str().as_bytes())?;
             } else {
                 match game.tag(name) {
-                    Some(t) => w.tag(name, &t.value())?,
+                    Some(t) => w.tag(name, t.value_lossy_str().as_bytes())?,
                     None => w.tag(name, default)?,
                 }
             }
@@ -330,7 +330,7 @@ fn render(
                 || t.name == b"FEN"
                 || (chess960 && t.name == b"Variant");
             if !skip {
-                w.tag(t.name, &t.value())?;
+                w.tag(t.name, t.value_lossy_str().as_bytes())?;
             }
         }
         w.begin_movetext(valid.start.fullmoves(), valid.start.turn() == Color::White)?;

@@ -174,7 +174,8 @@ mod tests {
         assert_eq!(speed_of("60+0"), Some(Speed::Bullet));
         assert_eq!(speed_of("120+1"), Some(Speed::Bullet)); // 120 + 40 = 160 s
         assert_eq!(speed_of("180+0"), Some(Speed::Blitz));
-        assert_eq!(speed_of("300+3"), Some(Speed::Rapid));
+        assert_eq!(speed_of("300+3"), Some(Speed::Blitz)); // 300 + 120 = 420 s
+        assert_eq!(speed_of("480+0"), Some(Speed::Rapid));
         assert_eq!(speed_of("600+0"), Some(Speed::Rapid));
         assert_eq!(speed_of("1800+0"), Some(Speed::Classical));
         assert_eq!(speed_of("-"), Some(Speed::Classical));
