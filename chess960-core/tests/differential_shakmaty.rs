@@ -106,7 +106,7 @@ fn random_playouts_agree_with_shakmaty() {
                 panic!("{}: our SAN reader rejects {their_san}: {e}", context())
             });
             assert_eq!(ours.san_plus(our_move), their_san, "{}", context());
-            let uci = UciMove::from_move(*m, CastlingMode::Chess960).to_string();
+            let uci = UciMove::from_move(m, CastlingMode::Chess960).to_string();
             assert_eq!(
                 ours.uci(our_move, CastlingNotation::KingTakesRook),
                 uci,
