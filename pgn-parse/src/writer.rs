@@ -175,10 +175,17 @@ impl<W: Write> PgnWriter<W> {
         } else if self.number_black {
             number(self.ply, b"...");
         }
-        if len > 0 {
-            self.token(&buf[..len])?;
+        if len > 0 && len + 1 + san.len() <= buf.len() {
+            // The number and its move stay on one line.
+            buf[len] = b' ';
+            buf[len + 1..len + 1 + san.len()].copy_from_slice(san);
+            self.token(&buf[..len + 1 + san.len()])?;
+        } else {
+            if len > 0 {
+                self.token(&buf[..len])?;
+            }
+            self.token(san)?;
         }
-        self.token(san)?;
         self.before_last = self.ply;
         self.ply = self.ply.next();
         self.number_black = false;
