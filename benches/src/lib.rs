@@ -1,1 +1,213 @@
-//! Shared helpers for the pgn960 benchmarks.
+//! Shared pieces of the benchmarks: the corpus, and the peer implementation built on
+//! pgn-reader + shakmaty (`CastlingMode::Chess960`) that does what `pgn960 check` does.
+
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The benchmark corpus: `$PGN960_BENCH_CORPUS`, else the shared lichess-style corpus, else
+/// the bundled sample repeated to about 4 MB (so benches run anywhere).
+pub fn corpus() -> (String, Vec<u8>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates: Vec<PathBuf> = std::env::var_os("PGN960_BENCH_CORPUS")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([root.join("../../shared/data/corpus/lichess-style-4000.pgn")])
+        .collect();
+    for path in candidates {
+        if let Ok(bytes) = std::fs::read(&path) {
+            return (path.display().to_string(), bytes);
+        }
+    }
+    let sample = std::fs::read(root.join("../fixtures/sample.pgn")).unwrap_or_default();
+    let mut bytes = Vec::new();
+    while bytes.len() < 4 << 20 && !sample.is_empty() {
+        bytes.extend_from_slice(&sample);
+        bytes.push(b'\n');
+    }
+    ("fixtures/sample.pgn x N".into(), bytes)
+}
+
+/// Counts of a validation run.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Games read.
+    pub games: u64,
+    /// Valid games.
+    pub valid: u64,
+    /// Invalid games.
+    pub invalid: u64,
+    /// Moves seen.
+    pub moves: u64,
+}
+
+struct PeerGame {
+    pos: Option<Chess>,
+    ok: bool,
+}
+
+/// The peer validator: parse with pgn-reader, replay every main-line SAN with shakmaty
+/// from the FEN tag (Chess960 castling).
+struct PeerValidator {
+    counts: Counts,
+}
+
+impl Visitor for PeerValidator {
+    type Tags = Option<Chess>;
+    type Movetext = PeerGame;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
+        ControlFlow::Continue(None)
+    }
+
+    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if name == b"FEN" {
+            *tags = Fen::from_ascii(value.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), PeerGame> {
+        ControlFlow::Continue(PeerGame {
+            pos: Some(tags.unwrap_or_default()),
+            ok: true,
+        })
+    }
+
+    fn san(&mut self, game: &mut PeerGame, san_plus: SanPlus) -> ControlFlow<()> {
+        self.counts.moves += 1;
+        if let Some(pos) = game.pos.as_mut() {
+            match san_plus.san.to_move(pos) {
+                Ok(m) => pos.play_unchecked(m),
+                Err(_) => {
+                    game.ok = false;
+                    game.pos = None;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _: &mut PeerGame) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, game: PeerGame) {
+        self.counts.games += 1;
+        if game.ok {
+            self.counts.valid += 1;
+        } else {
+            self.counts.invalid += 1;
+        }
+    }
+}
+
+/// Validates every game with pgn-reader + shakmaty.
+pub fn peer_check(bytes: &[u8]) -> Counts {
+    let mut reader = Reader::new(bytes);
+    let mut v = PeerValidator {
+        counts: Counts::default(),
+    };
+    while let Ok(Some(())) = reader.read_game(&mut v) {}
+    v.counts
+}
+
+struct PeerParser {
+    counts: Counts,
+}
+
+impl Visitor for PeerParser {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn san(&mut self, _: &mut (), _: SanPlus) -> ControlFlow<()> {
+        self.counts.moves += 1;
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, _: ()) {
+        self.counts.games += 1;
+    }
+}
+
+/// Parses every game with pgn-reader, seeing every SAN, doing nothing with it.
+pub fn peer_parse(bytes: &[u8]) -> Counts {
+    let mut reader = Reader::new(bytes);
+    let mut v = PeerParser {
+        counts: Counts::default(),
+    };
+    while let Ok(Some(())) = reader.read_game(&mut v) {}
+    v.counts
+}
+
+/// Parses every game with pgn-parse's visitor API, seeing every SAN.
+pub fn our_parse(bytes: &[u8]) -> Counts {
+    struct V(Counts);
+    impl<'a> pgn_parse::Visitor<'a> for V {
+        type Output = ();
+        fn san(&mut self, _: &'a [u8], _: usize) {
+            self.0.moves += 1;
+        }
+        fn end_game(&mut self, _: pgn_parse::GameEnd) {
+            self.0.games += 1;
+        }
+    }
+    let mut reader = pgn_parse::Reader::new(bytes);
+    let mut v = V(Counts::default());
+    while reader.read_game(&mut v).is_some() {}
+    v.0
+}
+
+/// Validates every game the way `pgn960 check -j1` does (one thread, no output).
+pub fn our_check(bytes: &[u8]) -> Counts {
+    let mut counts = Counts::default();
+    for game in pgn_parse::read_games(bytes) {
+        counts.games += 1;
+        let ok = match game {
+            Ok(g) => {
+                counts.moves += g.main_line_moves() as u64;
+                matches!(
+                    pgn960::validate::validate(&g, pgn960::validate::ValidateOptions::default()),
+                    pgn960::validate::Verdict::Valid(_)
+                )
+            }
+            Err(_) => false,
+        };
+        if ok {
+            counts.valid += 1;
+        } else {
+            counts.invalid += 1;
+        }
+    }
+    counts
+}
+
+/// Best-of-`runs` seconds of `f`.
+pub fn best_seconds(runs: usize, mut f: impl FnMut()) -> f64 {
+    (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Prints `label: ours X, peer Y, ratio` where X and Y are throughputs (bigger is better).
+pub fn print_ratio(label: &str, unit: &str, ours: f64, peer: f64) {
+    println!(
+        "{label}: pgn960 {ours:.1} {unit}, peer {peer:.1} {unit}, ratio {:.2}x",
+        ours / peer
+    );
+}

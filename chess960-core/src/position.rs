@@ -109,9 +109,16 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
-    /// Whether the side to move has at least one legal move.
+    /// Whether the side to move has at least one legal move (king steps are tried first,
+    /// so this is usually much cheaper than generating every move).
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let mut moves = MoveList::new();
+        self.gen_king_steps(self.king_of(self.turn), &mut moves);
+        if !moves.is_empty() {
+            return true;
+        }
+        self.generate_legal(&mut moves);
+        !moves.is_empty()
     }
 
     /// Computes the Zobrist key from scratch.

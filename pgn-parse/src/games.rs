@@ -45,14 +45,17 @@ struct Collector<'a> {
     tags: Vec<Tag<'a>>,
     movetext: Vec<Token<'a>>,
     start: usize,
+    tags_hint: usize,
+    movetext_hint: usize,
 }
 
 impl<'a> Visitor<'a> for Collector<'a> {
     type Output = (Vec<Tag<'a>>, Vec<Token<'a>>, usize, GameEnd);
 
     fn begin_game(&mut self, offset: usize) {
-        self.tags = Vec::new();
-        self.movetext = Vec::new();
+        // Size the new game's vectors like the last game's: one allocation each, no regrowth.
+        self.tags = Vec::with_capacity(self.tags_hint);
+        self.movetext = Vec::with_capacity(self.movetext_hint);
         self.start = offset;
     }
     fn tag(&mut self, tag: Tag<'a>) {
@@ -84,6 +87,8 @@ impl<'a> Visitor<'a> for Collector<'a> {
         self.movetext.push(Token::Result(result));
     }
     fn end_game(&mut self, end: GameEnd) -> Self::Output {
+        self.tags_hint = self.tags.len().next_power_of_two();
+        self.movetext_hint = self.movetext.len().next_power_of_two();
         (
             std::mem::take(&mut self.tags),
             std::mem::take(&mut self.movetext),

@@ -387,7 +387,8 @@ impl<'a> Reader<'a> {
                     let w = word(&input[pos..]);
                     self.pos = pos + w.len().max(1);
                     last_end = self.pos;
-                    if let Some(result) = GameResult::parse(w) {
+                    let maybe_result = matches!(w.first(), Some(b'0' | b'1' | b'*' | 0xc2));
+                    if let Some(result) = GameResult::parse(w).filter(|_| maybe_result) {
                         if depth == 0 {
                             if !skip_all {
                                 v.result(result);
@@ -480,6 +481,16 @@ fn trim_end(input: &[u8], start: usize, resume: usize) -> usize {
 /// (or the end of the input) the comment runs into.
 fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
     let mut p = open + 1;
+    // Most comments are short (`{ [%clk 0:01:00] }`): look at the first bytes directly
+    // before paying for a vectorised search.
+    let short_end = (p + 48).min(input.len());
+    while p < short_end {
+        match input[p] {
+            b'}' => return Ok(p),
+            b'\n' | b'\r' => break,
+            _ => p += 1,
+        }
+    }
     loop {
         match memchr::memchr3(b'}', b'\n', b'\r', &input[p..]) {
             None => return Err(input.len()),

@@ -272,11 +272,11 @@ pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
                     }
                     continue;
                 }
-                let san_text = String::from_utf8_lossy(text);
                 let parsed = line.current.parse_san(text);
                 let m: Move = match parsed {
                     Ok(m) => m,
                     Err(err) => {
+                        let san_text = String::from_utf8_lossy(text);
                         let why = san_failure(&line.current, &san_text, err);
                         let label = move_label(&line.current);
                         if depth > 1 {

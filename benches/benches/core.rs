@@ -1,0 +1,129 @@
+//! Perft and SAN resolution, chess960-core next to shakmaty in the same run; the ratios are
+//! printed at the end.
+
+use chess960_core::Position;
+use criterion::Criterion;
+use pgn960_benches::{best_seconds, corpus, print_ratio};
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess};
+use std::hint::black_box;
+
+const MIDGAME: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+fn theirs(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .ok()
+        .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
+        .expect("valid FEN")
+}
+
+/// (position, SAN) pairs from the main lines of the corpus's first games.
+fn san_pairs() -> Vec<(Position, Chess, Vec<u8>)> {
+    let (_, bytes) = corpus();
+    let mut pairs = Vec::new();
+    for game in pgn_parse::read_games(&bytes).take(300).flatten() {
+        let fen = game.tag(b"FEN").map(|t| t.value_lossy_str().into_owned());
+        let Ok(mut ours) = fen
+            .as_deref()
+            .map_or(Position::from_sp(518).map_err(|_| ()), |f| {
+                Position::from_fen(f).map_err(|_| ())
+            })
+        else {
+            continue;
+        };
+        for token in &game.movetext {
+            if let pgn_parse::Token::San { text, .. } = token {
+                let Ok(m) = ours.parse_san(text) else { break };
+                pairs.push((ours.clone(), theirs(&ours.to_shredder_fen()), text.to_vec()));
+                ours.play(m);
+            }
+        }
+    }
+    pairs
+}
+
+fn main() {
+    let mut c = Criterion::default().sample_size(10).configure_from_args();
+    let ours_start = Position::from_sp(518).expect("SP 518");
+    let ours_mid = Position::from_fen(MIDGAME).expect("valid FEN");
+    let theirs_start = Chess::default();
+    let theirs_mid = theirs(MIDGAME);
+    let mut group = c.benchmark_group("perft");
+    group.bench_function("sp518 d4/chess960-core", |b| {
+        b.iter(|| ours_start.perft(black_box(4)))
+    });
+    group.bench_function("sp518 d4/shakmaty", |b| {
+        b.iter(|| shakmaty::perft(&theirs_start, black_box(4)))
+    });
+    group.bench_function("chess960 midgame d4/chess960-core", |b| {
+        b.iter(|| ours_mid.perft(black_box(4)))
+    });
+    group.bench_function("chess960 midgame d4/shakmaty", |b| {
+        b.iter(|| shakmaty::perft(&theirs_mid, black_box(4)))
+    });
+    group.finish();
+
+    let pairs = san_pairs();
+    let mut group = c.benchmark_group(format!("san resolution ({} moves)", pairs.len()));
+    group.bench_function("chess960-core", |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .filter(|(p, _, s)| p.parse_san(s).is_ok())
+                .count()
+        })
+    });
+    group.bench_function("shakmaty", |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .filter(|(_, p, s)| {
+                    San::from_ascii(s)
+                        .ok()
+                        .and_then(|san| san.to_move(p).ok())
+                        .is_some()
+                })
+                .count()
+        })
+    });
+    group.finish();
+    c.final_summary();
+
+    let nodes = ours_mid.perft(4) as f64;
+    let o = best_seconds(5, || {
+        black_box(ours_mid.perft(4));
+    });
+    let p = best_seconds(5, || {
+        black_box(shakmaty::perft(&theirs_mid, 4));
+    });
+    print_ratio(
+        "perft (chess960 midgame d4)",
+        "Mnodes/s",
+        nodes / o / 1e6,
+        nodes / p / 1e6,
+    );
+    let n = pairs.len() as f64;
+    let o = best_seconds(5, || {
+        black_box(
+            pairs
+                .iter()
+                .filter(|(p, _, s)| p.parse_san(s).is_ok())
+                .count(),
+        );
+    });
+    let p = best_seconds(5, || {
+        black_box(
+            pairs
+                .iter()
+                .filter(|(_, p, s)| {
+                    San::from_ascii(s)
+                        .ok()
+                        .and_then(|san| san.to_move(p).ok())
+                        .is_some()
+                })
+                .count(),
+        );
+    });
+    print_ratio("SAN resolution", "Mmoves/s", n / o / 1e6, n / p / 1e6);
+}
