@@ -178,7 +178,16 @@ impl<'a> Reader<'a> {
                 self.skip_line();
                 continue;
             }
-            if (b == b'[' && is_tag_line(self.input, self.pos))
+            // A line starting like a tag pair starts a game even if the tag is malformed
+            // (it is then reported as a bad tag, not skipped as junk).
+            let tag_like = b == b'['
+                && at_line_start(self.input, self.pos)
+                && self
+                    .input
+                    .get(self.pos + 1)
+                    .is_some_and(u8::is_ascii_alphabetic);
+            if tag_like
+                || (b == b'[' && is_tag_line(self.input, self.pos))
                 || (b != b'[' && self.looks_like_movetext())
             {
                 break;

@@ -63,6 +63,8 @@ pub struct PgnWriter<W: Write> {
     stack: Vec<(Ply, Ply)>,
     number_black: bool,
     line: Vec<u8>,
+    /// Whether the last token written was a move without a suffix.
+    suffix_attachable: bool,
 }
 
 impl<W: Write> PgnWriter<W> {
@@ -81,6 +83,7 @@ impl<W: Write> PgnWriter<W> {
             stack: Vec::new(),
             number_black: true,
             line: Vec::with_capacity(128),
+            suffix_attachable: false,
         }
     }
 
@@ -129,6 +132,7 @@ impl<W: Write> PgnWriter<W> {
     }
 
     fn token(&mut self, text: &[u8]) -> io::Result<()> {
+        self.suffix_attachable = false;
         if self.column > 0 {
             if self.column + 1 + text.len() > WIDTH {
                 self.line.push(b'\n');
@@ -189,15 +193,22 @@ impl<W: Write> PgnWriter<W> {
         self.before_last = self.ply;
         self.ply = self.ply.next();
         self.number_black = false;
+        self.suffix_attachable = true;
         Ok(())
     }
 
-    /// Appends a suffix annotation to the last move.
+    /// Appends a suffix annotation to the last move (as its own token when it does not
+    /// directly follow a move, so that reading it back gives the same suffixes).
     pub fn suffix(&mut self, suffix: Suffix) -> io::Result<()> {
         let s = suffix.as_str().as_bytes();
-        self.line.extend_from_slice(s);
-        self.column += s.len();
-        Ok(())
+        if self.suffix_attachable {
+            self.line.extend_from_slice(s);
+            self.column += s.len();
+            self.suffix_attachable = false;
+            Ok(())
+        } else {
+            self.token(s)
+        }
     }
 
     /// Writes a NAG.
@@ -280,10 +291,10 @@ impl<W: Write> PgnWriter<W> {
     }
 
     /// Writes the tags of `game` in export order: the seven-tag roster, then the others in
-    /// their original order (`Result` from `result`).
+    /// their original order (a missing `Result` tag is written as `result`).
     pub fn write_tags(&mut self, game: &Game<'_>, result: GameResult) -> io::Result<()> {
         for (name, default) in SEVEN_TAG_ROSTER {
-            if name == b"Result" {
+            if name == b"Result" && game.tag(name).is_none() {
                 self.tag(name, result.as_str().as_bytes())?;
                 continue;
             }
@@ -292,10 +303,16 @@ impl<W: Write> PgnWriter<W> {
                 None => self.tag(name, default)?,
             }
         }
+        // Every other tag in order, including second occurrences of roster tags.
+        let mut roster_seen = [false; 7];
         for t in &game.tags {
-            if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name) {
-                self.tag(t.name, &t.value())?;
+            if let Some(i) = SEVEN_TAG_ROSTER.iter().position(|(n, _)| *n == t.name) {
+                if !roster_seen[i] {
+                    roster_seen[i] = true;
+                    continue;
+                }
             }
+            self.tag(t.name, &t.value())?;
         }
         Ok(())
     }

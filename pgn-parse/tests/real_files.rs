@@ -97,3 +97,51 @@ fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
     }
     assert_eq!(total, 792 + 4000);
 }
+
+#[test]
+fn writing_and_reading_back_every_real_game_gives_the_same_game() {
+    let Some(dir) = shared_data::shared_data() else {
+        return;
+    };
+    let mut games = 0;
+    for &(file, _) in FILES {
+        let bytes = std::fs::read(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for game in read_games(&bytes).flatten() {
+            let mut out = Vec::new();
+            pgn_parse::PgnWriter::new(&mut out)
+                .write_game(&game)
+                .unwrap();
+            let again = read_games(&out).next().unwrap().unwrap();
+            let tags = |g: &pgn_parse::Game<'_>| {
+                let mut t: Vec<_> = g
+                    .tags
+                    .iter()
+                    .map(|t| (t.name.to_vec(), t.value().into_owned()))
+                    .collect();
+                t.sort();
+                t
+            };
+            let tokens = |g: &pgn_parse::Game<'_>| -> Vec<String> {
+                g.movetext
+                    .iter()
+                    .map(|t| match t {
+                        pgn_parse::Token::San { text, .. } => {
+                            String::from_utf8_lossy(text).into_owned()
+                        }
+                        pgn_parse::Token::Comment { text, .. } => {
+                            String::from_utf8_lossy(text.trim_ascii()).into_owned()
+                        }
+                        other => format!("{other:?}"),
+                    })
+                    .collect()
+            };
+            // The writer adds missing seven-tag-roster tags with their defaults.
+            let mut written = tags(&again);
+            written.retain(|(name, _)| game.tag(name).is_some());
+            assert_eq!(written, tags(&game), "{file} game {}", game.index);
+            assert_eq!(tokens(&again), tokens(&game), "{file} game {}", game.index);
+            games += 1;
+        }
+    }
+    assert_eq!(games, 4792);
+}

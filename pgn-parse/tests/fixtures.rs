@@ -1,0 +1,252 @@
+//! Hand-written fixtures in `fixtures/pgn`, one per grammar rule and leniency case.
+
+use pgn_parse::{read_games, ErrorKind, GameResult, Suffix, Termination, Token};
+use std::path::Path;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/pgn")
+            .join(name),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn sans<'a>(tokens: &[Token<'a>]) -> Vec<&'a [u8]> {
+    tokens
+        .iter()
+        .filter_map(|t| match t {
+            Token::San { text, .. } => Some(*text),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn grammar() {
+    let bytes = fixture("grammar.pgn");
+    let games: Vec<_> = read_games(&bytes).map(|g| g.unwrap()).collect();
+    assert_eq!(games.len(), 7);
+    let g = &games[0];
+    assert_eq!(
+        g.tag(b"Event").unwrap().value().as_ref(),
+        b"escapes \"quoted\" and \\ backslash"
+    );
+    assert_eq!(
+        sans(&g.movetext),
+        [
+            &b"e4"[..],
+            b"e5",
+            b"Nf3",
+            b"Nc6",
+            b"Bb5",
+            b"a6",
+            b"Ba4",
+            b"Nf6",
+            b"O-O",
+            b"Be7"
+        ]
+    );
+    assert!(g.movetext.contains(&Token::Nag(1)));
+    let g = &games[1];
+    assert_eq!(
+        sans(&g.movetext),
+        [&b"e4"[..], b"e5", b"Nf3", b"Nc6", b"Bc4", b"Bc5"]
+    );
+    let suffixes: Vec<Suffix> = g
+        .movetext
+        .iter()
+        .filter_map(|t| match t {
+            Token::Suffix(s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        suffixes,
+        [
+            Suffix::Good,
+            Suffix::Dubious,
+            Suffix::Brilliant,
+            Suffix::Blunder,
+            Suffix::Speculative,
+            Suffix::Mistake
+        ]
+    );
+    let comments: Vec<&[u8]> = g
+        .movetext
+        .iter()
+        .filter_map(|t| match t {
+            Token::Comment { text, .. } => Some(*text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        comments,
+        [
+            &b"a brace comment\nover two lines"[..],
+            b" a rest-of-line comment"
+        ]
+    );
+    assert!(g.movetext.contains(&Token::Nag(146)));
+    let g = &games[2];
+    let opens = g
+        .movetext
+        .iter()
+        .filter(|t| **t == Token::BeginVariation)
+        .count();
+    let closes = g
+        .movetext
+        .iter()
+        .filter(|t| **t == Token::EndVariation)
+        .count();
+    assert_eq!((opens, closes), (4, 4));
+    assert_eq!(g.main_line_moves(), 3);
+    let g = &games[3];
+    assert_eq!(
+        g.movetext
+            .iter()
+            .filter(|t| matches!(t, Token::NullMove { .. }))
+            .count(),
+        2
+    );
+    assert_eq!(
+        games[4].termination,
+        Termination::Result(GameResult::WhiteWins)
+    );
+    assert_eq!(games[5].termination, Termination::Result(GameResult::Draw));
+    assert_eq!(
+        games[6].termination,
+        Termination::Result(GameResult::BlackWins)
+    );
+    assert_eq!(sans(&games[6].movetext).last().copied(), Some(&b"Qh4#"[..]));
+}
+
+#[test]
+fn line_ends_bom_and_latin1() {
+    for (name, games) in [
+        ("bom.pgn", 1),
+        ("crlf.pgn", 2),
+        ("lone-cr.pgn", 2),
+        ("latin1.pgn", 1),
+    ] {
+        let bytes = fixture(name);
+        let read: Vec<_> = read_games(&bytes)
+            .map(|g| g.unwrap_or_else(|b| panic!("{name}: {}", b.error)))
+            .collect();
+        assert_eq!(read.len(), games, "{name}");
+        assert!(read.iter().all(|g| g.termination.is_terminated()), "{name}");
+    }
+    let bytes = fixture("crlf.pgn");
+    let second = read_games(&bytes).nth(1).unwrap().unwrap();
+    assert_eq!(second.line, 7);
+    let bytes = fixture("lone-cr.pgn");
+    assert_eq!(read_games(&bytes).nth(1).unwrap().unwrap().line, 6);
+    let bytes = fixture("latin1.pgn");
+    let g = read_games(&bytes).next().unwrap().unwrap();
+    assert_eq!(g.tag(b"White").unwrap().value_lossy_str(), "Müller, Jürgen");
+    assert_eq!(g.tag(b"Event").unwrap().value_lossy_str(), "latin1");
+}
+
+#[test]
+fn leniency() {
+    let bytes = fixture("leniency.pgn");
+    let mut games = read_games(&bytes);
+    let all: Vec<_> = games.by_ref().map(|g| g.unwrap()).collect();
+    assert!(
+        games.reader().junk_bytes() > 0,
+        "junk before the first game is reported"
+    );
+    let events: Vec<String> = all
+        .iter()
+        .map(|g| {
+            g.tag(b"Event")
+                .map(|t| t.value_lossy_str().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "no blank line between tags and moves",
+            "no blank line between games",
+            "",
+            "tags only",
+            "a bracket inside a comment",
+            "missing result at the end of a game",
+            "two FEN tags, Variant after FEN",
+            "missing result at the end of the file",
+        ]
+    );
+    assert_eq!(sans(&all[2].movetext), [&b"c4"[..], b"c5"]);
+    assert!(
+        all[3].movetext.len() == 1
+            && all[3].termination == Termination::Result(GameResult::Unknown)
+    );
+    assert_eq!(sans(&all[4].movetext), [&b"e4"[..], b"e5"]);
+    assert_eq!(all[5].termination, Termination::Truncated);
+    assert_eq!(all[6].tags_named(b"FEN").count(), 2);
+    let position = |name: &[u8]| all[6].tags.iter().position(|t| t.name == name).unwrap();
+    assert!(position(b"Variant") > position(b"FEN"));
+    assert_eq!(all[7].termination, Termination::EndOfInput);
+}
+
+#[test]
+fn damaged_games_do_not_swallow_the_next() {
+    let bytes = fixture("unterminated.pgn");
+    let all: Vec<_> = read_games(&bytes).collect();
+    assert_eq!(all.len(), 6);
+    let kinds: Vec<Option<ErrorKind>> = all
+        .iter()
+        .map(|g| g.as_ref().err().map(|b| b.error.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(ErrorKind::UnterminatedComment),
+            None,
+            Some(ErrorKind::UnterminatedVariation),
+            None,
+            Some(ErrorKind::BadTag),
+            None
+        ]
+    );
+    let bad = all[0].as_ref().unwrap_err();
+    assert_eq!((bad.error.line, bad.error.column), (4, 7));
+    assert_eq!(&bytes[bad.byte_range.clone()], &b"[Event \"unterminated comment\"]\n[Result \"1-0\"]\n\n1. e4 {this comment never closes 1-0"[..]);
+    assert_eq!(
+        all[1]
+            .as_ref()
+            .unwrap()
+            .tag(b"Event")
+            .unwrap()
+            .value()
+            .as_ref(),
+        b"kept: the game after the damage"
+    );
+}
+
+#[test]
+fn hundred_thousand_nested_variations_and_huge_comments() {
+    let mut text = b"[Event \"deep\"]\n\n1. e4 ".to_vec();
+    text.extend(std::iter::repeat_n(b"( e4 ".as_slice(), 100_000).flatten());
+    text.extend(std::iter::repeat_n(b") ".as_slice(), 100_000).flatten());
+    text.extend_from_slice(b"*\n\n[Event \"after\"]\n\n1. d4 {");
+    text.extend(std::iter::repeat_n(b'x', 5 << 20));
+    text.extend_from_slice(b"} *\n");
+    let games: Vec<_> = read_games(&text).map(|g| g.unwrap()).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0]
+            .movetext
+            .iter()
+            .filter(|t| **t == Token::BeginVariation)
+            .count(),
+        100_000
+    );
+    assert!(matches!(games[1].movetext[1], Token::Comment { text, .. } if text.len() == 5 << 20));
+    // Unclosed: 100,000 open variations at the end of the input.
+    let mut open = b"1. e4 ".to_vec();
+    open.extend(std::iter::repeat_n(b"( e4 ".as_slice(), 100_000).flatten());
+    let bad = read_games(&open).next().unwrap().unwrap_err();
+    assert_eq!(bad.error.kind, ErrorKind::UnterminatedVariation);
+}

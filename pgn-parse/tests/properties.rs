@@ -1,0 +1,132 @@
+//! Property tests: chunked reading equals sequential reading for any chunk size (damaged
+//! games included), and writing then reading a game gives the same game.
+
+use pgn_parse::{
+    read_games, read_games_at, split_at_game_boundaries, Game, PgnWriter, StreamReader,
+    Termination, Token,
+};
+use proptest::prelude::*;
+
+/// One generated movetext element.
+fn element() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "[a-h][1-8]|[NBRQK][a-h][1-8]|O-O|O-O-O|[a-h]x[a-h][1-8]".prop_map(|s| s),
+        2 => "[a-z \\[\\]%\\n]{0,20}".prop_map(|c| format!("{{{c}}}")),
+        1 => (1u16..300).prop_map(|n| format!("${n}")),
+        1 => prop_oneof![Just("!"), Just("?"), Just("!?"), Just("??")].prop_map(str::to_string),
+        1 => Just("( e4 e5 )".to_string()),
+        1 => Just("(".to_string()),
+        1 => Just(")".to_string()),
+        1 => Just("--".to_string()),
+        1 => Just("; rest of line\n".to_string()),
+    ]
+}
+
+/// A game: roster tags, movetext, maybe a result, sometimes an unterminated comment.
+fn game() -> impl Strategy<Value = String> {
+    (
+        "[A-Za-z0-9 \"\\\\]{0,12}",
+        prop::collection::vec(element(), 0..20),
+        prop_oneof![Just("1-0"), Just("0-1"), Just("1/2-1/2"), Just("*"), Just(""), Just("{ never closed")],
+        prop_oneof![Just("\n"), Just("\r\n")],
+    )
+        .prop_map(|(event, moves, result, nl)| {
+            let escaped = event.replace('\\', "\\\\").replace('"', "\\\"");
+            let tag_result = if result.starts_with('{') || result.is_empty() { "*" } else { result };
+            let mut s = format!("[Event \"{escaped}\"]{nl}[Site \"?\"]{nl}[Date \"????.??.??\"]{nl}[Round \"?\"]{nl}[White \"?\"]{nl}[Black \"?\"]{nl}[Result \"{tag_result}\"]{nl}{nl}");
+            s.push_str(&moves.join(" "));
+            s.push(' ');
+            s.push_str(result);
+            s.push_str(nl);
+            s
+        })
+}
+
+fn file() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(game(), 1..12),
+        prop_oneof![Just("\n"), Just(""), Just("\n\n")],
+    )
+        .prop_map(|(games, sep)| games.join(sep).into_bytes())
+}
+
+/// What two reads must agree on: byte ranges, errors, tags and tokens.
+fn summary(input: &[u8], origin_chunks: Option<usize>) -> Vec<String> {
+    let describe = |g: Result<Game<'_>, pgn_parse::BadGame<'_>>| match g {
+        Ok(g) => format!(
+            "ok {:?} {:?} {:?} {:?}",
+            g.byte_range, g.termination, g.tags, g.movetext
+        ),
+        Err(b) => format!(
+            "bad {:?} {:?} {}",
+            b.byte_range, b.error.kind, b.error.offset
+        ),
+    };
+    match origin_chunks {
+        None => read_games(input).map(describe).collect(),
+        Some(target) => split_at_game_boundaries(input, target)
+            .iter()
+            .flat_map(|c| {
+                read_games_at(&input[c.range.clone()], c.origin())
+                    .map(describe)
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn chunked_reading_equals_sequential_reading(input in file(), target in 1usize..400) {
+        prop_assert_eq!(summary(&input, Some(target)), summary(&input, None));
+    }
+
+    #[test]
+    fn stream_reading_equals_sequential_reading(input in file(), block in 64usize..600) {
+        let mut stream = StreamReader::with_block_size(input.as_slice(), block);
+        let mut streamed = Vec::new();
+        while let Some(b) = stream.next_block().unwrap() {
+            for g in read_games_at(&b.data, b.origin()) {
+                streamed.push(match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) });
+            }
+        }
+        let sequential: Vec<String> = read_games(&input)
+            .map(|g| match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) })
+            .collect();
+        prop_assert_eq!(streamed, sequential);
+    }
+
+    #[test]
+    fn write_then_read_gives_the_same_game(input in file()) {
+        for game in read_games(&input).flatten() {
+            if !matches!(game.termination, Termination::Result(_)) {
+                continue;
+            }
+            let mut out = Vec::new();
+            PgnWriter::new(&mut out).write_game(&game).unwrap();
+            let again: Vec<_> = read_games(&out).collect();
+            prop_assert_eq!(again.len(), 1, "{}", String::from_utf8_lossy(&out));
+            let again = again.into_iter().next().unwrap().unwrap();
+            let tags = |g: &Game<'_>| g.tags.iter().map(|t| (t.name.to_vec(), t.value().into_owned())).collect::<Vec<_>>();
+            prop_assert_eq!(tags(&again), tags(&game));
+            prop_assert_eq!(strip(&again.movetext), strip(&game.movetext), "{}", String::from_utf8_lossy(&out));
+        }
+    }
+}
+
+/// Tokens without offsets, comments trimmed (the writer pads them with a space).
+fn strip(tokens: &[Token<'_>]) -> Vec<String> {
+    tokens
+        .iter()
+        .map(|t| match t {
+            Token::San { text, .. } => format!("san {}", String::from_utf8_lossy(text)),
+            Token::NullMove { .. } => "null".into(),
+            Token::Comment { text, .. } => {
+                format!("comment {}", String::from_utf8_lossy(text.trim_ascii()))
+            }
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
