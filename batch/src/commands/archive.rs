@@ -655,3 +655,18 @@ pub fn write_json_report(
     sink.write_all(b"\n")?;
     sink.commit()
 }
+
+/// Processes a whole input as one chunk and counts what became of its games:
+/// `(games, kept, unsupported, rejected)` (for fuzzing and tests).
+pub fn process_chunk_counts(bytes: &[u8], opts: &ArchiveOptions) -> (u64, u64, u64, u64) {
+    let outcome = process_chunk(bytes, Origin::default(), opts);
+    let mut counts = (outcome.fates.len() as u64, 0, 0, 0);
+    for fate in &outcome.fates {
+        match fate {
+            Fate::Kept { .. } => counts.1 += 1,
+            Fate::Unsupported { .. } => counts.2 += 1,
+            Fate::Rejected { .. } => counts.3 += 1,
+        }
+    }
+    counts
+}

@@ -1,0 +1,39 @@
+//! The PGN reader on arbitrary bytes: no panic, no hang, byte ranges inside the input and
+//! in order, chunked reading equal to sequential reading, and the writer's output readable.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pgn_parse::{read_games, read_games_at, split_at_game_boundaries, PgnWriter};
+
+fuzz_target!(|data: &[u8]| {
+    let mut last_end = 0;
+    let mut sequential = Vec::new();
+    for game in read_games(data) {
+        let range = match &game {
+            Ok(g) => g.byte_range.clone(),
+            Err(b) => b.byte_range.clone(),
+        };
+        assert!(range.start <= range.end && range.end <= data.len());
+        assert!(range.start >= last_end);
+        last_end = range.end;
+        sequential.push(range);
+        if let Ok(g) = game {
+            let mut out = Vec::new();
+            PgnWriter::new(&mut out).write_game(&g).unwrap();
+            assert_eq!(read_games(&out).count(), 1);
+        }
+    }
+    let target = 1 + data.first().copied().unwrap_or(0) as usize * 4;
+    let chunked: Vec<_> = split_at_game_boundaries(data, target)
+        .iter()
+        .flat_map(|c| {
+            read_games_at(&data[c.range.clone()], c.origin())
+                .map(|g| match g {
+                    Ok(g) => g.byte_range,
+                    Err(b) => b.byte_range,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(chunked, sequential);
+});
