@@ -1,6 +1,6 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, perft, sp};
+use crate::commands::{check, clean, perft, sp, stats};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -32,6 +32,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Write valid games normalised (X-FEN, canonical SAN); quarantine the rest with a reason.
     Clean(clean::CleanArgs),
+    /// Per-start-position results (SP 0..959) as CSV or JSON; merge tables of separate runs.
+    Stats(stats::StatsArgs),
     /// Start positions: SP number <-> back rank <-> FEN.
     Sp(sp::SpArgs),
     /// Count move trees (perft), or check a perft suite file.
@@ -65,6 +67,10 @@ pub fn run(cli: Cli) -> Result<i32> {
             } else {
                 EXIT_INVALID
             })
+        }
+        Command::Stats(args) => {
+            stats::run(args, cli.threads, cli.quiet)?;
+            Ok(EXIT_OK)
         }
         Command::Sp(args) => {
             sp::run(args, &mut std::io::stdout().lock())?;

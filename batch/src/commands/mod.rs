@@ -5,3 +5,4 @@ pub mod check;
 pub mod clean;
 pub mod perft;
 pub mod sp;
+pub mod stats;

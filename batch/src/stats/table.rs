@@ -110,7 +110,7 @@ impl Counts {
 pub struct Row {
     /// Start position number (for Double Chess960 tables, white's).
     pub sp: u16,
-    /// Black's SP, only in Double Chess960 tables.
+    /// Black's SP, only in Double Chess960 tables (the column is left out of SP tables).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_sp: Option<u16>,
     /// White's back rank, e.g. `RNBQKBNR`.
@@ -139,14 +139,6 @@ pub struct Row {
     pub expected_white_score: Option<f64>,
     /// White's score minus its expected score, over rated games.
     pub white_excess: Option<f64>,
-    /// Raw counts (for exact merging).
-    #[serde(flatten)]
-    pub raw: RawColumns,
-}
-
-/// The raw columns at the end of a row, from which the rest is derived.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RawColumns {
     /// Games where both players have a rating.
     pub rated_games: u64,
     /// Sum of white ratings over rated games.
@@ -187,13 +179,11 @@ impl Row {
             mean_black_elo: per_rated(c.black_elo_sum),
             expected_white_score: expected,
             white_excess: rated_score.zip(expected).map(|(s, e)| round6(s - e)),
-            raw: RawColumns {
-                rated_games: c.rated_games,
-                white_elo_sum: c.white_elo_sum,
-                black_elo_sum: c.black_elo_sum,
-                rated_white_half_points: c.rated_white_half_points,
-                expected_micropoints: c.expected_micropoints,
-            },
+            rated_games: c.rated_games,
+            white_elo_sum: c.white_elo_sum,
+            black_elo_sum: c.black_elo_sum,
+            rated_white_half_points: c.rated_white_half_points,
+            expected_micropoints: c.expected_micropoints,
         }
     }
 
@@ -204,11 +194,11 @@ impl Row {
             white_wins: self.white_wins,
             draws: self.draws,
             black_wins: self.black_wins,
-            rated_games: self.raw.rated_games,
-            white_elo_sum: self.raw.white_elo_sum,
-            black_elo_sum: self.raw.black_elo_sum,
-            rated_white_half_points: self.raw.rated_white_half_points,
-            expected_micropoints: self.raw.expected_micropoints,
+            rated_games: self.rated_games,
+            white_elo_sum: self.white_elo_sum,
+            black_elo_sum: self.black_elo_sum,
+            rated_white_half_points: self.rated_white_half_points,
+            expected_micropoints: self.expected_micropoints,
         }
     }
 }

@@ -1,0 +1,216 @@
+//! Integration tests of `pgn960 stats`.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn pgn960() -> Command {
+    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
+    cmd.arg("--quiet");
+    cmd
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(name)
+}
+
+fn shared(relative: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/data")
+        .join(relative);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipping: {} not found", path.display());
+        None
+    }
+}
+
+fn stats(args: &[&str], inputs: &[&Path], out: &Path) -> String {
+    let result = pgn960()
+        .arg("stats")
+        .args(inputs)
+        .arg("-o")
+        .arg(out)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
+fn column(csv: &str, name: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let i = header.iter().position(|h| *h == name).unwrap();
+    lines
+        .map(|l| l.split(',').nth(i).unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn table_has_960_rows_in_order_with_all_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = stats(&[], &[&fixture("sample.pgn")], &dir.path().join("s.csv"));
+    assert!(csv.starts_with("sp,start,games,white_wins,draws,black_wins,white_score,draw_rate,white_score_lo,white_score_hi,mean_white_elo,mean_black_elo,expected_white_score,white_excess,"));
+    assert_eq!(csv.lines().count(), 961);
+    assert_eq!(
+        column(&csv, "sp"),
+        (0..960).map(|i| i.to_string()).collect::<Vec<_>>()
+    );
+    assert_eq!(column(&csv, "start")[518], "RNBQKBNR");
+    let games: u64 = column(&csv, "games")
+        .iter()
+        .map(|g| g.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(games, 36);
+}
+
+#[test]
+fn merge_of_halves_equals_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = shared("corpus/lichess-style-4000.pgn").unwrap_or_else(|| fixture("sample.pgn"));
+    let bytes = std::fs::read(&input).unwrap();
+    let chunks = pgn_parse::split_at_game_boundaries(&bytes, bytes.len() / 2);
+    assert!(chunks.len() >= 2);
+    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+    std::fs::write(&a, &bytes[..chunks[1].range.start]).unwrap();
+    std::fs::write(&b, &bytes[chunks[1].range.start..]).unwrap();
+    let whole = stats(&[], &[&input], &dir.path().join("whole.csv"));
+    stats(&[], &[&a], &dir.path().join("a.csv"));
+    stats(&[], &[&b], &dir.path().join("b.csv"));
+    let merged = stats(
+        &["--merge"],
+        &[&dir.path().join("a.csv"), &dir.path().join("b.csv")],
+        &dir.path().join("m.csv"),
+    );
+    assert_eq!(merged, whole);
+}
+
+#[test]
+fn counts_equal_python_chess_on_the_corpus() {
+    let Some(corpus) = shared("corpus/lichess-style-4000.pgn") else {
+        return;
+    };
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipping: python-chess not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ours = stats(&[], &[&corpus], &dir.path().join("s.csv"));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_chess_stats.py");
+    let theirs = std::process::Command::new("python3")
+        .arg(script)
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let theirs = String::from_utf8(theirs.stdout).unwrap();
+    for name in ["games", "white_wins", "draws", "black_wins"] {
+        let python: Vec<String> = {
+            let mut lines = theirs.lines();
+            let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+            let i = header.iter().position(|h| *h == name).unwrap();
+            lines
+                .map(|l| l.split(',').nth(i).unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(column(&ours, name), python, "{name}");
+    }
+}
+
+#[test]
+fn headers_only_equals_replay_on_valid_games_and_json_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = shared("corpus/lichess-style-4000.pgn").unwrap_or_else(|| fixture("sample.pgn"));
+    let replay = stats(&[], &[&input], &dir.path().join("r.csv"));
+    let headers = stats(&["--headers-only"], &[&input], &dir.path().join("h.csv"));
+    assert_eq!(replay, headers);
+    let json = stats(&["--format", "json"], &[&input], &dir.path().join("j.json"));
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 960);
+}
+
+#[test]
+fn dfrc_classical_and_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    let game = |tags: &str, fen: &str, moves: &str, result: &str| {
+        format!(
+            "[Event \"x\"]\n[Result \"{result}\"]\n{tags}[FEN \"{fen}\"]\n\n{moves} {result}\n\n"
+        )
+    };
+    let dfrc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let classical = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let sp0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1";
+    let mut text = String::new();
+    text.push_str(&game("[Variant \"Chess960\"]\n", dfrc, "1. e4 e5", "1-0"));
+    text.push_str(&game("", classical, "1. e4 e5", "0-1"));
+    text.push_str(&game(
+        "[Variant \"Chess960\"]\n",
+        classical,
+        "1. e4 e5",
+        "1/2-1/2",
+    ));
+    text.push_str(&game("[WhiteElo \"2100\"]\n[BlackElo \"1900\"]\n[TimeControl \"180+2\"]\n[UTCDate \"2024.05.01\"]\n", sp0, "1. g3 g6", "1-0"));
+    text.push_str(&game(
+        "[WhiteElo \"1500\"]\n[BlackElo \"1500\"]\n[TimeControl \"60+0\"]\n",
+        sp0,
+        "1. g3 g6",
+        "0-1",
+    ));
+    text.push_str(&game("", sp0, "1. g3 g6", "*"));
+    std::fs::write(&pgn, text).unwrap();
+    let pairs = dir.path().join("pairs.csv");
+    let out = dir.path().join("s.csv");
+    let report = dir.path().join("r.json");
+    let csv = stats(
+        &[
+            "--dfrc",
+            pairs.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        &[&pgn],
+        &out,
+    );
+    assert_eq!(column(&csv, "games")[518], "1"); // the Chess960-marked classical start
+    assert_eq!(column(&csv, "games")[0], "2");
+    let pairs = std::fs::read_to_string(&pairs).unwrap();
+    assert!(
+        pairs
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("518,0,RNBQKBNR,1,1,0,0,"),
+        "{pairs}"
+    );
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["excluded"]["classical"], 1);
+    assert_eq!(r["excluded"]["unfinished"], 1);
+    let csv = stats(&["--include-classical"], &[&pgn], &out);
+    assert_eq!(column(&csv, "games")[518], "2");
+    let csv = stats(&["--min-elo", "1800"], &[&pgn], &out);
+    assert_eq!(column(&csv, "games")[0], "1");
+    assert_eq!(column(&csv, "mean_white_elo")[0], "2100.0");
+    let csv = stats(&["--time-control", "bullet"], &[&pgn], &out);
+    assert_eq!(column(&csv, "black_wins")[0], "1");
+    let csv = stats(
+        &["--since", "2024.01.01", "--until", "2024.12.31"],
+        &[&pgn],
+        &out,
+    );
+    assert_eq!(column(&csv, "games")[0], "1");
+    let csv = stats(&["--max-elo-diff", "100"], &[&pgn], &out);
+    assert_eq!(column(&csv, "games")[0], "1");
+    let csv = stats(&["--min-plies", "3"], &[&pgn], &out);
+    assert_eq!(column(&csv, "games")[0], "0");
+}
