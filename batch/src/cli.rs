@@ -1,6 +1,6 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, perft, sp, stats};
+use crate::commands::{check, clean, perft, sp, stats, xfen};
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -34,6 +34,8 @@ pub enum Command {
     Clean(clean::CleanArgs),
     /// Per-start-position results (SP 0..959) as CSV or JSON; merge tables of separate runs.
     Stats(stats::StatsArgs),
+    /// Convert FENs (PGN FEN tags, FEN/EPD lists) between X-FEN and Shredder-FEN.
+    Xfen(xfen::XfenArgs),
     /// Start positions: SP number <-> back rank <-> FEN.
     Sp(sp::SpArgs),
     /// Count move trees (perft), or check a perft suite file.
@@ -71,6 +73,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Stats(args) => {
             stats::run(args, cli.threads, cli.quiet)?;
             Ok(EXIT_OK)
+        }
+        Command::Xfen(args) => {
+            let failed = xfen::run(args, cli.threads, cli.quiet)?;
+            Ok(if failed == 0 { EXIT_OK } else { EXIT_INVALID })
         }
         Command::Sp(args) => {
             sp::run(args, &mut std::io::stdout().lock())?;

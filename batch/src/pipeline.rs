@@ -24,11 +24,23 @@ pub struct ChunkInfo {
     pub source_bytes_read: Option<u64>,
 }
 
+/// Where chunks may be cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cut {
+    /// At game boundaries (PGN).
+    #[default]
+    Games,
+    /// After line breaks (FEN/EPD lists).
+    Lines,
+}
+
 /// How to cut and schedule.
 #[derive(Debug, Clone, Copy)]
 pub struct PipelineOptions {
     /// Target chunk size in bytes.
     pub chunk_bytes: usize,
+    /// Where chunks may be cut.
+    pub cut: Cut,
     /// Jobs in flight per worker thread.
     pub in_flight_per_thread: usize,
 }
@@ -37,6 +49,7 @@ impl Default for PipelineOptions {
     fn default() -> PipelineOptions {
         PipelineOptions {
             chunk_bytes: 2 << 20,
+            cut: Cut::Games,
             in_flight_per_thread: 4,
         }
     }
@@ -84,7 +97,11 @@ where
     let mut next_chunk: ChunkSource<'a> = match &mut input.source {
         Source::Whole(bytes) => {
             let bytes: &[u8] = bytes;
-            let mut chunks = split_at_game_boundaries(bytes, options.chunk_bytes).into_iter();
+            let chunks = match options.cut {
+                Cut::Games => split_at_game_boundaries(bytes, options.chunk_bytes),
+                Cut::Lines => split_at_lines(bytes, options.chunk_bytes),
+            };
+            let mut chunks = chunks.into_iter();
             Box::new(move || {
                 Ok(chunks.next().map(|c| {
                     let info = ChunkInfo {
@@ -101,22 +118,41 @@ where
             })
         }
         Source::Stream { reader, .. } => {
-            let mut stream = StreamReader::with_block_size(reader, options.chunk_bytes);
-            Box::new(move || {
-                let block = stream.next_block()?;
-                Ok(block.map(|b| {
-                    let origin = Origin {
-                        line: 1,
-                        ..b.origin()
-                    };
-                    let info = ChunkInfo {
-                        offset: b.offset,
-                        len: b.data.len(),
-                        source_bytes_read: Some(stream.bytes_read()),
-                    };
-                    (ChunkData::Owned(b.data), origin, info)
-                }))
-            })
+            if options.cut == Cut::Lines {
+                let mut lines = LineBlocks::new(reader, options.chunk_bytes);
+                Box::new(move || {
+                    let block = lines.next_block()?;
+                    Ok(block.map(|(offset, data)| {
+                        let info = ChunkInfo {
+                            offset,
+                            len: data.len(),
+                            source_bytes_read: Some(lines.bytes_read),
+                        };
+                        let origin = Origin {
+                            offset,
+                            ..Origin::default()
+                        };
+                        (ChunkData::Owned(data), origin, info)
+                    }))
+                })
+            } else {
+                let mut stream = StreamReader::with_block_size(reader, options.chunk_bytes);
+                Box::new(move || {
+                    let block = stream.next_block()?;
+                    Ok(block.map(|b| {
+                        let origin = Origin {
+                            line: 1,
+                            ..b.origin()
+                        };
+                        let info = ChunkInfo {
+                            offset: b.offset,
+                            len: b.data.len(),
+                            source_bytes_read: Some(stream.bytes_read()),
+                        };
+                        (ChunkData::Owned(b.data), origin, info)
+                    }))
+                })
+            }
         }
     };
     let process = &process;
@@ -173,6 +209,89 @@ where
     })
 }
 
+/// Cuts `input` into chunks of about `target` bytes, each ending after a line break.
+pub fn split_at_lines(input: &[u8], target: usize) -> Vec<pgn_parse::Chunk> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < input.len() {
+        let want = (start + target.max(1)).min(input.len());
+        let end = match input[want..].iter().position(|&b| b == b'\n') {
+            Some(i) => want + i + 1,
+            None => input.len(),
+        };
+        chunks.push(pgn_parse::Chunk {
+            range: start..end,
+            followed_by_game: end < input.len(),
+        });
+        start = end;
+    }
+    chunks
+}
+
+/// Reads a stream in blocks that end after a line break.
+struct LineBlocks<R> {
+    source: R,
+    carry: Vec<u8>,
+    block: usize,
+    offset: usize,
+    bytes_read: u64,
+    eof: bool,
+}
+
+impl<R: std::io::Read> LineBlocks<R> {
+    fn new(source: R, block: usize) -> LineBlocks<R> {
+        LineBlocks {
+            source,
+            carry: Vec::new(),
+            block: block.max(64),
+            offset: 0,
+            bytes_read: 0,
+            eof: false,
+        }
+    }
+
+    fn next_block(&mut self) -> std::io::Result<Option<(usize, Vec<u8>)>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        let mut want = self.block;
+        loop {
+            while !self.eof && buf.len() < want {
+                let old = buf.len();
+                buf.resize(want, 0);
+                match self.source.read(&mut buf[old..]) {
+                    Ok(0) => {
+                        buf.truncate(old);
+                        self.eof = true;
+                    }
+                    Ok(n) => {
+                        buf.truncate(old + n);
+                        self.bytes_read += n as u64;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
+                    Err(e) => return Err(e),
+                }
+            }
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let cut = if self.eof {
+                buf.len()
+            } else {
+                match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    None => {
+                        want = want.saturating_mul(2);
+                        continue;
+                    }
+                }
+            };
+            self.carry = buf.split_off(cut);
+            let offset = self.offset;
+            self.offset += buf.len();
+            return Ok(Some((offset, buf)));
+        }
+    }
+}
+
 /// A pool of `threads` workers (0 = one per core).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -202,6 +321,7 @@ mod tests {
         let mut out = Vec::new();
         let options = PipelineOptions {
             chunk_bytes: chunk,
+            cut: Cut::Games,
             in_flight_per_thread: 2,
         };
         run(

@@ -6,3 +6,4 @@ pub mod clean;
 pub mod perft;
 pub mod sp;
 pub mod stats;
+pub mod xfen;

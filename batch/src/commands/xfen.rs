@@ -1,0 +1,396 @@
+//! `pgn960 xfen`: convert every FEN between X-FEN and Shredder-FEN, in PGN `FEN` tags (the
+//! rest of each game byte-identical) or in FEN/EPD lists (EPD operations kept as they are).
+
+use crate::input::{self, InputName, Source};
+use crate::output::{AtomicFile, Sink};
+use crate::pipeline::{self, Cut, PipelineOptions};
+use crate::progress::Progress;
+use anyhow::{bail, Context, Result};
+use chess960_core::fen::Setup;
+use chess960_core::Position;
+use pgn_parse::{read_games_at, LineIndex, Origin};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The notation to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Notation {
+    /// X-FEN: `KQkq`, a file letter only for an inner rook (python-chess `Board.fen()`).
+    #[default]
+    Xfen,
+    /// Shredder-FEN: file letters, king side first (`HAha`; python-chess `Board.shredder_fen()`).
+    Shredder,
+}
+
+/// What the input holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum InputKind {
+    /// Decide from the content: PGN if it starts with a tag pair, else a FEN/EPD list.
+    #[default]
+    Auto,
+    /// PGN: convert the values of `FEN` tags.
+    Pgn,
+    /// One FEN or EPD per line.
+    Fen,
+}
+
+/// Arguments of `pgn960 xfen`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pgn960 xfen openings.epd --to shredder -o openings.shredder.epd\n  pgn960 xfen games.pgn -o games.xfen.pgn\n  pgn960 xfen book.epd --in-place"
+)]
+pub struct XfenArgs {
+    /// PGN files or FEN/EPD lists (default: standard input).
+    #[arg(default_value = "-")]
+    pub inputs: Vec<PathBuf>,
+    /// Output (default: standard output).
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        default_value = "-",
+        conflicts_with = "in_place"
+    )]
+    pub output: PathBuf,
+    /// The notation to write.
+    #[arg(long, value_enum, default_value_t = Notation::Xfen)]
+    pub to: Notation,
+    /// What the input holds.
+    #[arg(long = "input", value_enum, default_value_t = InputKind::Auto)]
+    pub input_kind: InputKind,
+    /// Fail (exit 1, no output written) if any FEN cannot be read.
+    #[arg(long)]
+    pub strict: bool,
+    /// Rewrite each input file in place (atomically).
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+/// A FEN that could not be read.
+#[derive(Debug, Clone)]
+struct Problem {
+    local_line: u32,
+    reason: String,
+}
+
+/// What one chunk became.
+struct Converted {
+    text: Vec<u8>,
+    problems: Vec<Problem>,
+    fens: u64,
+    changed: u64,
+    line_breaks: u64,
+}
+
+/// Converts one FEN (4 or 6 fields); `None` fields keeps the input's count.
+pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
+    let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
+    let full = match to {
+        Notation::Xfen => pos.to_xfen(),
+        Notation::Shredder => pos.to_shredder_fen(),
+    };
+    if fields.len() >= 6 {
+        Ok(full)
+    } else {
+        Ok(full
+            .split(' ')
+            .take(fields.len().max(4))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+}
+
+/// Converts one line of a FEN/EPD list: the FEN part (4 fields, plus the clocks when both
+/// are numbers) is rewritten, anything after it kept byte for byte.
+fn convert_line(line: &str, to: Notation) -> Result<Option<String>, String> {
+    let trimmed = line.trim_start();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    let mut spans = Vec::new();
+    let mut in_field = false;
+    for (i, c) in line.char_indices() {
+        match (c.is_ascii_whitespace(), in_field) {
+            (false, false) => {
+                spans.push((i, i));
+                in_field = true;
+            }
+            (true, true) => {
+                if let Some(last) = spans.last_mut() {
+                    last.1 = i;
+                }
+                in_field = false;
+            }
+            _ => {}
+        }
+        if spans.len() > 6 && !in_field {
+            break;
+        }
+    }
+    if in_field {
+        if let Some(last) = spans.last_mut() {
+            last.1 = line.len();
+        }
+    }
+    let field = |i: usize| spans.get(i).map(|&(a, b)| &line[a..b]);
+    let numeric =
+        |i: usize| field(i).is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    let fen_fields = if numeric(4) && numeric(5) {
+        6
+    } else {
+        4.min(spans.len())
+    };
+    let Some(&(_, fen_end)) = spans.get(fen_fields - 1) else {
+        return Err("not a FEN".into());
+    };
+    let start = spans[0].0;
+    let converted = convert_fen(&line[start..fen_end], to)?;
+    Ok(Some(format!(
+        "{}{converted}{}",
+        &line[..start],
+        &line[fen_end..]
+    )))
+}
+
+fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
+    let mut out = Converted {
+        text: Vec::with_capacity(bytes.len() + bytes.len() / 16),
+        problems: Vec::new(),
+        fens: 0,
+        changed: 0,
+        line_breaks: 0,
+    };
+    for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        out.line_breaks += u64::from(raw.ends_with(b"\n"));
+        let content_end = raw.len()
+            - raw
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+        let (content, ending) = raw.split_at(content_end);
+        let Ok(line) = std::str::from_utf8(content) else {
+            out.problems.push(Problem {
+                local_line: i as u32 + 1,
+                reason: "not UTF-8 text".into(),
+            });
+            out.text.extend_from_slice(raw);
+            continue;
+        };
+        match convert_line(line, to) {
+            Ok(Some(new)) => {
+                out.fens += 1;
+                if new != line {
+                    out.changed += 1;
+                }
+                out.text.extend_from_slice(new.as_bytes());
+                out.text.extend_from_slice(ending);
+            }
+            Ok(None) => out.text.extend_from_slice(raw),
+            Err(reason) => {
+                out.fens += 1;
+                out.problems.push(Problem {
+                    local_line: i as u32 + 1,
+                    reason,
+                });
+                out.text.extend_from_slice(raw);
+            }
+        }
+    }
+    out
+}
+
+fn convert_pgn(bytes: &[u8], origin: Origin, to: Notation) -> Converted {
+    let base = origin.offset;
+    let mut out = Converted {
+        text: Vec::with_capacity(bytes.len() + 64),
+        problems: Vec::new(),
+        fens: 0,
+        changed: 0,
+        line_breaks: pgn_parse::count_line_breaks(bytes),
+    };
+    let mut lines = LineIndex::new(1);
+    let mut copied = 0;
+    for game in read_games_at(bytes, origin) {
+        let tags = match &game {
+            Ok(g) => &g.tags,
+            Err(b) => &b.tags,
+        };
+        for tag in tags.iter().filter(|t| t.name == b"FEN") {
+            out.fens += 1;
+            let start = tag.raw_value.as_ptr() as usize - bytes.as_ptr() as usize;
+            let end = start + tag.raw_value.len();
+            let value = tag.value_lossy_str();
+            match convert_fen(value.trim(), to) {
+                Ok(new) if new.as_bytes() != tag.raw_value => {
+                    out.changed += 1;
+                    out.text.extend_from_slice(&bytes[copied..start]);
+                    out.text.extend_from_slice(new.as_bytes());
+                    copied = end;
+                }
+                Ok(_) => {}
+                Err(reason) => out.problems.push(Problem {
+                    local_line: lines.locate(bytes, tag.offset - base).0,
+                    reason: format!("FEN {value:?}: {reason}"),
+                }),
+            }
+        }
+    }
+    out.text.extend_from_slice(&bytes[copied..]);
+    out
+}
+
+fn detect_kind(kind: InputKind, name: &InputName, input: &input::Input) -> InputKind {
+    if kind != InputKind::Auto {
+        return kind;
+    }
+    if let InputName::File(p) = name {
+        let lower = p.to_string_lossy().to_ascii_lowercase();
+        if lower.ends_with(".pgn") || lower.contains(".pgn.") {
+            return InputKind::Pgn;
+        }
+        if [".epd", ".fen"].iter().any(|e| lower.ends_with(e)) {
+            return InputKind::Fen;
+        }
+    }
+    match &input.source {
+        Source::Whole(bytes) => match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'[') => InputKind::Pgn,
+            _ => InputKind::Fen,
+        },
+        Source::Stream { .. } => InputKind::Fen,
+    }
+}
+
+/// Runs `pgn960 xfen`; returns the number of FENs that could not be read.
+pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
+    let names = input::expand_inputs(&args.inputs)?;
+    let pool = pipeline::thread_pool(threads)?;
+    let total: Option<u64> = names
+        .iter()
+        .map(|n| match n {
+            InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            InputName::Stdin => None,
+        })
+        .sum();
+    let mut progress = Progress::new(total, quiet);
+    let mut shared_out = if args.in_place {
+        None
+    } else {
+        Some(Sink::create(&args.output, &args.inputs)?)
+    };
+    let (mut fens, mut changed, mut failed) = (0u64, 0u64, 0u64);
+    let mut messages = Vec::new();
+    for name in &names {
+        let mut input = input::open(name)?;
+        let kind = detect_kind(args.input_kind, name, &input);
+        let mut in_place = match (args.in_place, name) {
+            (true, InputName::File(p)) => {
+                if !matches!(input.source, Source::Whole(_)) {
+                    bail!("--in-place rewrites plain files only, not {}", p.display());
+                }
+                Some(AtomicFile::create(p)?)
+            }
+            (true, InputName::Stdin) => bail!("--in-place needs files, not standard input"),
+            _ => None,
+        };
+        let options = PipelineOptions {
+            cut: if kind == InputKind::Pgn {
+                Cut::Games
+            } else {
+                Cut::Lines
+            },
+            ..PipelineOptions::default()
+        };
+        let mut base_line = 1u64;
+        let to = args.to;
+        pipeline::run(
+            &mut input,
+            &pool,
+            options,
+            |bytes, origin| match kind {
+                InputKind::Pgn => convert_pgn(bytes, origin, to),
+                _ => convert_fen_list(bytes, to),
+            },
+            |chunk, info| {
+                match (in_place.as_mut(), shared_out.as_mut()) {
+                    (Some(f), _) => f.write_all(&chunk.text)?,
+                    (None, Some(out)) => out.write_all(&chunk.text)?,
+                    (None, None) => {}
+                }
+                for p in &chunk.problems {
+                    if messages.len() < 20 {
+                        messages.push(format!(
+                            "{name}:{}: {}",
+                            base_line + u64::from(p.local_line) - 1,
+                            p.reason
+                        ));
+                    }
+                }
+                fens += chunk.fens;
+                changed += chunk.changed;
+                failed += chunk.problems.len() as u64;
+                base_line += chunk.line_breaks;
+                progress.advance(info.len as u64, chunk.fens);
+                Ok(())
+            },
+        )
+        .with_context(|| format!("while reading {name}"))?;
+        drop(input);
+        if let Some(f) = in_place {
+            if !(args.strict && failed > 0) {
+                f.commit()?;
+            }
+        }
+    }
+    progress.finish();
+    for m in &messages {
+        eprintln!("{m}");
+    }
+    if failed as usize > messages.len() {
+        eprintln!(
+            "({} more FENs could not be read)",
+            failed as usize - messages.len()
+        );
+    }
+    eprintln!("{fens} FENs read, {changed} rewritten, {failed} could not be read (passed through unchanged)");
+    if args.strict && failed > 0 {
+        bail!("{failed} FENs could not be read (--strict): nothing written");
+    }
+    if let Some(out) = shared_out {
+        out.commit()?;
+    }
+    Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_keep_epd_operations_and_spacing() {
+        assert_eq!(
+            convert_line(
+                "rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w DAda - 0 1 ;D1 19 ;D2 361",
+                Notation::Xfen
+            )
+            .unwrap(),
+            Some("rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w KQkq - 0 1 ;D1 19 ;D2 361".into())
+        );
+        assert_eq!(
+            convert_line(
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - bm e4; id \"x\";",
+                Notation::Shredder
+            )
+            .unwrap(),
+            Some(
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - bm e4; id \"x\";"
+                    .into()
+            )
+        );
+        assert_eq!(convert_line("  # comment", Notation::Xfen).unwrap(), None);
+        assert!(convert_line("not a fen", Notation::Xfen).is_err());
+    }
+}

@@ -1,0 +1,177 @@
+//! Integration tests of `pgn960 xfen`.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn pgn960() -> Command {
+    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
+    cmd.arg("--quiet");
+    cmd
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(name)
+}
+
+#[test]
+fn fen_lists_equal_python_chess_both_ways() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+    if !data.is_dir() {
+        eprintln!("skipping: shared data not found");
+        return;
+    }
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipping: python-chess not installed");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_chess_fens.py");
+    let dir = tempfile::tempdir().unwrap();
+    for file in [
+        "positions/FRC_openings.epd",
+        "positions/DFRC_openings.sample.epd",
+        "positions/DFRC_4852_v1.sample.epd",
+        "perft/fischer.epd",
+    ] {
+        for mode in ["xfen", "shredder"] {
+            let out = dir.path().join("out");
+            pgn960()
+                .args(["xfen", "--to", mode])
+                .arg(data.join(file))
+                .arg("-o")
+                .arg(&out)
+                .assert()
+                .success();
+            let theirs = std::process::Command::new("python3")
+                .arg(&script)
+                .arg(mode)
+                .arg(data.join(file))
+                .output()
+                .unwrap();
+            assert_eq!(std::fs::read(&out).unwrap(), theirs.stdout, "{file} {mode}");
+        }
+    }
+}
+
+#[test]
+fn pgn_fen_tags_change_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("check/reasons.pgn");
+    let out = dir.path().join("s.pgn");
+    pgn960()
+        .args(["xfen", "--to", "shredder"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1);
+    let before = std::fs::read_to_string(&input).unwrap();
+    let after = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(before.lines().count(), after.lines().count());
+    let mut changed = 0;
+    for (a, b) in before.lines().zip(after.lines()) {
+        if a != b {
+            assert!(
+                a.starts_with("[FEN \"") && b.starts_with("[FEN \""),
+                "{a} -> {b}"
+            );
+            changed += 1;
+        }
+    }
+    assert!(changed >= 3);
+    assert!(after.contains("[FEN \"nbqrnkbr/pppppppp/8/8/8/8/PPPPPPPP/NBQRNKBR w HDhd - 0 1\"]"));
+}
+
+#[test]
+fn bad_fens_are_reported_and_passed_through_or_fail_with_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("l.epd");
+    std::fs::write(&list, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\nnot a fen\n\n8/8/8/8/8/8/8/8 w - -\n").unwrap();
+    let out = pgn960().args(["xfen"]).arg(&list).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n\n8/8/8/8/8/8/8/8 w - -\n"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("l.epd:2: "), "{stderr}");
+    assert!(stderr.contains("l.epd:4: white has 0 kings"), "{stderr}");
+    let target = dir.path().join("strict.epd");
+    pgn960()
+        .args(["xfen", "--strict"])
+        .arg(&list)
+        .arg("-o")
+        .arg(&target)
+        .assert()
+        .code(2);
+    assert!(!target.exists());
+}
+
+#[test]
+fn in_place_stdin_and_forced_input_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("l.txt");
+    std::fs::write(
+        &list,
+        "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\r\n",
+    )
+    .unwrap();
+    pgn960()
+        .args(["xfen", "--to", "shredder", "--in-place"])
+        .arg(&list)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&list).unwrap(),
+        "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\r\n"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let out = pgn960()
+        .args(["xfen", "--input", "fen", "-"])
+        .write_stdin("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\n"
+    );
+    let out = pgn960()
+        .args(["xfen", "--input", "pgn", "--to", "shredder", "-"])
+        .write_stdin("[FEN \"rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\"]\n\n*\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "[FEN \"rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\"]\n\n*\n"
+    );
+}
+
+#[test]
+fn thread_counts_give_identical_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("big.epd");
+    let mut text = String::new();
+    for _ in 0..3000 {
+        text.push_str("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21\nrkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w DAda - 0 1\n");
+    }
+    std::fs::write(&list, &text).unwrap();
+    let mut outputs = Vec::new();
+    for j in ["1", "2", "8"] {
+        let out = pgn960()
+            .args(["xfen", "-j", j])
+            .arg(&list)
+            .output()
+            .unwrap();
+        outputs.push(out.stdout);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+    let converted = String::from_utf8(outputs[0].clone()).unwrap();
+    assert_eq!(converted.matches(" w KQkq ").count(), 6000);
+    assert_eq!(converted.len(), text.len());
+}
