@@ -396,8 +396,10 @@ impl<'a> Reader<'a> {
                     let w = word(&input[pos..]);
                     self.pos = pos + w.len().max(1);
                     last_end = self.pos;
-                    let maybe_result = matches!(w.first(), Some(b'0' | b'1' | b'*' | 0xc2));
-                    if let Some(result) = GameResult::parse(w).filter(|_| maybe_result) {
+                    // A result may follow a move number directly (`23.*`, `41...1-0`).
+                    let core = after_move_number(w);
+                    let maybe_result = matches!(core.first(), Some(b'0' | b'1' | b'*' | 0xc2));
+                    if let Some(result) = GameResult::parse(core).filter(|_| maybe_result) {
                         if depth == 0 {
                             if !skip_all {
                                 v.result(result);
@@ -464,6 +466,18 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+    }
+}
+
+/// `w` without a leading move number (`12.`, `12...`); `w` itself if it has none.
+#[inline]
+fn after_move_number(w: &[u8]) -> &[u8] {
+    let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
+    let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
+    if digits > 0 && dots > 0 {
+        &w[digits + dots..]
+    } else {
+        w
     }
 }
 

@@ -250,3 +250,28 @@ fn hundred_thousand_nested_variations_and_huge_comments() {
     let bad = read_games(&open).next().unwrap().unwrap_err();
     assert_eq!(bad.error.kind, ErrorKind::UnterminatedVariation);
 }
+
+#[test]
+fn result_glued_to_a_move_number_ends_the_game() {
+    // Found by the fuzzer: `2.*` was read as a move named `*`.
+    let games: Vec<_> = read_games(b"1. e4 e5 2.* Nf3\n\n1. d4 41...1-0")
+        .map(|g| g.unwrap())
+        .collect();
+    assert_eq!(
+        games[0].termination,
+        Termination::Result(GameResult::Unknown)
+    );
+    assert_eq!(sans(&games[0].movetext), [&b"e4"[..], b"e5"]);
+    assert_eq!(
+        games.last().unwrap().termination,
+        Termination::Result(GameResult::WhiteWins)
+    );
+    let bytes = fixture("../fuzz-regressions/pgn-reader-move-number-glued-to-result.pgn");
+    for game in read_games(&bytes).flatten() {
+        let mut out = Vec::new();
+        pgn_parse::PgnWriter::new(&mut out)
+            .write_game(&game)
+            .unwrap();
+        assert_eq!(read_games(&out).count(), 1);
+    }
+}
