@@ -422,23 +422,9 @@ impl<'a> Reader<'a> {
 
     /// Emits a movetext word: move number (skipped), move, null move or suffix.
     fn emit_word<V: Visitor<'a>>(&self, v: &mut V, w: &'a [u8], pos: usize) {
-        let mut w = w;
-        let mut at = pos;
-        let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
-        if digits > 0 {
-            let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
-            if dots > 0 || digits == w.len() {
-                w = &w[digits + dots..];
-                at += digits + dots;
-                if w.is_empty() {
-                    return;
-                }
-            }
-        }
-        // Leading dots of a black move number written apart ("1 ... e5") are skipped.
-        let dots = w.iter().take_while(|&&c| c == b'.').count();
-        w = &w[dots..];
-        at += dots;
+        let core = after_move_number(w);
+        let at = pos + (w.len() - core.len());
+        let w = core;
         if w.is_empty() {
             return;
         }
@@ -469,16 +455,19 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// `w` without a leading move number (`12.`, `12...`); `w` itself if it has none.
+/// `w` without a leading move number (`12.`, `12...`, or dots alone as in `1 ... e5`); the
+/// same rule decides results and moves, so a word is never both.
 #[inline]
 fn after_move_number(w: &[u8]) -> &[u8] {
     let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
     let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
-    if digits > 0 && dots > 0 {
+    let rest = if dots > 0 || (digits > 0 && digits == w.len()) {
         &w[digits + dots..]
     } else {
         w
-    }
+    };
+    let more_dots = rest.iter().take_while(|&&c| c == b'.').count();
+    &rest[more_dots..]
 }
 
 /// The word starting at the beginning of `rest` (up to a delimiter).
