@@ -78,6 +78,7 @@ impl AtomicFile {
             .suffix(".tmp")
             .tempfile_in(&dir)
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+        readable_by_all(temp.as_file());
         Ok(AtomicFile {
             target: target.to_path_buf(),
             writer: BufWriter::with_capacity(1 << 20, temp),
@@ -112,6 +113,17 @@ impl Write for AtomicFile {
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// Gives a new output file the usual permissions (temporary files start as 0600).
+pub(crate) fn readable_by_all(file: &std::fs::File) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    #[cfg(not(unix))]
+    let _ = file;
 }
 
 /// Same file: same device and inode (Unix), else same canonical path.

@@ -214,3 +214,25 @@ fn dfrc_classical_and_filters() {
     let csv = stats(&["--min-plies", "3"], &[&pgn], &out);
     assert_eq!(column(&csv, "games")[0], "0");
 }
+
+#[test]
+fn chart_is_an_svg_naming_best_and_worst() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("c.svg");
+    stats(
+        &["--chart", chart.to_str().unwrap()],
+        &[&fixture("sample.pgn")],
+        &dir.path().join("s.csv"),
+    );
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(svg.starts_with("<svg"));
+    for text in [
+        "best: SP",
+        "worst: SP",
+        "overall mean",
+        "start position (SP",
+        "white score",
+    ] {
+        assert!(svg.contains(text), "{text}");
+    }
+}

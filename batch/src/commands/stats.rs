@@ -72,6 +72,12 @@ pub struct StatsArgs {
     /// Merge tables (CSV files from earlier runs) instead of reading games.
     #[arg(long)]
     pub merge: bool,
+    /// Draw white's score per SP with its interval as an SVG picture.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    /// With --chart: leave out SPs with fewer games.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "chart")]
+    pub chart_min_games: u64,
     /// Write the summary of counted and excluded games as JSON.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
@@ -421,6 +427,19 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
     }
     if let Some(report) = &args.report {
         super::archive::write_json_report(report, &summary, &inputs_for_refusal)?;
+    }
+    if let Some(chart) = &args.chart {
+        crate::output::refuse_input(chart, &inputs_for_refusal)?;
+        let dir = chart
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let temp = tempfile::Builder::new().suffix(".svg").tempfile_in(dir)?;
+        crate::output::readable_by_all(temp.as_file());
+        crate::stats::chart::draw(&tables, temp.path(), args.chart_min_games)?;
+        temp.persist(chart)
+            .map_err(|e| e.error)
+            .with_context(|| format!("cannot write {}", chart.display()))?;
     }
     if !args.merge {
         let mut text = format!(

@@ -1,4 +1,5 @@
 //! Per-start-position statistics.
 
+pub mod chart;
 pub mod filter;
 pub mod table;
