@@ -193,7 +193,7 @@ fn variation_and_comment_options() {
     let input = dir.path().join("v.pgn");
     std::fs::write(
         &input,
-        "[Event \"v\"]\n\n1. e4 {good} e5 (1... Ke7 2. d4) (1... c5 $1) 2. Nf3 1-0\n",
+        "[Event \"v\"]\n\n1. e4 { good } e5 (1... Ke7 2. d4) (1... c5 $1) 2. Nf3 1-0\n",
     )
     .unwrap();
     let (_, rejected) = clean(&[&input], &[], dir.path(), "a.pgn");

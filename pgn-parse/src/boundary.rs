@@ -1,9 +1,9 @@
 //! Where games start: tag lines, and the one rule shared by the reader, the splitter and
 //! the streaming reader for where a damaged game must end.
 //!
-//! A **game boundary** is a line that is a tag pair (`[Name "value"` ...), preceded by a
-//! blank line (or the start of the input), whose previous non-blank line is not itself a
-//! tag line. A `{` comment or `(` variation that runs into a game boundary is unterminated;
+//! A **game boundary** is a line that starts with a tag pair (`[Name "value"]` ...),
+//! preceded by a blank line (or the start of the input), whose previous non-blank line is
+//! not made only of tag pairs. A `{` comment or `(` variation that runs into a game boundary is unterminated;
 //! reading resumes there. Because the reader, [`crate::split_at_game_boundaries`] and
 //! [`crate::StreamReader`] all cut at exactly these lines, reading in chunks gives the same
 //! games as reading sequentially.
@@ -85,6 +85,27 @@ pub(crate) fn is_tag_line(input: &[u8], pos: usize) -> bool {
     input.get(pos) == Some(&b'[') && parse_tag(&input[pos..line_end(input, pos)]).is_some()
 }
 
+/// Whether the line starting at `pos` holds nothing but tag pairs (and blanks), so that a
+/// line of movetext that merely starts with a tag does not count.
+pub(crate) fn is_tag_only_line(input: &[u8], pos: usize) -> bool {
+    let line = &input[pos..line_end(input, pos)];
+    let mut i = 0;
+    loop {
+        match parse_tag(&line[i..]) {
+            Some((_, _, used)) => i += used,
+            None => return false,
+        }
+        while matches!(line.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        match line.get(i) {
+            None => return true,
+            Some(b'[') => continue,
+            Some(_) => return false,
+        }
+    }
+}
+
 /// Whether the line from `start` to `end` holds only spaces and tabs.
 fn is_blank(input: &[u8], start: usize, end: usize) -> bool {
     input[start..end].iter().all(|&b| b == b' ' || b == b'\t')
@@ -124,7 +145,7 @@ pub fn is_game_boundary(input: &[u8], pos: usize) -> bool {
             break;
         }
     }
-    !is_tag_line(input, start)
+    !is_tag_only_line(input, start)
 }
 
 /// The first game boundary at or after `from`, if any.

@@ -4,7 +4,7 @@
 //! ```
 //! use pgn_parse::{read_games, PgnWriter};
 //!
-//! let input = b"[White \"A\"]\n[Event \"E\"]\n[Custom \"x\"]\n\n1.e4 {ok} e5 (1...c5 2.Nf3) 2.Nf3 1-0";
+//! let input = b"[White \"A\"]\n[Event \"E\"]\n[Custom \"x\"]\n\n1.e4 { ok } e5 (1...c5 2.Nf3) 2.Nf3 1-0";
 //! let game = read_games(input).next().unwrap().unwrap();
 //! let mut out = Vec::new();
 //! PgnWriter::new(&mut out).write_game(&game).unwrap();
@@ -216,12 +216,23 @@ impl<W: Write> PgnWriter<W> {
         self.token(format!("${nag}").as_bytes())
     }
 
-    /// Writes a comment (as `{ text }`, or `; text` if it contains `}`).
+    /// Writes a comment verbatim: `{text}`, or `;text` (to the end of the line) if the text
+    /// contains `}`. Nothing is added or trimmed, so reading it back gives the same text and
+    /// the same line structure.
     pub fn comment(&mut self, text: &[u8]) -> io::Result<()> {
-        let text = text.trim_ascii();
-        if memchr::memchr(b'}', text).is_some() {
-            let mut t = Vec::with_capacity(text.len() + 2);
-            t.extend_from_slice(b"; ");
+        let braced = memchr::memchr(b'}', text).is_none();
+        let mut t = Vec::with_capacity(text.len() + 2);
+        if braced {
+            t.push(b'{');
+            t.extend_from_slice(text);
+            t.push(b'}');
+            self.token(&t)?;
+            if let Some(last_break) = memchr::memrchr2(b'\n', b'\r', text) {
+                // The comment spans lines: the column is what follows its last line break.
+                self.column = text.len() - last_break;
+            }
+        } else {
+            t.push(b';');
             t.extend(
                 text.iter()
                     .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
@@ -231,16 +242,6 @@ impl<W: Write> PgnWriter<W> {
             self.out.write_all(&self.line)?;
             self.line.clear();
             self.column = 0;
-        } else {
-            let mut t = Vec::with_capacity(text.len() + 4);
-            t.extend_from_slice(b"{ ");
-            t.extend_from_slice(text);
-            t.extend_from_slice(b" }");
-            if text.is_empty() {
-                t.truncate(1);
-                t.push(b'}');
-            }
-            self.token(&t)?;
         }
         self.number_black = true;
         Ok(())

@@ -275,3 +275,17 @@ fn result_glued_to_a_move_number_ends_the_game() {
         assert_eq!(read_games(&out).count(), 1);
     }
 }
+
+#[test]
+fn a_movetext_line_starting_with_a_tag_is_not_a_tag_line() {
+    // Found by the fuzzer: `[Result "0-1"] 1. e4 {` made the blank-line-then-tag rule miss
+    // the next game inside an unclosed comment.
+    let text = b"[Result \"0-1\"] 1. e4 { never closed\n\n[Event \"next\"]\n\n1. d4 *\n";
+    let games: Vec<_> = read_games(text).collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].as_ref().unwrap_err().error.kind,
+        ErrorKind::UnterminatedComment
+    );
+    assert!(games[1].is_ok());
+}
