@@ -15,6 +15,8 @@
 //! assert_eq!(pos.to_shredder_fen(), "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b gb - 1 1");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 pub mod bitboard;
 pub mod board;

@@ -27,6 +27,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod boundary;
 mod error;
 mod games;
