@@ -1,7 +1,7 @@
 //! Attack sets of every piece, and the geometry tables (rays, lines, squares between).
 //!
-//! Leapers use tables computed at compile time; sliders use "fancy" magic bitboards whose
-//! tables are built once, on first use.
+//! Every table is computed at compile time: leaper attacks, "fancy" magic bitboards for
+//! sliders, and the squares between / the line through any two squares.
 //!
 //! ```
 //! use chess960_core::{attacks, Bitboard, Square};
@@ -13,7 +13,6 @@
 
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, Role, Square};
-use std::sync::LazyLock;
 
 const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     let mut table = [0u64; 64];
@@ -59,12 +58,14 @@ static BLACK_PAWN: [u64; 64] = leaper_table(&[(-1, -1), (1, -1)]);
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-/// Attacks of a slider on an otherwise `occupied` board, by walking rays (slow; table building).
-fn slide(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
+/// Attacks of a slider on an otherwise `occupied` board, by walking rays (table building).
+const fn slide(sq: usize, occupied: u64, dirs: &[(i32, i32); 4]) -> u64 {
     let mut attacks = 0u64;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = (sq.index() as i32 % 8 + df, sq.index() as i32 / 8 + dr);
-        while (0..8).contains(&f) && (0..8).contains(&r) {
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+        while f >= 0 && f < 8 && r >= 0 && r < 8 {
             let bit = 1u64 << (r * 8 + f);
             attacks |= bit;
             if occupied & bit != 0 {
@@ -73,25 +74,29 @@ fn slide(sq: Square, occupied: u64, dirs: &[(i32, i32)]) -> u64 {
             f += df;
             r += dr;
         }
+        d += 1;
     }
     attacks
 }
 
 /// Relevant occupancy mask: the rays without their last square.
-fn relevant_mask(sq: Square, dirs: &[(i32, i32)]) -> u64 {
+const fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> u64 {
     let mut mask = 0u64;
-    for &(df, dr) in dirs {
-        let (mut f, mut r) = (sq.index() as i32 % 8 + df, sq.index() as i32 / 8 + dr);
-        while (0..8).contains(&(f + df)) && (0..8).contains(&(r + dr)) {
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = dirs[d];
+        let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+        while f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8 {
             mask |= 1u64 << (r * 8 + f);
             f += df;
             r += dr;
         }
+        d += 1;
     }
     mask
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Magic {
     mask: u64,
     magic: u64,
@@ -99,81 +104,96 @@ struct Magic {
     offset: usize,
 }
 
-struct Tables {
-    rook: [Magic; 64],
-    bishop: [Magic; 64],
-    sliding: Vec<u64>,
-    /// `between[a][b]`: the squares strictly between a and b on a line, else empty.
-    between: Vec<[u64; 64]>,
-    /// `line[a][b]`: the whole line through a and b (edge to edge), else empty.
-    line: Vec<[u64; 64]>,
+/// Magic entries and the shared attack table for one slider, computed at compile time.
+struct SliderTables<const N: usize> {
+    magics: [Magic; 64],
+    attacks: [u64; N],
 }
 
-fn build_magics(magics: &[u64; 64], dirs: &[(i32, i32)], sliding: &mut Vec<u64>) -> [Magic; 64] {
-    let mut out = [Magic::default(); 64];
-    for sq in Square::all() {
+const fn build_slider<const N: usize>(
+    magics: &[u64; 64],
+    dirs: &[(i32, i32); 4],
+) -> SliderTables<N> {
+    let mut out = SliderTables {
+        magics: [Magic {
+            mask: 0,
+            magic: 0,
+            shift: 0,
+            offset: 0,
+        }; 64],
+        attacks: [0u64; N],
+    };
+    let mut offset = 0;
+    let mut sq = 0;
+    while sq < 64 {
         let mask = relevant_mask(sq, dirs);
         let bits = mask.count_ones();
         let entry = Magic {
             mask,
-            magic: magics[sq.index()],
+            magic: magics[sq],
             shift: 64 - bits,
-            offset: sliding.len(),
+            offset,
         };
-        sliding.resize(sliding.len() + (1usize << bits), 0);
-        // Enumerate every subset of the mask (Carry-Rippler).
+        // Every subset of the mask (Carry-Rippler).
         let mut subset = 0u64;
         loop {
             let index = (subset.wrapping_mul(entry.magic) >> entry.shift) as usize;
-            sliding[entry.offset + index] = slide(sq, subset, dirs);
+            out.attacks[offset + index] = slide(sq, subset, dirs);
             subset = subset.wrapping_sub(mask) & mask;
             if subset == 0 {
                 break;
             }
         }
-        out[sq.index()] = entry;
+        out.magics[sq] = entry;
+        offset += 1 << bits;
+        sq += 1;
     }
+    assert!(offset == N, "slider table size");
     out
 }
 
-static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let mut sliding = Vec::with_capacity(102_400 + 5_248);
-    let rook = build_magics(&ROOK_MAGICS, &ROOK_DIRS, &mut sliding);
-    let bishop = build_magics(&BISHOP_MAGICS, &BISHOP_DIRS, &mut sliding);
-    let mut between = vec![[0u64; 64]; 64];
-    let mut line = vec![[0u64; 64]; 64];
-    for a in Square::all() {
-        for dirs in [&ROOK_DIRS, &BISHOP_DIRS] {
-            let empty_rays = slide(a, 0, dirs);
-            for b in Bitboard(empty_rays) {
-                let from_a = slide(a, 1 << b.index(), dirs);
-                let from_b = slide(b, 1 << a.index(), dirs);
-                between[a.index()][b.index()] = from_a & from_b;
-                // The line through a and b: rays of a and b intersected on the shared direction.
-                line[a.index()][b.index()] =
-                    (slide(a, 0, dirs) & slide(b, 0, dirs)) | (1 << a.index()) | (1 << b.index());
-            }
-        }
-    }
-    Tables {
-        rook,
-        bishop,
-        sliding,
-        between,
-        line,
-    }
-});
+static ROOK: SliderTables<102_400> = build_slider(&ROOK_MAGICS, &ROOK_DIRS);
+static BISHOP: SliderTables<5_248> = build_slider(&BISHOP_MAGICS, &BISHOP_DIRS);
 
-/// Forces the one-time construction of the slider tables (otherwise done on first use).
-pub fn init() {
-    LazyLock::force(&TABLES);
+/// `between[a][b]` and `line[a][b]` for every pair of squares, computed at compile time.
+const fn build_geometry(want_line: bool) -> [[u64; 64]; 64] {
+    let mut table = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut k = 0;
+        while k < 2 {
+            let dirs = if k == 0 { &ROOK_DIRS } else { &BISHOP_DIRS };
+            let rays = slide(a, 0, dirs);
+            let mut b = 0;
+            while b < 64 {
+                if rays & (1u64 << b) != 0 {
+                    table[a][b] = if want_line {
+                        (slide(a, 0, dirs) & slide(b, 0, dirs)) | (1u64 << a) | (1u64 << b)
+                    } else {
+                        slide(a, 1u64 << b, dirs) & slide(b, 1u64 << a, dirs)
+                    };
+                }
+                b += 1;
+            }
+            k += 1;
+        }
+        a += 1;
+    }
+    table
 }
 
-#[inline]
-fn magic_lookup(table: &Tables, m: &Magic, occupied: Bitboard) -> Bitboard {
+static BETWEEN: [[u64; 64]; 64] = build_geometry(false);
+static LINE: [[u64; 64]; 64] = build_geometry(true);
+
+/// Nothing to do: every table is built at compile time (kept for API stability).
+pub fn init() {}
+
+#[inline(always)]
+fn magic_lookup<const N: usize>(t: &SliderTables<N>, sq: Square, occupied: Bitboard) -> Bitboard {
+    let m = &t.magics[sq.index()];
     let index = ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize;
     // The index is below 2^(64-shift) by construction, so it is inside this square's slice.
-    Bitboard(table.sliding[m.offset + index])
+    Bitboard(t.attacks[m.offset + index])
 }
 
 /// Squares a knight on `sq` attacks.
@@ -198,17 +218,15 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Squares a rook on `sq` attacks, given the `occupied` squares.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    magic_lookup(t, &t.rook[sq.index()], occupied)
+    magic_lookup(&ROOK, sq, occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the `occupied` squares.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    magic_lookup(t, &t.bishop[sq.index()], occupied)
+    magic_lookup(&BISHOP, sq, occupied)
 }
 
 /// Squares a queen on `sq` attacks, given the `occupied` squares.
@@ -233,13 +251,13 @@ pub fn attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(TABLES.between[a.index()][b.index()])
+    Bitboard(BETWEEN[a.index()][b.index()])
 }
 
 /// The full line (edge to edge) through `a` and `b`, or empty if they share none.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(TABLES.line[a.index()][b.index()])
+    Bitboard(LINE[a.index()][b.index()])
 }
 
 /// Whether `a`, `b` and `c` lie on one rank, file or diagonal.
@@ -400,11 +418,11 @@ mod tests {
             for s in Square::all() {
                 assert_eq!(
                     rook_attacks(s, Bitboard(occupied)).0,
-                    slide(s, occupied, &ROOK_DIRS)
+                    slide(s.index(), occupied, &ROOK_DIRS)
                 );
                 assert_eq!(
                     bishop_attacks(s, Bitboard(occupied)).0,
-                    slide(s, occupied, &BISHOP_DIRS)
+                    slide(s.index(), occupied, &BISHOP_DIRS)
                 );
             }
         }

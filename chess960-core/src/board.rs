@@ -153,7 +153,7 @@ impl Board {
     }
 
     /// Pieces of `attacker` that attack `sq`, as if `occupied` were the occupied squares.
-    #[inline]
+    #[inline(always)]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
         ((attacks::rook_attacks(sq, occupied) & self.rooks_and_queens())
             | (attacks::bishop_attacks(sq, occupied) & self.bishops_and_queens())

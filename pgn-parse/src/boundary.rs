@@ -95,7 +95,7 @@ pub(crate) fn is_tag_only_line(input: &[u8], pos: usize) -> bool {
             Some((_, _, used)) => i += used,
             None => return false,
         }
-        while matches!(line.get(i), Some(b' ' | b'\t')) {
+        while line.get(i).is_some_and(|&b| b <= 0x20) {
             i += 1;
         }
         match line.get(i) {
@@ -106,9 +106,10 @@ pub(crate) fn is_tag_only_line(input: &[u8], pos: usize) -> bool {
     }
 }
 
-/// Whether the line from `start` to `end` holds only spaces and tabs.
+/// Whether the line from `start` to `end` holds only white space (the reader's notion:
+/// every byte up to 0x20, control bytes included).
 fn is_blank(input: &[u8], start: usize, end: usize) -> bool {
-    input[start..end].iter().all(|&b| b == b' ' || b == b'\t')
+    input[start..end].iter().all(|&b| b <= 0x20)
 }
 
 /// The start of the line that ends at the line break just before `line_start`, and that

@@ -289,3 +289,30 @@ fn a_movetext_line_starting_with_a_tag_is_not_a_tag_line() {
     );
     assert!(games[1].is_ok());
 }
+
+#[test]
+fn fuzz_regressions_read_the_same_in_chunks() {
+    // Found by the fuzzer: a NUL byte after a tag made the boundary rule and the reader
+    // disagree about whitespace.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/fuzz-regressions");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let ranges = |g: Result<pgn_parse::Game<'_>, pgn_parse::BadGame<'_>>| match g {
+            Ok(g) => g.byte_range,
+            Err(b) => b.byte_range,
+        };
+        let sequential: Vec<_> = read_games(&data).map(ranges).collect();
+        for target in [1, 7, 64, 365, 1000] {
+            let chunked: Vec<_> = pgn_parse::split_at_game_boundaries(&data, target)
+                .iter()
+                .flat_map(|c| {
+                    pgn_parse::read_games_at(&data[c.range.clone()], c.origin())
+                        .map(ranges)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            assert_eq!(chunked, sequential, "{} at {target}", path.display());
+        }
+    }
+}
