@@ -354,3 +354,24 @@ fn variant_spellings_and_detection_without_a_variant_tag() {
     assert_eq!(report["valid"], 9);
     assert_eq!(out.matches("[Variant \"Chess960\"]").count(), 9);
 }
+
+#[test]
+fn max_errors_limits_the_problems_printed() {
+    let out = pgn960()
+        .args(["check", "--max-errors", "2"])
+        .arg(fixture("check/reasons.pgn"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("reasons.pgn:"))
+            .count(),
+        2
+    );
+    assert!(
+        stdout.contains("(9 more problems not shown; raise --max-errors)"),
+        "{stdout}"
+    );
+}

@@ -1,6 +1,23 @@
 //! Zobrist hashing keys: pieces on squares, castling rights by rook square, en-passant file,
 //! side to move. Keys are fixed (computed at compile time from a constant seed), so hashes
 //! are stable across runs and machines.
+//!
+//! ```
+//! use chess960_core::Position;
+//!
+//! // The same position reached by two move orders has the same key.
+//! let start = Position::from_sp(518).unwrap();
+//! let play = |sans: &[&str]| {
+//!     let mut pos = start.clone();
+//!     for san in sans {
+//!         let m = pos.parse_san(san.as_bytes()).unwrap();
+//!         pos.play(m);
+//!     }
+//!     pos.zobrist()
+//! };
+//! assert_eq!(play(&["Nf3", "Nf6", "Nc3"]), play(&["Nc3", "Nf6", "Nf3"]));
+//! assert_ne!(play(&["Nf3"]), start.zobrist());
+//! ```
 
 use crate::types::{Color, Piece, Square};
 

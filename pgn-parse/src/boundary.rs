@@ -7,6 +7,15 @@
 //! reading resumes there. Because the reader, [`crate::split_at_game_boundaries`] and
 //! [`crate::StreamReader`] all cut at exactly these lines, reading in chunks gives the same
 //! games as reading sequentially.
+//!
+//! ```
+//! use pgn_parse::boundary::{is_game_boundary, next_game_boundary};
+//!
+//! let pgn = b"[Event \"a\"]\n\n1. e4 {never closed\n\n[Event \"b\"]\n\n1. d4 *\n";
+//! let second = next_game_boundary(pgn, 1).unwrap();
+//! assert!(pgn[second..].starts_with(b"[Event \"b\"]"));
+//! assert!(is_game_boundary(pgn, 0));
+//! ```
 
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, space0};
