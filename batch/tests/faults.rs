@@ -1,0 +1,104 @@
+//! Faults: a full disk, a missing output directory, Ctrl-C in the middle of a run. Each
+//! must end with a clear message, the right exit status and no half-written output.
+
+use assert_cmd::cargo::CommandCargoExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(name)
+}
+
+fn pgn960() -> Command {
+    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
+    cmd.arg("--quiet");
+    cmd
+}
+
+#[test]
+fn writing_to_a_full_disk_is_a_clear_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipping: no /dev/full");
+        return;
+    };
+    let out = pgn960()
+        .args(["clean", "-o", "-", "--rejects"])
+        .arg(std::env::temp_dir().join(format!("pgn960-full-{}.pgn", std::process::id())))
+        .arg(fixture("sample.pgn"))
+        .stdout(Stdio::from(full))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(!stderr.contains("panicked"));
+}
+
+#[test]
+fn a_missing_output_directory_is_a_clear_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pgn960()
+        .arg("clean")
+        .arg(fixture("sample.pgn"))
+        .arg("-o")
+        .arg(dir.path().join("no/such/dir/out.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot create a temporary file in"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn ctrl_c_leaves_no_output_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.pgn");
+    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
+    let mut bytes = Vec::with_capacity(80 << 20);
+    while bytes.len() < 80 << 20 {
+        bytes.extend_from_slice(&sample);
+        bytes.push(b'\n');
+    }
+    std::fs::write(&big, &bytes).unwrap();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let child = pgn960()
+        .args(["-j1", "clean"])
+        .arg(&big)
+        .arg("-o")
+        .arg(out_dir.join("clean.pgn"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    if out.status.code() == Some(1) {
+        eprintln!("skipping: the run finished before the signal arrived");
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted; no output was written"));
+    let left: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
