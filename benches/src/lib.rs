@@ -193,6 +193,27 @@ pub fn our_check(bytes: &[u8]) -> Counts {
     counts
 }
 
+/// Reads every line as a FEN with shakmaty (Chess960 castling) and writes it back: the plain
+/// parse-and-write loop `pgn960 xfen` is compared with. Returns the number of FENs read.
+pub fn peer_xfen(bytes: &[u8], out: &mut impl std::io::Write) -> u64 {
+    let mut n = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        let Ok(fen) = Fen::from_ascii(line.trim_ascii()) else {
+            continue;
+        };
+        let Ok(pos) = fen.into_position::<Chess>(CastlingMode::Chess960) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "{}",
+            Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+        );
+        n += 1;
+    }
+    n
+}
+
 /// Best-of-`runs` seconds of `f`.
 pub fn best_seconds(runs: usize, mut f: impl FnMut()) -> f64 {
     (0..runs.max(1))
