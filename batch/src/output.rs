@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 
 /// Where output goes.
 pub enum Sink {
-    /// A file written atomically.
+    /// A regular file written atomically (temporary file, then rename).
     File(AtomicFile),
+    /// An existing special file (`/dev/null`, a FIFO, a terminal), written in place: it must
+    /// never be replaced by a regular file.
+    Special(BufWriter<std::fs::File>, PathBuf),
     /// Standard output.
     Stdout(BufWriter<io::Stdout>),
 }
@@ -23,13 +26,29 @@ impl Sink {
             )));
         }
         refuse_input(path, inputs)?;
-        Ok(Sink::File(AtomicFile::create(path)?))
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => bail!("{} is a directory", path.display()),
+            Ok(meta) if !meta.is_file() => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("cannot open {}", path.display()))?;
+                Ok(Sink::Special(
+                    BufWriter::with_capacity(1 << 20, file),
+                    path.to_path_buf(),
+                ))
+            }
+            _ => Ok(Sink::File(AtomicFile::create(path)?)),
+        }
     }
 
-    /// Finishes: flush, and for files rename into place.
+    /// Finishes: flush, and for regular files rename into place.
     pub fn commit(self) -> Result<()> {
         match self {
             Sink::File(f) => f.commit(),
+            Sink::Special(mut w, path) => w
+                .flush()
+                .with_context(|| format!("cannot write {}", path.display())),
             Sink::Stdout(mut w) => w.flush().context("cannot write to standard output"),
         }
     }
@@ -39,18 +58,21 @@ impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Sink::File(f) => f.write(buf),
+            Sink::Special(w, _) => w.write(buf),
             Sink::Stdout(w) => w.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Sink::File(f) => f.write_all(buf),
+            Sink::Special(w, _) => w.write_all(buf),
             Sink::Stdout(w) => w.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Sink::File(f) => f.flush(),
+            Sink::Special(w, _) => w.flush(),
             Sink::Stdout(w) => w.flush(),
         }
     }
@@ -63,8 +85,15 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts writing `target`.
+    /// Starts writing `target`, which must be a regular file or not exist yet (a device or
+    /// FIFO is never replaced: see [`Sink::create`]).
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        if std::fs::metadata(target).is_ok_and(|m| !m.is_file()) {
+            bail!(
+                "{} is not a regular file: refusing to replace it",
+                target.display()
+            );
+        }
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -171,6 +200,25 @@ mod tests {
         drop(f);
         assert!(!other.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn special_files_are_written_in_place_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        if !Path::new("/dev/null").exists() {
+            return;
+        }
+        let mut sink = Sink::create(Path::new("/dev/null"), &[]).unwrap();
+        assert!(matches!(sink, Sink::Special(..)));
+        sink.write_all(b"discarded").unwrap();
+        sink.commit().unwrap();
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        assert!(AtomicFile::create(Path::new("/dev/null")).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        assert!(Sink::create(dir.path(), &[]).is_err());
     }
 
     #[test]

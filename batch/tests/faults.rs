@@ -102,3 +102,30 @@ fn ctrl_c_leaves_no_output_and_exits_130() {
         .collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
 }
+
+#[test]
+fn writing_to_dev_null_never_replaces_it() {
+    use std::os::unix::fs::FileTypeExt;
+    if !Path::new("/dev/null").exists() {
+        return;
+    }
+    // Found in this project's own benchmarks: atomic replace must never rename a regular
+    // file over a device.
+    let status = pgn960()
+        .args(["stats", "-o", "/dev/null", "--chart", "/dev/null"])
+        .arg(fixture("sample.pgn"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = pgn960()
+        .args(["xfen", "-o", "/dev/null", "--input", "fen"])
+        .arg(fixture("sample.pgn"))
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.code().is_some());
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}

@@ -429,17 +429,15 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
         super::archive::write_json_report(report, &summary, &inputs_for_refusal)?;
     }
     if let Some(chart) = &args.chart {
-        crate::output::refuse_input(chart, &inputs_for_refusal)?;
-        let dir = chart
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let temp = tempfile::Builder::new().suffix(".svg").tempfile_in(dir)?;
-        crate::output::readable_by_all(temp.as_file());
+        // Drawn to a temporary file, then written through a Sink (atomic for regular files,
+        // in place for devices such as /dev/null).
+        let temp = tempfile::Builder::new().suffix(".svg").tempfile()?;
         crate::stats::chart::draw(&tables, temp.path(), args.chart_min_games)?;
-        temp.persist(chart)
-            .map_err(|e| e.error)
-            .with_context(|| format!("cannot write {}", chart.display()))?;
+        let svg = std::fs::read(temp.path())
+            .with_context(|| format!("cannot read back {}", temp.path().display()))?;
+        let mut sink = Sink::create(chart, &inputs_for_refusal)?;
+        sink.write_all(&svg)?;
+        sink.commit()?;
     }
     if !args.merge {
         let mut text = format!(
