@@ -82,76 +82,72 @@ struct Converted {
     line_breaks: u64,
 }
 
-/// Converts one FEN (4 or 6 fields); `None` fields keeps the input's count.
+/// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
 pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
-    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    let fields = fen.split_ascii_whitespace().count();
     let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
     let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
-    let full = match to {
+    let mut full = match to {
         Notation::Xfen => pos.to_xfen(),
         Notation::Shredder => pos.to_shredder_fen(),
     };
-    if fields.len() >= 6 {
-        Ok(full)
-    } else {
-        Ok(full
-            .split(' ')
-            .take(fields.len().max(4))
-            .collect::<Vec<_>>()
-            .join(" "))
+    if fields < 6 {
+        // Keep the first `max(fields, 4)` fields of the six written.
+        let keep = fields.max(4);
+        if let Some((cut, _)) = full.match_indices(' ').nth(keep - 1) {
+            full.truncate(cut);
+        }
     }
+    Ok(full)
 }
 
-/// Converts one line of a FEN/EPD list: the FEN part (4 fields, plus the clocks when both
-/// are numbers) is rewritten, anything after it kept byte for byte.
-fn convert_line(line: &str, to: Notation) -> Result<Option<String>, String> {
+/// Converts one line of a FEN/EPD list into `out`: the FEN part (4 fields, plus the clocks
+/// when both are numbers) is rewritten, anything after it kept byte for byte. Returns
+/// `Ok(false)` for lines that hold no FEN (blank, `#` comments), copied unchanged.
+fn convert_line(line: &str, to: Notation, out: &mut Vec<u8>) -> Result<bool, String> {
     let trimmed = line.trim_start();
     if trimmed.is_empty() || trimmed.starts_with('#') {
-        return Ok(None);
+        out.extend_from_slice(line.as_bytes());
+        return Ok(false);
     }
-    let mut spans = Vec::new();
-    let mut in_field = false;
-    for (i, c) in line.char_indices() {
-        match (c.is_ascii_whitespace(), in_field) {
-            (false, false) => {
-                spans.push((i, i));
-                in_field = true;
-            }
-            (true, true) => {
-                if let Some(last) = spans.last_mut() {
-                    last.1 = i;
+    // The first seven fields' byte spans, without allocating.
+    let mut spans = [(0usize, 0usize); 7];
+    let mut count = 0;
+    let mut start = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_ascii_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                spans[count] = (s, i);
+                count += 1;
+                start = None;
+                if count == spans.len() {
+                    break;
                 }
-                in_field = false;
             }
             _ => {}
         }
-        if spans.len() > 6 && !in_field {
-            break;
-        }
     }
-    if in_field {
-        if let Some(last) = spans.last_mut() {
-            last.1 = line.len();
-        }
-    }
-    let field = |i: usize| spans.get(i).map(|&(a, b)| &line[a..b]);
+    let field = |i: usize| (i < count).then(|| &line[spans[i].0..spans[i].1]);
     let numeric =
         |i: usize| field(i).is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
     let fen_fields = if numeric(4) && numeric(5) {
         6
     } else {
-        4.min(spans.len())
+        4.min(count)
     };
-    let Some(&(_, fen_end)) = spans.get(fen_fields - 1) else {
+    if fen_fields == 0 {
         return Err("not a FEN".into());
-    };
-    let start = spans[0].0;
-    let converted = convert_fen(&line[start..fen_end], to)?;
-    Ok(Some(format!(
-        "{}{converted}{}",
-        &line[..start],
-        &line[fen_end..]
-    )))
+    }
+    let (fen_start, fen_end) = (spans[0].0, spans[fen_fields - 1].1);
+    let converted = convert_fen(&line[fen_start..fen_end], to)?;
+    out.extend_from_slice(&line.as_bytes()[..fen_start]);
+    out.extend_from_slice(converted.as_bytes());
+    out.extend_from_slice(&line.as_bytes()[fen_end..]);
+    Ok(true)
 }
 
 fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
@@ -179,17 +175,18 @@ fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
             out.text.extend_from_slice(raw);
             continue;
         };
-        match convert_line(line, to) {
-            Ok(Some(new)) => {
+        let before = out.text.len();
+        match convert_line(line, to, &mut out.text) {
+            Ok(true) => {
                 out.fens += 1;
-                if new != line {
+                if out.text[before..] != *content {
                     out.changed += 1;
                 }
-                out.text.extend_from_slice(new.as_bytes());
                 out.text.extend_from_slice(ending);
             }
-            Ok(None) => out.text.extend_from_slice(raw),
+            Ok(false) => out.text.extend_from_slice(ending),
             Err(reason) => {
+                out.text.truncate(before);
                 out.fens += 1;
                 out.problems.push(Problem {
                     local_line: i as u32 + 1,
@@ -369,10 +366,16 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
 mod tests {
     use super::*;
 
+    fn line(text: &str, to: Notation) -> Result<Option<String>, String> {
+        let mut out = Vec::new();
+        let is_fen = convert_line(text, to, &mut out)?;
+        Ok(is_fen.then(|| String::from_utf8(out).unwrap()))
+    }
+
     #[test]
     fn lines_keep_epd_operations_and_spacing() {
         assert_eq!(
-            convert_line(
+            line(
                 "rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w DAda - 0 1 ;D1 19 ;D2 361",
                 Notation::Xfen
             )
@@ -380,7 +383,7 @@ mod tests {
             Some("rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w KQkq - 0 1 ;D1 19 ;D2 361".into())
         );
         assert_eq!(
-            convert_line(
+            line(
                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - bm e4; id \"x\";",
                 Notation::Shredder
             )
@@ -390,7 +393,11 @@ mod tests {
                     .into()
             )
         );
-        assert_eq!(convert_line("  # comment", Notation::Xfen).unwrap(), None);
-        assert!(convert_line("not a fen", Notation::Xfen).is_err());
+        assert_eq!(line("  # comment", Notation::Xfen).unwrap(), None);
+        assert!(line("not a fen", Notation::Xfen).is_err());
+        assert_eq!(
+            line("4k3/8/8/8/8/8/8/4K2R w K", Notation::Shredder).unwrap(),
+            Some("4k3/8/8/8/8/8/8/4K2R w H -".into())
+        );
     }
 }
