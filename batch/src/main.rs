@@ -21,6 +21,15 @@ fn main() {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let code = match cli::run(cli) {
         Ok(code) => code,
+        // The reader of our output went away (`pgn960 sp --all | head`): stop quietly.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            cli::EXIT_OK
+        }
         Err(e) if e.chain().any(|c| c.is::<Interrupted>()) => {
             eprintln!("pgn960: interrupted; no output was written");
             cli::EXIT_INTERRUPTED

@@ -1,5 +1,6 @@
 //! Integration tests of `pgn960 sp` and `pgn960 perft`.
 
+use assert_cmd::cargo::CommandCargoExt;
 use assert_cmd::Command;
 
 fn run(args: &[&str]) -> (Option<i32>, String) {
@@ -67,4 +68,27 @@ fn perft_positions_divide_and_suites() {
     assert!(out.contains(":1: 1 depth 2: expected 26, got 25"), "{out}");
     let (code, out) = run(&["perft", "--suite", bad.to_str().unwrap(), "--depth", "1"]);
     assert_eq!((code, out.contains("0 mismatches")), (Some(0), true));
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::cargo_bin("pgn960")
+        .unwrap()
+        .args(["sp", "--all"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is closed here; pgn960 meets a broken pipe on its next write.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
