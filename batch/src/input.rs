@@ -137,6 +137,17 @@ pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
     Ok(names)
 }
 
+/// The total size of the inputs in bytes, if every one has a known size (not stdin).
+pub fn total_size(names: &[InputName]) -> Option<u64> {
+    names
+        .iter()
+        .map(|n| match n {
+            InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            InputName::Stdin => None,
+        })
+        .sum()
+}
+
 /// Opens an input: plain files are memory-mapped (read into memory where mapping fails),
 /// compressed files and stdin are streamed.
 pub fn open(name: &InputName) -> Result<Input> {

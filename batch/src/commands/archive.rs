@@ -2,7 +2,7 @@
 //! validating it, writing the kept games normalised and the rejected ones as they were,
 //! and counting everything so that games read = written + rejected + deduplicated.
 
-use crate::input::{self, InputName};
+use crate::input;
 use crate::output::Sink;
 use crate::pipeline::{self, PipelineOptions};
 use crate::progress::Progress;
@@ -486,13 +486,7 @@ pub fn run(
     let names = input::expand_inputs(inputs)?;
     let pool = pipeline::thread_pool(threads)?;
     let started = std::time::Instant::now();
-    let total: Option<u64> = names
-        .iter()
-        .map(|n| match n {
-            InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            InputName::Stdin => None,
-        })
-        .sum();
+    let total = input::total_size(&names);
     let mut progress = Progress::new(total, quiet);
     let mut summary = Summary::default();
     let mut seen: HashSet<u128> = HashSet::new();
@@ -527,26 +521,22 @@ pub fn run(
                             for r in &repairs {
                                 *summary.repairs.entry(r.name()).or_default() += 1;
                             }
-                            if let Some(out) = outputs.kept.as_mut() {
-                                if !first_output {
-                                    out.write_all(b"\n")?;
-                                }
-                                first_output = false;
-                                out.write_all(outcome.text[range].trim_ascii_end())?;
-                                out.write_all(b"\n")?;
+                            if write_game(
+                                &mut outputs.kept,
+                                &outcome.text[range],
+                                &mut first_output,
+                            )? {
                                 summary.written += 1;
                             }
                         }
                         Fate::Unsupported { range, variant } => {
                             summary.unsupported_variant += 1;
                             *summary.unsupported_by_variant.entry(variant).or_default() += 1;
-                            if let Some(out) = outputs.kept.as_mut() {
-                                if !first_output {
-                                    out.write_all(b"\n")?;
-                                }
-                                first_output = false;
-                                out.write_all(outcome.text[range].trim_ascii_end())?;
-                                out.write_all(b"\n")?;
+                            if write_game(
+                                &mut outputs.kept,
+                                &outcome.text[range],
+                                &mut first_output,
+                            )? {
                                 summary.written += 1;
                             }
                         }
@@ -599,6 +589,21 @@ pub fn run(
     progress.finish();
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Writes one game's text to the kept-games output, a blank line between games; returns
+/// whether there was an output to write to.
+fn write_game(out: &mut Option<Sink>, text: &[u8], first: &mut bool) -> Result<bool> {
+    let Some(out) = out.as_mut() else {
+        return Ok(false);
+    };
+    if !*first {
+        out.write_all(b"\n")?;
+    }
+    *first = false;
+    out.write_all(text.trim_ascii_end())?;
+    out.write_all(b"\n")?;
+    Ok(true)
 }
 
 /// The human-readable summary printed at the end of a run.

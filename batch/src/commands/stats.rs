@@ -1,7 +1,7 @@
 //! `pgn960 stats`: per-start-position results (SP 0..959), Double Chess960 pairs apart,
 //! with filters, exact merging of tables from separate runs, CSV or JSON.
 
-use crate::input::{self, InputName};
+use crate::input;
 use crate::output::Sink;
 use crate::pipeline::{self, PipelineOptions};
 use crate::progress::Progress;
@@ -379,13 +379,7 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
         };
         let names = input::expand_inputs(&args.inputs)?;
         let pool = pipeline::thread_pool(threads)?;
-        let total: Option<u64> = names
-            .iter()
-            .map(|n| match n {
-                InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-                InputName::Stdin => None,
-            })
-            .sum();
+        let total = input::total_size(&names);
         let mut progress = Progress::new(total, quiet);
         let mut tables = Tables::default();
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();

@@ -265,13 +265,7 @@ fn detect_kind(kind: InputKind, name: &InputName, input: &input::Input) -> Input
 pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
     let names = input::expand_inputs(&args.inputs)?;
     let pool = pipeline::thread_pool(threads)?;
-    let total: Option<u64> = names
-        .iter()
-        .map(|n| match n {
-            InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            InputName::Stdin => None,
-        })
-        .sum();
+    let total = input::total_size(&names);
     let mut progress = Progress::new(total, quiet);
     let mut shared_out = if args.in_place {
         None
