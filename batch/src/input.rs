@@ -5,6 +5,8 @@ use anyhow::{Context, Result};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Where a source's bytes come from, for messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +36,24 @@ pub enum Source {
         reader: Box<dyn Read + Send>,
         /// The size of the underlying file, if known (for progress).
         compressed_size: Option<u64>,
+        /// Bytes of the underlying compressed file read so far; `None` when the stream is
+        /// not compressed (progress then counts the decoded bytes).
+        compressed_read: Option<Arc<AtomicU64>>,
     },
+}
+
+/// A reader that counts the bytes read through it into a shared counter.
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// A whole input's bytes.
@@ -94,25 +113,30 @@ pub fn detect_compression(path: &Path, head: &[u8]) -> Compression {
 }
 
 /// Whether a directory entry is a PGN file to read.
-fn is_pgn_file(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let lower = name.to_ascii_lowercase();
+pub fn is_pgn_file(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let lower = name.to_string_lossy().to_ascii_lowercase();
     [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
         .iter()
         .any(|ext| lower.ends_with(ext))
 }
 
+/// Collects the PGN files below `dir`, sorted by path. Symbolic links to files are read;
+/// symbolic links to directories are not followed, so a link loop cannot recurse forever.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
+    let cannot = || format!("cannot read directory {}", dir.display());
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
+        .with_context(cannot)?
+        .map(|e| e.and_then(|e| Ok((e.path(), e.file_type()?))))
         .collect::<io::Result<_>>()
-        .with_context(|| format!("cannot read directory {}", dir.display()))?;
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
+        .with_context(cannot)?;
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, kind) in entries {
+        if kind.is_dir() {
             walk(&path, out)?;
-        } else if is_pgn_file(&path) {
+        } else if is_pgn_file(&path) && (kind.is_file() || path.is_file()) {
             out.push(path);
         }
     }
@@ -148,18 +172,17 @@ pub fn total_size(names: &[InputName]) -> Option<u64> {
         .sum()
 }
 
-/// Opens an input: plain files are memory-mapped (read into memory where mapping fails),
-/// compressed files and stdin are streamed.
+/// Opens an input: plain files are memory-mapped (read into memory where mapping fails);
+/// compressed files, stdin and special files (FIFOs) are streamed. Compression is
+/// recognised by magic bytes, on stdin too.
 pub fn open(name: &InputName) -> Result<Input> {
     let path = match name {
         InputName::Stdin => {
-            return Ok(Input {
-                name: name.clone(),
-                source: Source::Stream {
-                    reader: Box::new(io::stdin()),
-                    compressed_size: None,
-                },
-            })
+            let mut stdin = io::stdin();
+            let mut head = [0u8; 4];
+            let got = read_head(&mut stdin, &mut head).context("cannot read standard input")?;
+            let compression = detect_compression(Path::new(""), &head[..got]);
+            return stream(name, compression, &head[..got], Box::new(stdin), None);
         }
         InputName::File(p) => p,
     };
@@ -171,59 +194,76 @@ pub fn open(name: &InputName) -> Result<Input> {
     let got = read_head(&mut file, &mut head)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let compression = detect_compression(path, &head[..got]);
-    let reopen = || File::open(path).with_context(|| format!("cannot open {}", path.display()));
-    let size = Some(meta.len());
-    let stream = |reader: Box<dyn Read + Send>| Input {
+    if compression == Compression::None && meta.is_file() {
+        return whole(name, path, file, &head[..got]);
+    }
+    let size = meta.is_file().then_some(meta.len());
+    stream(name, compression, &head[..got], Box::new(file), size)
+}
+
+/// A plain regular file as one buffer: mapped, or read into memory where mapping fails.
+/// `head` holds the bytes already read from `file`.
+fn whole(name: &InputName, path: &Path, mut file: File, head: &[u8]) -> Result<Input> {
+    let input = |bytes| Input {
+        name: name.clone(),
+        source: Source::Whole(bytes),
+    };
+    if head.is_empty() {
+        return Ok(input(Bytes::Owned(Vec::new())));
+    }
+    // SAFETY: the map is read-only. If another process truncates the file while we read
+    // it, access past the new end raises SIGBUS and the process dies; this cannot be
+    // caught safely, so `check_unchanged` (called by `pipeline::run` after each input)
+    // reports a change of length instead, and docs/reliability.md documents the risk.
+    // Reading from stdin (`-`) avoids the map.
+    match unsafe { memmap2::MmapOptions::new().map(&file) } {
+        Ok(map) => {
+            let _ = map.advise(memmap2::Advice::Sequential);
+            Ok(input(Bytes::Mapped(map)))
+        }
+        Err(_) => {
+            let mut bytes = head.to_vec();
+            file.read_to_end(&mut bytes)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Ok(input(Bytes::Owned(bytes)))
+        }
+    }
+}
+
+/// A stream through the decoder for `compression`. `head` holds the bytes already read
+/// from `raw`; `size` is the size of the underlying file, if known.
+fn stream(
+    name: &InputName,
+    compression: Compression,
+    head: &[u8],
+    raw: Box<dyn Read + Send>,
+    size: Option<u64>,
+) -> Result<Input> {
+    let count = Arc::new(AtomicU64::new(head.len() as u64));
+    let raw = io::Cursor::new(head.to_vec()).chain(CountingReader {
+        inner: raw,
+        count: Arc::clone(&count),
+    });
+    let reader: Box<dyn Read + Send> = match compression {
+        Compression::None => Box::new(raw),
+        Compression::Zstd => Box::new(
+            zstd::stream::read::Decoder::new(raw)
+                .with_context(|| format!("cannot decode {name}"))?,
+        ),
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(raw))),
+        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(raw))),
+    };
+    Ok(Input {
         name: name.clone(),
         source: Source::Stream {
             reader,
             compressed_size: size,
+            compressed_read: (compression != Compression::None).then_some(count),
         },
-    };
-    Ok(match compression {
-        Compression::Zstd => stream(Box::new(
-            zstd::stream::read::Decoder::new(reopen()?)
-                .with_context(|| format!("cannot decode {}", path.display()))?,
-        )),
-        Compression::Gzip => stream(Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
-            reopen()?,
-        )))),
-        Compression::Bzip2 => stream(Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(
-            reopen()?,
-        )))),
-        Compression::None if meta.is_file() && meta.len() > 0 => {
-            // SAFETY: the map is read-only. If another process truncates the file while we
-            // read it, access past the new end raises SIGBUS; `check_unchanged` detects a
-            // change of length after the run, and docs/reliability.md documents the risk.
-            match unsafe { memmap2::MmapOptions::new().map(&file) } {
-                Ok(map) => {
-                    let _ = map.advise(memmap2::Advice::Sequential);
-                    Input {
-                        name: name.clone(),
-                        source: Source::Whole(Bytes::Mapped(map)),
-                    }
-                }
-                Err(_) => {
-                    let mut bytes = Vec::new();
-                    reopen()?
-                        .read_to_end(&mut bytes)
-                        .with_context(|| format!("cannot read {}", path.display()))?;
-                    Input {
-                        name: name.clone(),
-                        source: Source::Whole(Bytes::Owned(bytes)),
-                    }
-                }
-            }
-        }
-        Compression::None if meta.is_file() => Input {
-            name: name.clone(),
-            source: Source::Whole(Bytes::Owned(Vec::new())),
-        },
-        Compression::None => stream(Box::new(reopen()?)),
     })
 }
 
-fn read_head(file: &mut File, head: &mut [u8]) -> io::Result<usize> {
+fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;
     while got < head.len() {
         match file.read(&mut head[got..]) {

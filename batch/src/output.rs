@@ -167,14 +167,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
     matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
-/// Refuses an output path that is one of the input files.
+/// Refuses an output path that is one of the input files, including the PGN files found
+/// below input directories (a second run must not read its own earlier output).
 pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
-    for input in inputs {
-        if same_file(output, input) {
-            bail!(
-                "refusing to write {}: it is one of the inputs (inputs are never modified)",
-                output.display()
-            );
+    for name in crate::input::expand_inputs(inputs)? {
+        if let crate::input::InputName::File(input) = name {
+            if same_file(output, &input) {
+                bail!(
+                    "refusing to write {}: it is one of the inputs ({}); inputs are never modified",
+                    output.display(),
+                    input.display()
+                );
+            }
         }
     }
     Ok(())

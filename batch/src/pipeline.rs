@@ -7,7 +7,7 @@
 //! between batches, and memory is bounded by the in-flight limit, whatever the input size.
 
 use crate::input::{Input, Source};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context, Result};
 use pgn_parse::{split_at_game_boundaries, Origin, StreamReader};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,8 +20,9 @@ pub struct ChunkInfo {
     pub offset: usize,
     /// Its length in bytes.
     pub len: usize,
-    /// Bytes of the underlying (compressed) file read so far, for stream inputs.
-    pub source_bytes_read: Option<u64>,
+    /// Bytes of the underlying input (the compressed file, for compressed inputs) read
+    /// since the previous chunk: what a progress bar over file sizes advances by.
+    pub source_bytes: u64,
 }
 
 /// Where chunks may be cut.
@@ -80,8 +81,11 @@ enum ChunkData<'a> {
 
 /// Runs `process` over every chunk of `input` on `pool`, and `sink` over the results in
 /// input order. A panic inside `process` becomes an error, not a crash.
-pub fn run<'a, T, P, S>(
-    input: &'a mut Input,
+///
+/// Afterwards, a memory-mapped input whose file changed length during the run is an
+/// error (see [`crate::input::check_unchanged`]).
+pub fn run<T, P, S>(
+    input: &mut Input,
     pool: &rayon::ThreadPool,
     options: PipelineOptions,
     process: P,
@@ -94,7 +98,7 @@ where
 {
     let max_in_flight =
         (pool.current_num_threads() * options.in_flight_per_thread.max(1)).max(2) as u64;
-    let mut next_chunk: ChunkSource<'a> = match &mut input.source {
+    let mut next_chunk: ChunkSource<'_> = match &mut input.source {
         Source::Whole(bytes) => {
             let bytes: &[u8] = bytes;
             let chunks = match options.cut {
@@ -107,7 +111,7 @@ where
                     let info = ChunkInfo {
                         offset: c.range.start,
                         len: c.range.len(),
-                        source_bytes_read: None,
+                        source_bytes: c.range.len() as u64,
                     };
                     (
                         ChunkData::Borrowed(&bytes[c.range.clone()]),
@@ -117,7 +121,21 @@ where
                 }))
             })
         }
-        Source::Stream { reader, .. } => {
+        Source::Stream {
+            reader,
+            compressed_read,
+            ..
+        } => {
+            let compressed_read = compressed_read.clone();
+            let mut last_read = 0u64;
+            let mut source_advance = move |decoded_read: u64| {
+                let now = compressed_read
+                    .as_ref()
+                    .map_or(decoded_read, |c| c.load(Ordering::Relaxed));
+                let advance = now.saturating_sub(last_read);
+                last_read = now;
+                advance
+            };
             if options.cut == Cut::Lines {
                 let mut lines = LineBlocks::new(reader, options.chunk_bytes);
                 Box::new(move || {
@@ -126,7 +144,7 @@ where
                         let info = ChunkInfo {
                             offset,
                             len: data.len(),
-                            source_bytes_read: Some(lines.bytes_read),
+                            source_bytes: source_advance(lines.bytes_read),
                         };
                         let origin = Origin {
                             offset,
@@ -147,7 +165,7 @@ where
                         let info = ChunkInfo {
                             offset: b.offset,
                             len: b.data.len(),
-                            source_bytes_read: Some(stream.bytes_read()),
+                            source_bytes: source_advance(stream.bytes_read()),
                         };
                         (ChunkData::Owned(b.data), origin, info)
                     }))
@@ -156,18 +174,23 @@ where
         }
     };
     let process = &process;
-    pool.in_place_scope(|scope| -> Result<()> {
+    let outcome = pool.in_place_scope(|scope| -> Result<()> {
         let (tx, rx) = std::sync::mpsc::channel::<(u64, std::thread::Result<T>, ChunkInfo)>();
         let (mut spawned, mut emitted) = (0u64, 0u64);
         let mut pending: BTreeMap<u64, (std::thread::Result<T>, ChunkInfo)> = BTreeMap::new();
         let mut exhausted = false;
+        let mut read_to = 0usize;
         loop {
             while !exhausted && spawned - emitted < max_in_flight {
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Interrupted.into());
                 }
-                match next_chunk()? {
+                let chunk = next_chunk().with_context(|| {
+                    format!("cannot read past byte {read_to} of the (decoded) input")
+                })?;
+                match chunk {
                     Some((data, origin, info)) => {
+                        read_to = info.offset + info.len;
                         let tx = tx.clone();
                         let id = spawned;
                         scope.spawn(move |_| {
@@ -206,7 +229,10 @@ where
                 }
             }
         }
-    })
+    });
+    drop(next_chunk);
+    outcome?;
+    crate::input::check_unchanged(input)
 }
 
 /// Cuts `input` into chunks of about `target` bytes, each ending after a line break.
@@ -357,6 +383,7 @@ mod tests {
                 source: Source::Stream {
                     reader: Box::new(std::io::Cursor::new(data.clone())),
                     compressed_size: None,
+                    compressed_read: None,
                 },
             };
             assert_eq!(

@@ -496,7 +496,6 @@ pub fn run(
         let mut input = input::open(name)?;
         let file = name.to_string();
         let (mut base_line, mut base_index) = (1u64, 0u64);
-        let mut last_source_bytes = 0u64;
         pipeline::run(
             &mut input,
             &pool,
@@ -571,20 +570,11 @@ pub fn run(
                 base_line += outcome.line_breaks;
                 summary.junk_bytes += outcome.junk_bytes;
                 summary.bytes += info.len as u64;
-                let advanced = match info.source_bytes_read {
-                    Some(read) => {
-                        let delta = read.saturating_sub(last_source_bytes);
-                        last_source_bytes = read;
-                        delta
-                    }
-                    None => info.len as u64,
-                };
-                progress.advance(advanced, games);
+                progress.advance(info.source_bytes, games);
                 Ok(())
             },
         )
         .with_context(|| format!("while reading {file}"))?;
-        input::check_unchanged(&input)?;
     }
     progress.finish();
     summary.seconds = started.elapsed().as_secs_f64();

@@ -398,7 +398,7 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
                     for (k, v) in chunk.excluded {
                         *excluded.entry(k).or_default() += v;
                     }
-                    progress.advance(info.len as u64, chunk.read);
+                    progress.advance(info.source_bytes, chunk.read);
                     Ok(())
                 },
             )

@@ -324,7 +324,7 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
                 changed += chunk.changed;
                 failed += chunk.problems.len() as u64;
                 base_line += chunk.line_breaks;
-                progress.advance(info.len as u64, chunk.fens);
+                progress.advance(info.source_bytes, chunk.fens);
                 Ok(())
             },
         )
