@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use pgn960::cli::{self, Cli};
+use pgn960::output;
 use pgn960::pipeline::{Interrupted, INTERRUPTED};
 use std::sync::atomic::Ordering;
 
@@ -18,7 +19,16 @@ fn main() {
             std::process::exit(code);
         }
     };
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    // The first Ctrl-C asks the pipeline to stop between chunks (temporary files are then
+    // dropped normally); a second one, for a run blocked reading a terminal or a pipe,
+    // removes the temporary files and exits at once.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            output::remove_temporary_files();
+            eprintln!("pgn960: interrupted again; stopped at once, no output was written");
+            std::process::exit(cli::EXIT_INTERRUPTED);
+        }
+    });
     let code = match cli::run(cli) {
         Ok(code) => code,
         // The reader of our output went away (`pgn960 sp --all | head`): stop quietly.

@@ -4,6 +4,7 @@
 use anyhow::{bail, Context, Result};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Where output goes.
 pub enum Sink {
@@ -82,6 +83,40 @@ impl Write for Sink {
 pub struct AtomicFile {
     target: PathBuf,
     writer: BufWriter<tempfile::NamedTempFile>,
+    _registered: Registered,
+}
+
+/// Temporary files not yet committed or dropped, for [`remove_temporary_files`].
+static TEMPORARY_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file's entry in [`TEMPORARY_FILES`], removed when this is dropped.
+struct Registered(PathBuf);
+
+impl Registered {
+    fn new(path: &Path) -> Registered {
+        let mut files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
+        files.push(path.to_path_buf());
+        Registered(path.to_path_buf())
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = files.iter().rposition(|p| *p == self.0) {
+            files.swap_remove(i);
+        }
+    }
+}
+
+/// Deletes every temporary file still open, for an exit that skips destructors (a second
+/// Ctrl-C while the run is blocked reading). Returns how many were removed.
+pub fn remove_temporary_files() -> usize {
+    let files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
+    files
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count()
 }
 
 impl AtomicFile {
@@ -110,6 +145,7 @@ impl AtomicFile {
         readable_by_all(temp.as_file());
         Ok(AtomicFile {
             target: target.to_path_buf(),
+            _registered: Registered::new(temp.path()),
             writer: BufWriter::with_capacity(1 << 20, temp),
         })
     }
@@ -203,6 +239,25 @@ mod tests {
         f.write_all(b"half").unwrap();
         drop(f);
         assert!(!other.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn open_temporary_files_are_registered_until_commit_or_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let registered = |name: &str| {
+            let files = TEMPORARY_FILES.lock().unwrap();
+            files.iter().any(|p| {
+                p.starts_with(dir.path()) && p.to_string_lossy().contains(&format!(".{name}."))
+            })
+        };
+        let a = AtomicFile::create(&dir.path().join("a.pgn")).unwrap();
+        let b = AtomicFile::create(&dir.path().join("b.pgn")).unwrap();
+        assert!(registered("a.pgn") && registered("b.pgn"));
+        a.commit().unwrap();
+        assert!(!registered("a.pgn") && registered("b.pgn"));
+        drop(b);
+        assert!(!registered("b.pgn"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 

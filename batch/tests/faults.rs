@@ -129,3 +129,42 @@ fn writing_to_dev_null_never_replaces_it() {
         .file_type()
         .is_char_device());
 }
+
+#[test]
+fn a_second_ctrl_c_stops_a_run_blocked_on_its_input_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = pgn960()
+        .args(["clean", "-", "-o"])
+        .arg(dir.path().join("clean.pgn"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let interrupt = |pid: u32| {
+        let sent = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    // Standard input stays open and empty: the run waits for it, temporary files open.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while std::fs::read_dir(dir.path()).unwrap().count() < 3 {
+        assert!(std::time::Instant::now() < deadline, "no temporary files");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    interrupt(child.id());
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "still blocked reading");
+    interrupt(child.id());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted again"));
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
