@@ -6,18 +6,29 @@ use clap::{Parser, Subcommand};
 
 /// Clean, check and analyse Chess960 (Fischer random) PGN archives.
 #[derive(Debug, Parser)]
-#[command(name = "pgn960", version, about, long_about = None)]
+#[command(
+    name = "pgn960",
+    version,
+    about,
+    long_about = None,
+    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2 below them, in \
+                  path order) or - for standard input; compression is recognised by content.\n\
+                  Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 130 interrupted \
+                  (Ctrl-C; a second Ctrl-C stops at once). Outputs are written to a temporary file \
+                  and renamed into place only when complete."
+)]
 pub struct Cli {
-    /// Worker threads (default: one per core).
+    /// Worker threads (0, the default: one per core).
     #[arg(
         short = 'j',
         long,
         global = true,
         value_name = "N",
-        default_value_t = 0
+        default_value_t = 0,
+        hide_default_value = true
     )]
     pub threads: usize,
-    /// No progress bar.
+    /// No progress bar (it is shown only when standard error is a terminal).
     #[arg(short, long, global = true)]
     pub quiet: bool,
     /// The job.

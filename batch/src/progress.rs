@@ -53,3 +53,23 @@ impl Progress {
         self.bar.finish_and_clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quiet_bar_counts_without_drawing() {
+        let mut bar = Progress::new(Some(100), true);
+        assert!(bar.bar.is_hidden());
+        bar.advance(60, 3);
+        bar.advance(40, 2);
+        assert_eq!(bar.bar.position(), 100);
+        assert_eq!(bar.games, 5);
+        bar.finish();
+        let mut spinner = Progress::new(None, true);
+        spinner.advance(7, 1);
+        assert_eq!(spinner.bar.length(), None);
+        spinner.finish();
+    }
+}
