@@ -161,12 +161,16 @@ pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
     Ok(names)
 }
 
-/// The total size of the inputs in bytes, if every one has a known size (not stdin).
+/// The total size of the inputs in bytes, if every one has a known size (a regular file:
+/// not stdin, a FIFO or a device).
 pub fn total_size(names: &[InputName]) -> Option<u64> {
     names
         .iter()
         .map(|n| match n {
-            InputName::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            InputName::File(p) => std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
             InputName::Stdin => None,
         })
         .sum()
@@ -263,6 +267,7 @@ fn stream(
     })
 }
 
+/// Reads up to `head.len()` bytes, fewer only at the end of the input.
 fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;
     while got < head.len() {
@@ -309,6 +314,18 @@ mod tests {
         );
         assert_eq!(detect_compression(p, b"BZh9"), Compression::Bzip2);
         assert_eq!(detect_compression(p, b"[Eve"), Compression::None);
+    }
+
+    #[test]
+    fn total_size_is_known_for_regular_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.pgn");
+        std::fs::write(&file, b"12345").unwrap();
+        let file = InputName::File(file);
+        assert_eq!(total_size(&[file.clone(), file.clone()]), Some(10));
+        assert_eq!(total_size(&[file.clone(), InputName::Stdin]), None);
+        let dev = InputName::File(PathBuf::from("/dev/null"));
+        assert_eq!(total_size(&[file, dev]), None);
     }
 
     #[test]

@@ -164,6 +164,10 @@ impl AtomicFile {
         temp.persist(&target)
             .map_err(|e| e.error)
             .with_context(|| format!("cannot rename the temporary file to {}", target.display()))?;
+        // Make the rename itself durable; some file systems cannot sync a directory.
+        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = std::fs::File::open(dir).and_then(|d| d.sync_all());
+        }
         Ok(())
     }
 }
