@@ -232,3 +232,130 @@ pub fn print_ratio(label: &str, unit: &str, ours: f64, peer: f64) {
         ours / peer
     );
 }
+
+/// The main lines of a corpus, pre-parsed: each game's FEN tag (if any) and its SANs.
+pub type MainLines<'a> = Vec<(Option<Vec<u8>>, Vec<&'a [u8]>)>;
+
+/// Collects the FEN tag and main-line SANs of every game, for replay benchmarks that leave
+/// parsing out.
+pub fn main_lines(bytes: &[u8]) -> MainLines<'_> {
+    pgn_parse::read_games(bytes)
+        .filter_map(Result::ok)
+        .map(|g| {
+            let fen = g.tag(b"FEN").map(|t| t.value().into_owned());
+            let mut depth = 0usize;
+            let mut sans = Vec::new();
+            for token in &g.movetext {
+                match token {
+                    pgn_parse::Token::BeginVariation => depth += 1,
+                    pgn_parse::Token::EndVariation => depth = depth.saturating_sub(1),
+                    pgn_parse::Token::San { text, .. } if depth == 0 => sans.push(*text),
+                    _ => {}
+                }
+            }
+            (fen, sans)
+        })
+        .collect()
+}
+
+/// Replays main lines with chess960-core (SAN resolution and make-move); returns moves played.
+pub fn our_replay(games: &MainLines<'_>) -> u64 {
+    let mut moves = 0;
+    for (fen, sans) in games {
+        let start = match fen {
+            Some(f) => std::str::from_utf8(f)
+                .ok()
+                .and_then(|f| chess960_core::Position::from_fen(f).ok()),
+            None => chess960_core::Position::from_sp(518).ok(),
+        };
+        let Some(mut pos) = start else { continue };
+        for san in sans {
+            match pos.parse_san(san) {
+                Ok(m) => pos.play(m),
+                Err(_) => break,
+            }
+            moves += 1;
+        }
+    }
+    moves
+}
+
+/// Replays main lines with shakmaty (Chess960 castling); returns moves played.
+pub fn peer_replay(games: &MainLines<'_>) -> u64 {
+    let mut moves = 0;
+    for (fen, sans) in games {
+        let start: Option<Chess> = match fen {
+            Some(f) => Fen::from_ascii(f)
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok()),
+            None => Some(Chess::default()),
+        };
+        let Some(mut pos) = start else { continue };
+        for san in sans {
+            let Ok(san) = shakmaty::san::San::from_ascii(san) else {
+                break;
+            };
+            match san.to_move(&pos) {
+                Ok(m) => pos.play_unchecked(m),
+                Err(_) => break,
+            }
+            moves += 1;
+        }
+    }
+    moves
+}
+
+/// The lower bound of our check: pgn-parse's visitor replaying every main-line SAN with
+/// chess960-core as it is read (what the peer does, with our crates).
+pub fn our_fused(bytes: &[u8]) -> Counts {
+    struct V {
+        counts: Counts,
+        pos: Option<chess960_core::Position>,
+        ok: bool,
+    }
+    impl<'a> pgn_parse::Visitor<'a> for V {
+        type Output = ();
+        fn begin_game(&mut self, _: usize) {
+            self.pos = chess960_core::Position::from_sp(518).ok();
+            self.ok = true;
+        }
+        fn tag(&mut self, tag: pgn_parse::Tag<'a>) {
+            if tag.name == b"FEN" {
+                self.pos = std::str::from_utf8(&tag.value())
+                    .ok()
+                    .and_then(|f| chess960_core::Position::from_fen(f).ok());
+            }
+        }
+        fn begin_variation(&mut self) -> pgn_parse::Skip {
+            pgn_parse::Skip(true)
+        }
+        fn san(&mut self, san: &'a [u8], _: usize) {
+            self.counts.moves += 1;
+            if let Some(pos) = self.pos.as_mut() {
+                match pos.parse_san(san) {
+                    Ok(m) => pos.play(m),
+                    Err(_) => {
+                        self.ok = false;
+                        self.pos = None;
+                    }
+                }
+            }
+        }
+        fn end_game(&mut self, _: pgn_parse::GameEnd) {
+            self.counts.games += 1;
+            if self.ok {
+                self.counts.valid += 1;
+            } else {
+                self.counts.invalid += 1;
+            }
+        }
+    }
+    let mut reader = pgn_parse::Reader::new(bytes);
+    let mut v = V {
+        counts: Counts::default(),
+        pos: None,
+        ok: true,
+    };
+    while reader.read_game(&mut v).is_some() {}
+    v.counts
+}

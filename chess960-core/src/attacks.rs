@@ -182,6 +182,19 @@ const fn build_geometry(want_line: bool) -> [[u64; 64]; 64] {
     table
 }
 
+/// Slider attacks on an empty board, for every square (64 entries each: always in cache).
+const fn build_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = slide(sq, 0, dirs);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = build_rays(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = build_rays(&BISHOP_DIRS);
 static BETWEEN: [[u64; 64]; 64] = build_geometry(false);
 static LINE: [[u64; 64]; 64] = build_geometry(true);
 
@@ -227,6 +240,21 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP, sq, occupied)
+}
+
+/// Squares a rook on `sq` would attack on an empty board (its rank and file).
+///
+/// A cheap filter before [`rook_attacks`]: no enemy rook or queen on these squares, no
+/// lookup needed.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Squares a bishop on `sq` would attack on an empty board (its diagonals).
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// Squares a queen on `sq` attacks, given the `occupied` squares.

@@ -10,7 +10,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::types::{Color, Piece, Role, Square};
 use std::fmt;
 
 /// The pieces on the board, as one bitboard per role and per colour.
@@ -155,12 +155,21 @@ impl Board {
     /// Pieces of `attacker` that attack `sq`, as if `occupied` were the occupied squares.
     #[inline(always)]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
-        ((attacks::rook_attacks(sq, occupied) & self.rooks_and_queens())
-            | (attacks::bishop_attacks(sq, occupied) & self.bishops_and_queens())
-            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+        let theirs = self.by_color(attacker);
+        let mut attackers = ((attacks::knight_attacks(sq) & self.by_role(Role::Knight))
             | (attacks::king_attacks(sq) & self.by_role(Role::King))
             | (attacks::pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
-            & self.by_color(attacker)
+            & theirs;
+        // The magic tables are large; look them up only when a slider stands on a ray.
+        let rooks = self.rooks_and_queens() & theirs & attacks::rook_rays(sq);
+        if rooks.any() {
+            attackers |= attacks::rook_attacks(sq, occupied) & rooks;
+        }
+        let bishops = self.bishops_and_queens() & theirs & attacks::bishop_rays(sq);
+        if bishops.any() {
+            attackers |= attacks::bishop_attacks(sq, occupied) & bishops;
+        }
+        attackers
     }
 
     /// Whether any piece of `attacker` attacks `sq`.
@@ -171,65 +180,213 @@ impl Board {
 
     /// Reads the piece-placement field of a FEN (`rnbqkbnr/pppppppp/8/...`).
     pub fn parse_placement(text: &str) -> Result<Board, PlacementError> {
-        let mut board = Board::empty();
-        let ranks = text.split('/').count();
+        match Board::parse_placement_fast(text.as_bytes()) {
+            Some(board) => Ok(board),
+            None => Board::parse_placement_exact(text),
+        }
+    }
+
+    /// The common case without branches per byte: `None` for any error (the exact reader
+    /// then says which).
+    fn parse_placement_fast(bytes: &[u8]) -> Option<Board> {
+        // A valid placement has at most 71 bytes; anything longer is left to the exact reader.
+        if bytes.len() > 71 {
+            return None;
+        }
+        // Bit planes of the role index, colour and occupancy, kept in registers. `read` counts
+        // squares in reading order (a8 = 0 ... h1 = 63), so the square is `read ^ 56`; every
+        // `/` must come after exactly 8 more squares.
+        let (mut plane0, mut plane1, mut plane2, mut black, mut occupied) = (0u64, 0, 0, 0, 0);
+        let (mut read, mut slashes, mut bad) = (0u32, 0u32, 0u32);
+        for &b in bytes {
+            let code = u32::from(FAST_CODE[b as usize]);
+            if code == 0 {
+                return None;
+            }
+            let slash = (code >> SLASH_SHIFT) & 1;
+            slashes += slash;
+            bad |= slash & u32::from(read != 8 * slashes);
+            let on_board = u64::from((code >> PIECE_SHIFT) & u32::from(read < 64));
+            let bit = on_board << ((read ^ 56) & 63);
+            plane0 |= bit * u64::from(code >> ROLE_SHIFT & 1);
+            plane1 |= bit * u64::from(code >> (ROLE_SHIFT + 1) & 1);
+            plane2 |= bit * u64::from(code >> (ROLE_SHIFT + 2) & 1);
+            black |= bit * u64::from(code >> BLACK_SHIFT & 1);
+            occupied |= bit;
+            read += code & 0x0f;
+        }
+        if bad != 0 || slashes != 7 || read != 64 {
+            return None;
+        }
+        let (n0, n1, n2) = (!plane0, !plane1, !plane2);
+        let by_role = [
+            occupied & n0 & n1 & n2,
+            plane0 & n1 & n2,
+            n0 & plane1 & n2,
+            plane0 & plane1 & n2,
+            n0 & n1 & plane2,
+            plane0 & n1 & plane2,
+        ];
+        Some(Board {
+            by_role: by_role.map(Bitboard),
+            by_color: [Bitboard(occupied & !black), Bitboard(black)],
+            occupied: Bitboard(occupied),
+        })
+    }
+
+    /// Reads a piece placement byte by byte, naming the first error exactly.
+    fn parse_placement_exact(text: &str) -> Result<Board, PlacementError> {
+        let bytes = text.as_bytes();
+        let ranks = bytes.iter().filter(|&&b| b == b'/').count() + 1;
         if ranks != 8 {
             return Err(PlacementError::RankCount(ranks));
         }
-        let mut column = 0;
-        for (i, rank_text) in text.split('/').enumerate() {
-            let rank = Rank::ALL[7 - i];
-            let mut file = 0u32;
-            for c in rank_text.chars() {
-                column += 1;
-                if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    file += d;
-                } else if let Some(piece) = Piece::from_char(c) {
-                    if let Some(f) = File::new(file as u8) {
-                        board.put(Square::from_coords(f, rank), piece);
-                    }
-                    file += 1;
-                } else {
-                    return Err(PlacementError::UnexpectedChar { found: c, column });
+        let mut by_role = [0u64; 6];
+        let mut by_color = [0u64; 2];
+        let mut rank = 7u32;
+        let mut file = 0u32;
+        for (i, &b) in bytes.iter().enumerate() {
+            let code = PLACEMENT_CODE[b as usize];
+            if b == b'/' {
+                if file != 8 {
+                    return Err(rank_length(rank, file));
                 }
-                if file > 8 {
-                    break;
+                rank -= 1;
+                file = 0;
+            } else if file > 8 {
+                // After an overfull rank the rest of it is not read (the error names it).
+            } else if code & DIGIT != 0 {
+                file += u32::from(code & 0x0f);
+            } else if code & PIECE != 0 {
+                if file < 8 {
+                    let bit = 1u64 << (rank * 8 + file);
+                    by_role[usize::from(code & 0x07)] |= bit;
+                    by_color[usize::from((code >> 3) & 1)] |= bit;
                 }
-            }
-            if file != 8 {
-                return Err(PlacementError::RankLength {
-                    rank: rank.index() + 1,
-                    squares: file,
+                file += 1;
+            } else {
+                // Every earlier byte was ASCII, so the column is the byte position + 1.
+                let found = text[i..].chars().next().unwrap_or('?');
+                return Err(PlacementError::UnexpectedChar {
+                    found,
+                    column: i + 1,
                 });
             }
-            column += 1;
         }
-        Ok(board)
+        if file != 8 {
+            return Err(rank_length(rank, file));
+        }
+        Ok(Board {
+            by_role: by_role.map(Bitboard),
+            by_color: by_color.map(Bitboard),
+            occupied: Bitboard(by_color[0] | by_color[1]),
+        })
     }
 
     /// Writes the piece-placement field of a FEN.
     pub fn write_placement(&self, out: &mut String) {
-        for rank in Rank::ALL.iter().rev() {
+        let mut buf = [0u8; 72];
+        let len = self.write_placement_bytes(&mut buf);
+        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+            out.push_str(text);
+        }
+    }
+
+    /// Writes the piece-placement field into `buf` (71 bytes at most); returns its length.
+    pub(crate) fn write_placement_bytes(&self, buf: &mut [u8; 72]) -> usize {
+        // One pass per piece kind into a mailbox, then one pass over the squares.
+        let mut mailbox = [0u8; 64];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for sq in self.by_piece(piece) {
+                    mailbox[sq.index()] = piece.char() as u8;
+                }
+            }
+        }
+        let mut len = 0;
+        for rank in (0..8).rev() {
             let mut empty = 0u8;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, *rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        out.push(piece.char());
+            for &c in &mailbox[rank * 8..rank * 8 + 8] {
+                if c == 0 {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        buf[len] = b'0' + empty;
+                        len += 1;
+                        empty = 0;
                     }
-                    None => empty += 1,
+                    buf[len] = c;
+                    len += 1;
                 }
             }
             if empty > 0 {
-                out.push((b'0' + empty) as char);
+                buf[len] = b'0' + empty;
+                len += 1;
             }
-            if *rank != Rank::First {
-                out.push('/');
+            if rank != 0 {
+                buf[len] = b'/';
+                len += 1;
             }
         }
+        len
+    }
+}
+
+/// [`FAST_CODE`] layout: bits 0-3 how many squares the byte covers, then these flags.
+const PIECE_SHIFT: u32 = 4;
+const ROLE_SHIFT: u32 = 5;
+const BLACK_SHIFT: u32 = 8;
+const SLASH_SHIFT: u32 = 9;
+
+/// What each byte means to the fast placement reader (0: not allowed).
+static FAST_CODE: [u16; 256] = {
+    let mut table = [0u16; 256];
+    let mut d = 1;
+    while d <= 8 {
+        table[(b'0' + d) as usize] = d as u16;
+        d += 1;
+    }
+    table[b'/' as usize] = 1 << SLASH_SHIFT;
+    let letters = [b'p', b'n', b'b', b'r', b'q', b'k'];
+    let mut r = 0;
+    while r < 6 {
+        let white = 1 | (1 << PIECE_SHIFT) | ((r as u16) << ROLE_SHIFT);
+        table[letters[r].to_ascii_uppercase() as usize] = white;
+        table[letters[r] as usize] = white | (1 << BLACK_SHIFT);
+        r += 1;
+    }
+    table
+};
+
+/// [`PLACEMENT_CODE`] flag: a digit 1-8 (its value in the low bits).
+const DIGIT: u8 = 0x10;
+/// [`PLACEMENT_CODE`] flag: a piece letter (role index in bits 0-2, black in bit 3).
+const PIECE: u8 = 0x20;
+
+/// What each byte means in a FEN piece placement (0: not allowed).
+static PLACEMENT_CODE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut d = 1;
+    while d <= 8 {
+        table[(b'0' + d) as usize] = DIGIT | d;
+        d += 1;
+    }
+    let letters = [b'p', b'n', b'b', b'r', b'q', b'k'];
+    let mut r = 0;
+    while r < 6 {
+        // Role indices follow `Role::ALL`: pawn, knight, bishop, rook, queen, king.
+        table[letters[r].to_ascii_uppercase() as usize] = PIECE | r as u8;
+        table[letters[r] as usize] = PIECE | 0x08 | r as u8;
+        r += 1;
+    }
+    table
+};
+
+fn rank_length(rank: u32, squares: u32) -> PlacementError {
+    PlacementError::RankLength {
+        rank: rank as u8 + 1,
+        squares,
     }
 }
 
@@ -244,6 +401,48 @@ impl fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_and_exact_placement_readers_agree() {
+        // Valid placements mutated at random (replace, delete, insert a byte): the fast
+        // reader must give the exact reader's board, or decline exactly when it errs.
+        let seeds = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R",
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR",
+            "8/8/8/8/8/8/8/8",
+            "4k3/8/8/8/8/8/8/4K3",
+        ];
+        let alphabet = b"pnbrqkPNBRQK012345678/9x ";
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..200_000 {
+            let mut text = seeds[round % seeds.len()].as_bytes().to_vec();
+            for _ in 0..1 + next(3) {
+                let at = next(text.len() + 1);
+                let c = alphabet[next(alphabet.len())];
+                match next(3) {
+                    0 if at < text.len() => text[at] = c,
+                    1 if at < text.len() => {
+                        text.remove(at);
+                    }
+                    _ => text.insert(at, c),
+                }
+            }
+            let text = String::from_utf8(text).unwrap();
+            let exact = Board::parse_placement_exact(&text);
+            let fast = Board::parse_placement_fast(text.as_bytes());
+            match (&exact, fast) {
+                (Ok(board), Some(fast)) => assert_eq!(*board, fast, "{text}"),
+                (Err(_), None) => {}
+                _ => panic!("{text}: exact {exact:?}, fast {fast:?}"),
+            }
+        }
+    }
 
     #[test]
     fn placement_round_trip_and_errors() {

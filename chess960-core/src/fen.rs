@@ -19,7 +19,6 @@ use crate::castling::CastlingRights;
 use crate::moves::CastlingSide;
 use crate::position::Position;
 use crate::types::{Color, File, Rank, Role, Square};
-use std::fmt::Write as _;
 
 /// One letter of a FEN castling field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,6 +55,9 @@ impl CastlingToken {
     }
 }
 
+/// The castling letters of a FEN, in the order written (at most 16; no allocation).
+pub type CastlingTokens = arrayvec::ArrayVec<CastlingToken, 16>;
+
 /// The fields of a FEN as written, before the position is checked for legality.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
@@ -63,8 +65,8 @@ pub struct Setup {
     pub board: Board,
     /// Side to move.
     pub turn: Color,
-    /// The castling letters in the order written (at most 16 are kept).
-    pub castling: Vec<CastlingToken>,
+    /// The castling letters in the order written (at most 16).
+    pub castling: CastlingTokens,
     /// The en-passant square as written.
     pub ep_square: Option<Square>,
     /// Half-move clock (0 when absent).
@@ -203,6 +205,31 @@ pub enum FenRepair {
     DroppedEnPassant(Square),
 }
 
+/// How castling rights are spelled when writing a FEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastlingStyle {
+    /// X-FEN: `KQkq`, a file letter only for an inner rook.
+    Xfen,
+    /// Shredder-FEN: file letters (`HAha`).
+    Shredder,
+}
+
+/// Gives the decimal digits of `n` to `push`.
+fn push_number(push: &mut impl FnMut(u8), n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits[i..].iter().for_each(|&d| push(d));
+}
+
 fn field_error(field: FenField, found: &str, column: usize) -> FenError {
     FenError::BadField {
         field,
@@ -214,22 +241,25 @@ fn field_error(field: FenField, found: &str, column: usize) -> FenError {
 impl Setup {
     /// Reads the fields of a FEN. Missing trailing fields default to `w - - 0 1`.
     pub fn parse(text: &str) -> Result<Setup, FenError> {
-        let mut fields = Vec::with_capacity(6);
-        let mut rest = text;
-        let mut consumed = 0;
-        loop {
-            let trimmed = rest.trim_start_matches(|c: char| c.is_ascii_whitespace());
-            consumed += rest.len() - trimmed.len();
-            if trimmed.is_empty() {
-                break;
+        // Up to seven fields (the seventh is an error) with their 1-based columns.
+        let bytes = text.as_bytes();
+        let mut fields: [(&str, usize); 7] = [("", 0); 7];
+        let mut count = 0;
+        let mut i = 0;
+        while i < bytes.len() && count < fields.len() {
+            if bytes[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
             }
-            let end = trimmed
-                .find(|c: char| c.is_ascii_whitespace())
-                .unwrap_or(trimmed.len());
-            fields.push((&trimmed[..end], consumed + 1));
-            consumed += end;
-            rest = &trimmed[end..];
+            let start = i;
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            // Field edges are ASCII white space or the ends, so they are char boundaries.
+            fields[count] = (&text[start..i], start + 1);
+            count += 1;
         }
+        let fields = &fields[..count];
         let Some(&(placement, _)) = fields.first() else {
             return Err(FenError::Empty);
         };
@@ -237,7 +267,7 @@ impl Setup {
         let mut setup = Setup {
             board,
             turn: Color::White,
-            castling: Vec::new(),
+            castling: CastlingTokens::new(),
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
@@ -267,10 +297,9 @@ impl Setup {
                             }
                         },
                     };
-                    if setup.castling.len() >= 16 {
+                    if setup.castling.try_push(token).is_err() {
                         return Err(field_error(FenField::Castling, castling, column));
                     }
-                    setup.castling.push(token);
                 }
             }
         }
@@ -472,9 +501,26 @@ impl Position {
 
     /// The castling field in X-FEN: `KQkq`, a file letter only for an inner rook; `-` if none.
     pub fn castling_xfen(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(4);
+        self.write_castling(CastlingStyle::Xfen, &mut out);
+        out
+    }
+
+    /// The castling field in Shredder-FEN: file letters, descending per colour (`HAha`).
+    pub fn castling_shredder(&self) -> String {
+        let mut out = String::with_capacity(4);
+        self.write_castling(CastlingStyle::Shredder, &mut out);
+        out
+    }
+
+    fn write_castling(&self, style: CastlingStyle, out: &mut String) {
+        self.castling_letters(style, &mut |b| out.push(b as char));
+    }
+
+    /// Gives the castling field's letters (`-` if none) to `push`.
+    fn castling_letters(&self, style: CastlingStyle, push: &mut impl FnMut(u8)) {
+        let mut any = false;
         for color in Color::ALL {
-            let king_file = self.king_of(color).file();
             let rooks = self.board.by_piece(crate::Piece {
                 color,
                 role: Role::Rook,
@@ -483,45 +529,27 @@ impl Position {
                 let Some(rook) = self.castling.rook(color, side) else {
                     continue;
                 };
-                let further_out = match side {
-                    CastlingSide::KingSide => {
-                        Iterator::any(&mut rooks.clone(), |r| r.file() > rook.file())
+                let c = match style {
+                    CastlingStyle::Shredder => rook.file().lower_char(),
+                    CastlingStyle::Xfen => {
+                        let outer = match side {
+                            CastlingSide::KingSide => rooks.highest(),
+                            CastlingSide::QueenSide => rooks.first(),
+                        };
+                        match (outer == Some(rook), side) {
+                            (false, _) => rook.file().lower_char(),
+                            (true, CastlingSide::KingSide) => 'k',
+                            (true, CastlingSide::QueenSide) => 'q',
+                        }
                     }
-                    CastlingSide::QueenSide => {
-                        Iterator::any(&mut rooks.clone(), |r| r.file() < rook.file())
-                    }
-                };
-                let c = if further_out {
-                    rook.file().lower_char()
-                } else if side == CastlingSide::KingSide {
-                    'k'
-                } else {
-                    'q'
-                };
-                debug_assert_eq!(side, CastlingSide::of_rook(king_file, rook.file()));
-                out.push(color.fold(c.to_ascii_uppercase(), c));
+                } as u8;
+                push(color.fold(c.to_ascii_uppercase(), c));
+                any = true;
             }
         }
-        if out.is_empty() {
-            out.push('-');
+        if !any {
+            push(b'-');
         }
-        out
-    }
-
-    /// The castling field in Shredder-FEN: file letters, descending per colour (`HAha`).
-    pub fn castling_shredder(&self) -> String {
-        let mut out = String::new();
-        for color in Color::ALL {
-            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-                if let Some(rook) = self.castling.rook(color, side) {
-                    out.push(color.fold(rook.file().upper_char(), rook.file().lower_char()));
-                }
-            }
-        }
-        if out.is_empty() {
-            out.push('-');
-        }
-        out
     }
 
     /// The castling field in classical FEN (`KQkq`), if the rights can be expressed so:
@@ -540,38 +568,93 @@ impl Position {
         Some(self.castling_xfen())
     }
 
-    fn fen_with_castling(&self, castling: &str) -> String {
-        let mut out = String::with_capacity(90);
-        self.board.write_placement(&mut out);
-        out.push(' ');
-        out.push(self.turn.fold('w', 'b'));
-        out.push(' ');
-        out.push_str(castling);
-        out.push(' ');
+    /// Appends the FEN with `castling` as its castling field (or `classical` when `None`).
+    fn write_fen_with(&self, castling: Option<CastlingStyle>, classical: &str, out: &mut String) {
+        let mut placement = [0u8; 72];
+        let len = self.board.write_placement_bytes(&mut placement);
+        if let Ok(text) = std::str::from_utf8(&placement[..len]) {
+            out.push_str(text);
+        }
+        self.write_fen_tail_with(castling, classical, out);
+    }
+
+    /// Appends the FEN fields after the piece placement (` w KQkq - 0 1`) with castling in
+    /// `style`: with a placement already in canonical form, the whole FEN without writing the
+    /// placement again.
+    pub fn write_fen_tail(&self, style: CastlingStyle, out: &mut String) {
+        self.write_fen_tail_with(Some(style), "", out);
+    }
+
+    fn write_fen_tail_with(
+        &self,
+        castling: Option<CastlingStyle>,
+        classical: &str,
+        out: &mut String,
+    ) {
+        // Castling (4), en passant (2), two numbers (10 each), spaces (5).
+        let mut buf = [0u8; 40];
+        let mut at = 0;
+        let mut push = |b: u8| {
+            if at < buf.len() {
+                buf[at] = b;
+                at += 1;
+            }
+        };
+        push(b' ');
+        push(self.turn.fold(b'w', b'b'));
+        push(b' ');
+        match castling {
+            Some(style) => self.castling_letters(style, &mut push),
+            None => classical.bytes().for_each(&mut push),
+        }
+        push(b' ');
         match self.ep_square {
             Some(ep) => {
-                let _ = write!(out, "{ep}");
+                push(ep.file().lower_char() as u8);
+                push(ep.rank().char() as u8);
             }
-            None => out.push('-'),
+            None => push(b'-'),
         }
-        let _ = write!(out, " {} {}", self.halfmoves, self.fullmoves);
-        out
+        push(b' ');
+        push_number(&mut push, self.halfmoves);
+        push(b' ');
+        push_number(&mut push, self.fullmoves);
+        if let Ok(text) = std::str::from_utf8(&buf[..at]) {
+            out.push_str(text);
+        }
+    }
+
+    /// Appends the X-FEN (as [`Position::to_xfen`]) to `out`, without allocating.
+    pub fn write_xfen(&self, out: &mut String) {
+        self.write_fen_with(Some(CastlingStyle::Xfen), "", out);
+    }
+
+    /// Appends the Shredder-FEN (as [`Position::to_shredder_fen`]) to `out`.
+    pub fn write_shredder_fen(&self, out: &mut String) {
+        self.write_fen_with(Some(CastlingStyle::Shredder), "", out);
     }
 
     /// X-FEN, byte-identical to python-chess `Board.fen()` with `chess960=True`.
     pub fn to_xfen(&self) -> String {
-        self.fen_with_castling(&self.castling_xfen())
+        let mut out = String::with_capacity(90);
+        self.write_xfen(&mut out);
+        out
     }
 
     /// Shredder-FEN, byte-identical to python-chess `Board.shredder_fen()`.
     pub fn to_shredder_fen(&self) -> String {
-        self.fen_with_castling(&self.castling_shredder())
+        let mut out = String::with_capacity(90);
+        self.write_shredder_fen(&mut out);
+        out
     }
 
     /// Classical FEN, or `None` when the castling rights need X-FEN file letters or a king
     /// off the e-file.
     pub fn to_fen(&self) -> Option<String> {
-        Some(self.fen_with_castling(&self.castling_classical()?))
+        let castling = self.castling_classical()?;
+        let mut out = String::with_capacity(90);
+        self.write_fen_with(None, &castling, &mut out);
+        Some(out)
     }
 
     /// The same position with castling rights for every pair of king on its back rank and

@@ -35,7 +35,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use castling::CastlingRights;
-pub use fen::{CastlingToken, FenError, FenField, FenRepair, Setup};
+pub use fen::{CastlingStyle, CastlingToken, FenError, FenField, FenRepair, Setup};
 pub use moves::{CastlingSide, Move, MoveList};
 pub use outcome::{Outcome, Termination};
 pub use position::Position;

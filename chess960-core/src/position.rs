@@ -124,9 +124,12 @@ impl Position {
     /// Computes the Zobrist key from scratch.
     pub(crate) fn compute_hash(&self) -> u64 {
         let mut hash = zobrist::turn_key(self.turn);
-        for sq in self.board.occupied() {
-            if let Some(piece) = self.board.piece_at(sq) {
-                hash ^= zobrist::piece_key(piece, sq);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for sq in self.board.by_piece(piece) {
+                    hash ^= zobrist::piece_key(piece, sq);
+                }
             }
         }
         for (_, _, rook) in self.castling.iter() {
@@ -395,11 +398,25 @@ impl Position {
         if ray.is_empty() || aligned(king, from, to) {
             return true;
         }
-        let occupied = self.board.occupied().without(from) | to;
+        // Only a slider of the line's kind, on the line, can pin `from`.
         let them = self.board.by_color(us.other()).without(to);
-        let snipers = (attacks::rook_attacks(king, occupied) & self.board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, occupied) & self.board.bishops_and_queens());
-        (snipers & them & ray).is_empty()
+        let orthogonal = king.file() == from.file() || king.rank() == from.rank();
+        let sliders = if orthogonal {
+            self.board.rooks_and_queens()
+        } else {
+            self.board.bishops_and_queens()
+        };
+        let snipers = sliders & them & ray;
+        if snipers.is_empty() {
+            return true;
+        }
+        let occupied = self.board.occupied().without(from) | to;
+        let seen = if orthogonal {
+            attacks::rook_attacks(king, occupied)
+        } else {
+            attacks::bishop_attacks(king, occupied)
+        };
+        (seen & snipers).is_empty()
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).

@@ -6,7 +6,7 @@ use crate::output::{AtomicFile, Sink};
 use crate::pipeline::{self, Cut, PipelineOptions};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use chess960_core::fen::Setup;
+use chess960_core::fen::{CastlingStyle, Setup};
 use chess960_core::Position;
 use pgn_parse::{read_games_at, LineIndex, Origin};
 use std::io::Write;
@@ -84,56 +84,98 @@ struct Converted {
 
 /// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
 pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
-    let fields = fen.split_ascii_whitespace().count();
+    let mut out = String::with_capacity(96);
+    convert_fen_into(fen, fen.split_ascii_whitespace().count(), to, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the conversion of `fen` (which has `fields` fields) to `out`.
+fn convert_fen_into(
+    fen: &str,
+    fields: usize,
+    to: Notation,
+    out: &mut String,
+) -> Result<(), String> {
     let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
     let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
-    let mut full = match to {
-        Notation::Xfen => pos.to_xfen(),
-        Notation::Shredder => pos.to_shredder_fen(),
+    let start = out.len();
+    let style = match to {
+        Notation::Xfen => CastlingStyle::Xfen,
+        Notation::Shredder => CastlingStyle::Shredder,
     };
+    // A placement that was read is canonical unless two digits touch ("44" for "8"): then
+    // it is copied, not written again from the board.
+    let placement = fen.split_ascii_whitespace().next().unwrap_or("");
+    let (mut previous_digit, mut digits_touch) = (false, false);
+    for &b in placement.as_bytes() {
+        let digit = b.wrapping_sub(b'0') < 10;
+        digits_touch |= previous_digit & digit;
+        previous_digit = digit;
+    }
+    let canonical = !digits_touch;
+    if canonical {
+        out.push_str(placement);
+        pos.write_fen_tail(style, out);
+    } else {
+        match to {
+            Notation::Xfen => pos.write_xfen(out),
+            Notation::Shredder => pos.write_shredder_fen(out),
+        }
+    }
     if fields < 6 {
         // Keep the first `max(fields, 4)` fields of the six written.
         let keep = fields.max(4);
-        if let Some((cut, _)) = full.match_indices(' ').nth(keep - 1) {
-            full.truncate(cut);
+        let cut = out.as_bytes()[start..]
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b' ')
+            .nth(keep - 1)
+            .map(|(i, _)| start + i);
+        if let Some(cut) = cut {
+            out.truncate(cut);
         }
     }
-    Ok(full)
+    Ok(())
 }
 
 /// Converts one line of a FEN/EPD list into `out`: the FEN part (4 fields, plus the clocks
 /// when both are numbers) is rewritten, anything after it kept byte for byte. Returns
 /// `Ok(false)` for lines that hold no FEN (blank, `#` comments), copied unchanged.
-fn convert_line(line: &str, to: Notation, out: &mut Vec<u8>) -> Result<bool, String> {
+/// `scratch` is a reusable buffer.
+fn convert_line(
+    line: &str,
+    to: Notation,
+    out: &mut Vec<u8>,
+    scratch: &mut String,
+) -> Result<bool, String> {
+    let bytes = line.as_bytes();
     let trimmed = line.trim_start();
     if trimmed.is_empty() || trimmed.starts_with('#') {
-        out.extend_from_slice(line.as_bytes());
+        out.extend_from_slice(bytes);
         return Ok(false);
     }
     // The first seven fields' byte spans, without allocating.
     let mut spans = [(0usize, 0usize); 7];
     let mut count = 0;
-    let mut start = None;
-    for (i, c) in line
-        .char_indices()
-        .chain(std::iter::once((line.len(), ' ')))
-    {
-        match (c.is_ascii_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                spans[count] = (s, i);
-                count += 1;
-                start = None;
-                if count == spans.len() {
-                    break;
-                }
-            }
-            _ => {}
+    let mut i = 0;
+    while i < bytes.len() && count < spans.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
         }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        spans[count] = (start, i);
+        count += 1;
     }
-    let field = |i: usize| (i < count).then(|| &line[spans[i].0..spans[i].1]);
-    let numeric =
-        |i: usize| field(i).is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    let numeric = |i: usize| {
+        i < count && {
+            let f = &bytes[spans[i].0..spans[i].1];
+            !f.is_empty() && f.iter().all(u8::is_ascii_digit)
+        }
+    };
     let fen_fields = if numeric(4) && numeric(5) {
         6
     } else {
@@ -143,10 +185,12 @@ fn convert_line(line: &str, to: Notation, out: &mut Vec<u8>) -> Result<bool, Str
         return Err("not a FEN".into());
     }
     let (fen_start, fen_end) = (spans[0].0, spans[fen_fields - 1].1);
-    let converted = convert_fen(&line[fen_start..fen_end], to)?;
-    out.extend_from_slice(&line.as_bytes()[..fen_start]);
-    out.extend_from_slice(converted.as_bytes());
-    out.extend_from_slice(&line.as_bytes()[fen_end..]);
+    scratch.clear();
+    // Field edges are ASCII white space or the ends of the line: char boundaries.
+    convert_fen_into(&line[fen_start..fen_end], fen_fields, to, scratch)?;
+    out.extend_from_slice(&bytes[..fen_start]);
+    out.extend_from_slice(scratch.as_bytes());
+    out.extend_from_slice(&bytes[fen_end..]);
     Ok(true)
 }
 
@@ -158,6 +202,7 @@ fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
         changed: 0,
         line_breaks: 0,
     };
+    let mut scratch = String::with_capacity(128);
     for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         out.line_breaks += u64::from(raw.ends_with(b"\n"));
         let content_end = raw.len()
@@ -176,7 +221,7 @@ fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
             continue;
         };
         let before = out.text.len();
-        match convert_line(line, to, &mut out.text) {
+        match convert_line(line, to, &mut out.text, &mut scratch) {
             Ok(true) => {
                 out.fens += 1;
                 if out.text[before..] != *content {
@@ -362,7 +407,7 @@ mod tests {
 
     fn line(text: &str, to: Notation) -> Result<Option<String>, String> {
         let mut out = Vec::new();
-        let is_fen = convert_line(text, to, &mut out)?;
+        let is_fen = convert_line(text, to, &mut out, &mut String::new())?;
         Ok(is_fen.then(|| String::from_utf8(out).unwrap()))
     }
 
@@ -392,6 +437,19 @@ mod tests {
         assert_eq!(
             line("4k3/8/8/8/8/8/8/4K2R w K", Notation::Shredder).unwrap(),
             Some("4k3/8/8/8/8/8/8/4K2R w H -".into())
+        );
+    }
+
+    #[test]
+    fn a_placement_with_touching_digits_is_written_canonically() {
+        // Copied when canonical, rewritten from the board when two digits touch.
+        assert_eq!(
+            line("4k3/8/8/8/8/8/8/4K2R w K - 0 1", Notation::Xfen).unwrap(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1".into())
+        );
+        assert_eq!(
+            line("4k12/44/8/8/8/8/8/4K11R w K - 0 1", Notation::Xfen).unwrap(),
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1".into())
         );
     }
 }
