@@ -455,19 +455,22 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// `w` without a leading move number (`12.`, `12...`, or dots alone as in `1 ... e5`); the
-/// same rule decides results and moves, so a word is never both.
+/// `w` without its leading move numbers (`12.`, `12...`, dots alone as in `1 ... e5`, or
+/// several glued together as in `2.2.`); the same rule decides results and moves, so a word
+/// is never both, and a move never starts with a move number (it reads back the same alone).
 #[inline]
-fn after_move_number(w: &[u8]) -> &[u8] {
-    let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
-    let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
-    let rest = if dots > 0 || (digits > 0 && digits == w.len()) {
-        &w[digits + dots..]
-    } else {
-        w
-    };
-    let more_dots = rest.iter().take_while(|&&c| c == b'.').count();
-    &rest[more_dots..]
+fn after_move_number(mut w: &[u8]) -> &[u8] {
+    loop {
+        let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
+        let dots = w[digits..].iter().take_while(|&&c| c == b'.').count();
+        if dots > 0 {
+            w = &w[digits + dots..];
+        } else if digits > 0 && digits == w.len() {
+            return &w[digits..];
+        } else {
+            return w;
+        }
+    }
 }
 
 /// The word starting at the beginning of `rest` (up to a delimiter).

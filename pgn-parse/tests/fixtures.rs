@@ -277,6 +277,23 @@ fn result_glued_to_a_move_number_ends_the_game() {
 }
 
 #[test]
+fn move_numbers_glued_together_are_all_skipped() {
+    let games: Vec<_> =
+        read_games(b"1. e4 e5 2.2.Nf3 Nc6 3.3.*\n\n[Event \"b\"]\n\n1. d4 2.12 d5 *")
+            .map(|g| g.unwrap())
+            .collect();
+    assert_eq!(
+        sans(&games[0].movetext),
+        [&b"e4"[..], b"e5", b"Nf3", b"Nc6"]
+    );
+    assert_eq!(
+        games[0].termination,
+        Termination::Result(GameResult::Unknown)
+    );
+    assert_eq!(sans(&games.last().unwrap().movetext), [&b"d4"[..], b"d5"]);
+}
+
+#[test]
 fn a_movetext_line_starting_with_a_tag_is_not_a_tag_line() {
     // Found by the fuzzer: `[Result "0-1"] 1. e4 {` made the blank-line-then-tag rule miss
     // the next game inside an unclosed comment.
@@ -303,6 +320,15 @@ fn fuzz_regressions_read_the_same_in_chunks() {
             Err(b) => b.byte_range,
         };
         let sequential: Vec<_> = read_games(&data).map(ranges).collect();
+        // Found by the fuzzer: `2.2.*` was a move named `2.*`, written as `2. e5 2.*` and
+        // read back as a result: every game written must read back as one game.
+        for game in read_games(&data).flatten() {
+            let mut out = Vec::new();
+            pgn_parse::PgnWriter::new(&mut out)
+                .write_game(&game)
+                .unwrap();
+            assert_eq!(read_games(&out).count(), 1, "{}", path.display());
+        }
         for target in [1, 7, 64, 365, 1000] {
             let chunked: Vec<_> = pgn_parse::split_at_game_boundaries(&data, target)
                 .iter()
