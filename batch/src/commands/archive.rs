@@ -8,12 +8,12 @@ use crate::pipeline::{self, PipelineOptions};
 use crate::progress::Progress;
 use crate::validate::start::GameKind;
 use crate::validate::{
-    validate, RejectReason, Rejection, Repair, ValidGame, ValidateOptions, Verdict,
+    validate, RejectReason, Rejection, Repair, ValidGame, ValidateOptions, Validator, Verdict,
 };
 use anyhow::{Context, Result};
 use chess960_core::Color;
 use pgn_parse::{
-    count_line_breaks, read_games_at, ErrorKind, Game, LineIndex, Origin, PgnWriter, Tag,
+    count_line_breaks, read_games_at, ErrorKind, Game, LineIndex, Origin, PgnWriter, Reader, Tag,
     Termination, Token, SEVEN_TAG_ROSTER,
 };
 use serde::Serialize;
@@ -115,6 +115,9 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         drop_bad_variations: opts.drop_bad_variations,
     };
     let base = origin.offset;
+    if !opts.write {
+        return check_chunk(bytes, origin, opts, validate_opts);
+    }
     let mut games = read_games_at(bytes, origin);
     for item in games.by_ref() {
         let original_into = |text: &mut Vec<u8>, r: &std::ops::Range<usize>| {
@@ -125,46 +128,30 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         };
         match item {
             Err(bad) => {
-                let reason = match bad.error.kind {
-                    ErrorKind::UnterminatedComment => RejectReason::UnterminatedComment,
-                    ErrorKind::BadTag | ErrorKind::UnterminatedVariation => {
-                        RejectReason::ParseError
-                    }
-                };
-                let (line, column) = lines.locate(bytes, bad.error.offset - base);
-                let (game_line, _) = lines.locate(bytes, bad.byte_range.start - base);
-                let detail = match bad.error.kind {
-                    ErrorKind::UnterminatedComment => {
-                        "comment '{' not closed before the next game".to_string()
-                    }
-                    _ => format!(
-                        "{}: expected {}, found {}",
-                        bad.error.kind.name(),
-                        bad.error.expected,
-                        bad.error.found
-                    ),
-                };
                 let range = original_into(&mut text, &bad.byte_range);
-                fates.push(Fate::Rejected {
-                    range,
-                    problem: Problem {
-                        reason,
-                        detail,
-                        local_line: line,
-                        column,
-                        offset: bad.error.offset,
-                        game_line,
-                        label: label(&bad.tags),
-                    },
-                });
+                let problem = parse_problem(
+                    &bad.error,
+                    &bad.byte_range,
+                    &bad.tags,
+                    bytes,
+                    base,
+                    &mut lines,
+                );
+                fates.push(Fate::Rejected { range, problem });
             }
             Ok(game) => {
+                let view = GameView {
+                    tags: &game.tags,
+                    termination: game.termination,
+                    byte_range: game.byte_range.clone(),
+                };
                 let fate = judge(
-                    &game,
+                    &view,
+                    || validate(&game, validate_opts),
+                    Some(&game),
                     bytes,
                     base,
                     opts,
-                    validate_opts,
                     &mut text,
                     &mut lines,
                 );
@@ -181,12 +168,113 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
     }
 }
 
+/// What `judge` needs to know of a game read whole.
+struct GameView<'g, 'a> {
+    tags: &'g [Tag<'a>],
+    termination: Termination,
+    byte_range: std::ops::Range<usize>,
+}
+
+/// The problem of a game the reader could not read whole.
+fn parse_problem(
+    error: &pgn_parse::ParseError,
+    byte_range: &std::ops::Range<usize>,
+    tags: &[Tag<'_>],
+    bytes: &[u8],
+    base: usize,
+    lines: &mut LineIndex,
+) -> Problem {
+    let reason = match error.kind {
+        ErrorKind::UnterminatedComment => RejectReason::UnterminatedComment,
+        ErrorKind::BadTag | ErrorKind::UnterminatedVariation => RejectReason::ParseError,
+    };
+    let (line, column) = lines.locate(bytes, error.offset - base);
+    let (game_line, _) = lines.locate(bytes, byte_range.start - base);
+    let detail = match error.kind {
+        ErrorKind::UnterminatedComment => "comment '{' not closed before the next game".to_string(),
+        _ => format!(
+            "{}: expected {}, found {}",
+            error.kind.name(),
+            error.expected,
+            error.found
+        ),
+    };
+    Problem {
+        reason,
+        detail,
+        local_line: line,
+        column,
+        offset: error.offset,
+        game_line,
+        label: label(tags),
+    }
+}
+
+/// Checks a chunk without writing: each game validated while it is read (no token lists).
+fn check_chunk(
+    bytes: &[u8],
+    origin: Origin,
+    opts: &ArchiveOptions,
+    validate_opts: ValidateOptions,
+) -> ChunkOutcome {
+    let base = origin.offset;
+    let mut lines = LineIndex::new(1);
+    let mut text = Vec::new();
+    let mut fates = Vec::new();
+    let mut reader = Reader::with_origin(bytes, origin);
+    let mut validator = Validator::new(validate_opts);
+    while let Some((end, verdict)) = reader.read_game(&mut validator) {
+        let tags = validator.tags();
+        let fate = match &end.error {
+            Some(error) => {
+                let start = text.len();
+                text.extend_from_slice(
+                    &bytes[end.byte_range.start - base..end.byte_range.end - base],
+                );
+                text.extend_from_slice(b"\n\n");
+                Fate::Rejected {
+                    range: start..text.len(),
+                    problem: parse_problem(error, &end.byte_range, tags, bytes, base, &mut lines),
+                }
+            }
+            None => {
+                let view = GameView {
+                    tags,
+                    termination: end.termination,
+                    byte_range: end.byte_range.clone(),
+                };
+                judge(
+                    &view,
+                    || verdict,
+                    None,
+                    bytes,
+                    base,
+                    opts,
+                    &mut text,
+                    &mut lines,
+                )
+            }
+        };
+        fates.push(fate);
+    }
+    ChunkOutcome {
+        fates,
+        text,
+        line_breaks: count_line_breaks(bytes),
+        junk_bytes: reader.junk_bytes(),
+    }
+}
+
+/// What becomes of a game read whole: `verdict` is asked for only when the game has a
+/// result; `game` (with its tokens) is needed only when writing.
+#[allow(clippy::too_many_arguments)]
 fn judge(
-    game: &Game<'_>,
+    game: &GameView<'_, '_>,
+    verdict: impl FnOnce() -> Verdict,
+    tokens: Option<&Game<'_>>,
     bytes: &[u8],
     base: usize,
     opts: &ArchiveOptions,
-    validate_opts: ValidateOptions,
     text: &mut Vec<u8>,
     lines: &mut LineIndex,
 ) -> Fate {
@@ -207,7 +295,7 @@ fn judge(
                 column,
                 offset,
                 game_line,
-                label: label(&game.tags),
+                label: label(game.tags),
             },
         }
     };
@@ -225,7 +313,7 @@ fn judge(
         );
         return reject(text, r);
     }
-    match validate(game, validate_opts) {
+    match verdict() {
         Verdict::Invalid(rejection) => reject(text, rejection),
         Verdict::Unsupported(variant) => {
             let start = text.len();
@@ -250,7 +338,7 @@ fn judge(
             }
             let mut repairs = valid.repairs.clone();
             let start = text.len();
-            if opts.write {
+            if let Some(game) = tokens.filter(|_| opts.write) {
                 render(game, &valid, opts, text, &mut repairs);
             }
             Fate::Kept {
@@ -664,4 +752,67 @@ pub fn process_chunk_counts(bytes: &[u8], opts: &ArchiveOptions) -> (u64, u64, u
         }
     }
     counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every fate of a chunk, as text (kind, reason, where, detail, dedupe key, repairs).
+    fn fates(bytes: &[u8], write: bool) -> Vec<String> {
+        let opts = ArchiveOptions {
+            write,
+            drop_bad_variations: true,
+            ..ArchiveOptions::default()
+        };
+        process_chunk(bytes, Origin::default(), &opts)
+            .fates
+            .iter()
+            .map(|fate| match fate {
+                Fate::Kept { key, repairs, .. } => format!(
+                    "kept {key:x} {:?}",
+                    // Repairs made while writing exist only when writing.
+                    repairs
+                        .iter()
+                        .map(Repair::name)
+                        .filter(
+                            |r| !["variant-normalised", "setup-added", "fen-rewritten"].contains(r)
+                        )
+                        .collect::<Vec<_>>()
+                ),
+                Fate::Unsupported { variant, .. } => format!("unsupported {variant}"),
+                Fate::Rejected { problem: p, .. } => format!(
+                    "rejected {} {}:{} @{} game line {} {:?} {}",
+                    p.reason.name(),
+                    p.local_line,
+                    p.column,
+                    p.offset,
+                    p.game_line,
+                    p.detail,
+                    p.label
+                ),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn checking_while_reading_agrees_with_checking_read_games() {
+        // `check` validates from the reader's events, `clean` from token lists: the same
+        // verdict, reason, position and repairs for every game of every fixture.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut games = 0;
+        for dir in ["check", "pgn", "fuzz-regressions", "."] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "pgn") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let (streamed, collected) = (fates(&bytes, false), fates(&bytes, true));
+                assert_eq!(streamed, collected, "{}", path.display());
+                games += streamed.len();
+            }
+        }
+        assert!(games > 100, "{games} games compared");
+    }
 }

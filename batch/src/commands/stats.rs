@@ -8,7 +8,7 @@ use crate::progress::Progress;
 use crate::stats::filter::{speed_of, Date, FilteredBy, Filters, GameFacts, Speed};
 use crate::stats::table::{Row, Tables, Winner};
 use crate::validate::start::{resolve_start, GameKind, RuleTags, StartOutcome};
-use crate::validate::{validate, ValidateOptions, Verdict};
+use crate::validate::{ValidateOptions, Validator, Verdict};
 use anyhow::{bail, Context, Result};
 use chess960_core::sp::StartKind;
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Termination, Visitor};
@@ -285,21 +285,24 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         }
         return stats;
     }
-    for game in pgn_parse::read_games_at(bytes, origin) {
-        let Ok(game) = game else {
+    // Each game validated while it is read (no token lists).
+    let mut reader = Reader::with_origin(bytes, origin);
+    let mut validator = Validator::new(ValidateOptions::default());
+    while let Some((end, verdict)) = reader.read_game(&mut validator) {
+        if end.error.is_some() {
             judge.count(&mut stats, &[], Err(Excluded::Invalid));
             continue;
-        };
-        let verdict = if !matches!(game.termination, Termination::Result(_)) {
+        }
+        let verdict = if !matches!(end.termination, Termination::Result(_)) {
             Err(Excluded::Invalid)
         } else {
-            match validate(&game, ValidateOptions::default()) {
+            match verdict {
                 Verdict::Valid(v) => Ok((v.kind, v.class.kind, v.result, Some(v.plies))),
                 Verdict::Unsupported(_) => Err(Excluded::Unsupported),
                 Verdict::Invalid(_) => Err(Excluded::Invalid),
             }
         };
-        judge.count(&mut stats, &game.tags, verdict);
+        judge.count(&mut stats, validator.tags(), verdict);
     }
     stats
 }

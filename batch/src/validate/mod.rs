@@ -7,9 +7,9 @@ pub mod variant;
 use chess960_core::outcome::Termination;
 use chess960_core::sp::StartClassification;
 use chess960_core::{Color, Move, Position, SanError};
-use pgn_parse::{Game, GameResult, Token};
+use pgn_parse::{Game, GameEnd, GameResult, Skip, Tag, Token, Visitor};
 use serde::Serialize;
-use start::{resolve_start, GameKind, RuleTags, StartOutcome};
+use start::{resolve_start, GameKind, RuleTags, Start, StartOutcome};
 
 /// Why a game is rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -179,9 +179,9 @@ pub enum Verdict {
 }
 
 /// The tags that matter for the rules, decoded.
-pub fn rule_tags(game: &Game<'_>) -> RuleTags {
+pub fn rule_tags(game_tags: &[Tag<'_>]) -> RuleTags {
     let mut tags = RuleTags::default();
-    for tag in &game.tags {
+    for tag in game_tags {
         match tag.name {
             b"FEN" => tags.fens.push(tag.value_lossy_str().into_owned()),
             b"Variant" if tags.variant.is_none() => {
@@ -239,191 +239,416 @@ fn move_label(pos: &Position) -> String {
 
 /// Validates one parsed game.
 pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
-    let mut repairs = Vec::new();
-    let start = match resolve_start(&rule_tags(game), &mut repairs) {
-        Ok(StartOutcome::Chess(start)) => start,
-        Ok(StartOutcome::Unsupported(name)) => return Verdict::Unsupported(name),
-        Err(rejection) => {
-            let mut rejection = rejection;
-            rejection.offset = Some(game.byte_range.start);
+    let mut replay = match Replay::start(&game.tags, game.byte_range.start, opts) {
+        Ok(replay) => replay,
+        Err(verdict) => return verdict,
+    };
+    for token in &game.movetext {
+        match token {
+            Token::San { text, offset } => replay.san(text, *offset),
+            Token::NullMove { offset } => replay.null_move(*offset),
+            Token::BeginVariation => replay.begin_variation(),
+            Token::EndVariation => replay.end_variation(),
+            Token::Result(r) => replay.result(*r),
+            Token::Comment { .. } | Token::Nag(_) | Token::Suffix(_) => replay.other_token(),
+        }
+        if replay.has_failed() {
+            break;
+        }
+    }
+    replay.finish(&game.tags)
+}
+
+/// The replay of one game's movetext, token by token: from a parsed [`Game`] ([`validate`])
+/// or straight from the reader ([`Validator`]), with the same rules.
+pub struct Replay {
+    opts: ValidateOptions,
+    start: Start,
+    lines: Vec<Line>,
+    canonical: Vec<String>,
+    dropped_tokens: Vec<(usize, usize)>,
+    repairs: Vec<Repair>,
+    plies: u32,
+    movetext_result: Option<GameResult>,
+    key_a: u64,
+    key_b: u64,
+    /// Index of the next token.
+    tokens: usize,
+    /// Offset of the game's first byte.
+    game_start: usize,
+    failure: Option<Rejection>,
+}
+
+impl Replay {
+    /// Works out the rules and start position from the tags: a replay ready for the first
+    /// move, or the verdict when the tags alone decide it (another variant, a bad FEN).
+    pub fn start(
+        tags: &[Tag<'_>],
+        game_start: usize,
+        opts: ValidateOptions,
+    ) -> Result<Replay, Verdict> {
+        let mut repairs = Vec::new();
+        let start = match resolve_start(&rule_tags(tags), &mut repairs) {
+            Ok(StartOutcome::Chess(start)) => start,
+            Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
+            Err(mut rejection) => {
+                rejection.offset = Some(game_start);
+                return Err(Verdict::Invalid(rejection));
+            }
+        };
+        let key_a = mix(start.position.zobrist());
+        Ok(Replay {
+            opts,
+            lines: vec![Line {
+                current: start.position.clone(),
+                before_last: None,
+                opened_at: 0,
+                dropping: false,
+            }],
+            start,
+            canonical: Vec::new(),
+            dropped_tokens: Vec::new(),
+            repairs,
+            plies: 0,
+            movetext_result: None,
+            key_a,
+            key_b: mix(key_a ^ 0x5555),
+            tokens: 0,
+            game_start,
+            failure: None,
+        })
+    }
+
+    /// Whether a move or variation has already made the game invalid (later tokens are
+    /// ignored).
+    pub fn has_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    fn fail(&mut self, rejection: Rejection) {
+        if self.failure.is_none() {
+            self.failure = Some(rejection);
+        }
+    }
+
+    /// A move in SAN at byte `offset`.
+    pub fn san(&mut self, text: &[u8], offset: usize) {
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let depth = self.lines.len();
+        let Some(line) = self.lines.last_mut() else {
+            return;
+        };
+        if line.dropping {
+            if self.opts.canonical_san {
+                self.canonical.push(String::new());
+            }
+            return;
+        }
+        let m: Move = match line.current.parse_san(text) {
+            Ok(m) => m,
+            Err(err) => {
+                let san_text = String::from_utf8_lossy(text);
+                let why = san_failure(&line.current, &san_text, err);
+                let label = move_label(&line.current);
+                if depth > 1 {
+                    if self.opts.drop_bad_variations {
+                        line.dropping = true;
+                        if self.opts.canonical_san {
+                            self.canonical.push(String::new());
+                        }
+                        return;
+                    }
+                    let detail =
+                        format!("bad move {san_text:?} in a variation ({label} {san_text}): {why}");
+                    self.fail(Rejection {
+                        reason: RejectReason::BadVariation,
+                        detail,
+                        offset: Some(offset),
+                    });
+                    return;
+                }
+                let (reason, kind) = match err {
+                    SanError::Malformed => (RejectReason::MalformedMove, "malformed"),
+                    SanError::Ambiguous => (RejectReason::AmbiguousMove, "ambiguous"),
+                    SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
+                };
+                let detail = format!(
+                    "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",
+                    self.plies + 1
+                );
+                self.fail(Rejection {
+                    reason,
+                    detail,
+                    offset: Some(offset),
+                });
+                return;
+            }
+        };
+        if text.first() == Some(&b'0') && !self.repairs.contains(&Repair::ZeroCastlingNotation) {
+            self.repairs.push(Repair::ZeroCastlingNotation);
+        }
+        if self.opts.canonical_san {
+            self.canonical.push(line.current.san_plus(m));
+        }
+        let before = line.current.clone();
+        line.current.play(m);
+        if depth == 1 {
+            self.plies += 1;
+            let z = line.current.zobrist();
+            self.key_a = mix(self.key_a ^ z);
+            self.key_b = mix(self.key_b.rotate_left(17) ^ z);
+        }
+        line.before_last = Some(before);
+    }
+
+    /// A null move (`--`) at byte `offset`: the game is invalid.
+    pub fn null_move(&mut self, offset: usize) {
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let label = self
+            .lines
+            .last()
+            .map(|l| move_label(&l.current))
+            .unwrap_or_default();
+        let detail = format!("null move at ply {} ({label} --)", self.plies + 1);
+        self.fail(Rejection {
+            reason: RejectReason::NullMove,
+            detail,
+            offset: Some(offset),
+        });
+    }
+
+    /// A `(`: the variation replaces the last move of the current line.
+    pub fn begin_variation(&mut self) {
+        let index = self.tokens;
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let Some(parent) = self.lines.last() else {
+            return;
+        };
+        let dropping = parent.dropping;
+        let current = match (&parent.before_last, dropping) {
+            (Some(base), _) => base.clone(),
+            (None, true) => parent.current.clone(),
+            (None, false) => {
+                let offset = Some(self.game_start);
+                self.fail(Rejection {
+                    reason: RejectReason::BadVariation,
+                    detail: "a variation before any move".into(),
+                    offset,
+                });
+                return;
+            }
+        };
+        self.lines.push(Line {
+            current,
+            before_last: None,
+            opened_at: index,
+            dropping,
+        });
+    }
+
+    /// A `)`.
+    pub fn end_variation(&mut self) {
+        let index = self.tokens;
+        self.tokens += 1;
+        if self.failure.is_some() || self.lines.len() < 2 {
+            return;
+        }
+        if let Some(line) = self.lines.pop() {
+            let parent_dropping = self.lines.last().is_some_and(|l| l.dropping);
+            if line.dropping && !parent_dropping {
+                self.dropped_tokens.push((line.opened_at, index));
+                if !self.repairs.contains(&Repair::BadVariationDropped) {
+                    self.repairs.push(Repair::BadVariationDropped);
+                }
+            }
+        }
+    }
+
+    /// The termination marker in the movetext.
+    pub fn result(&mut self, result: GameResult) {
+        self.tokens += 1;
+        self.movetext_result = Some(result);
+    }
+
+    /// A comment, NAG or suffix (counted, for token indices).
+    pub fn other_token(&mut self) {
+        self.tokens += 1;
+    }
+
+    /// The verdict, once the movetext is over; `tags` gives the `Result` tag.
+    pub fn finish(self, tags: &[Tag<'_>]) -> Verdict {
+        if let Some(rejection) = self.failure {
             return Verdict::Invalid(rejection);
         }
-    };
-    let mut lines = vec![Line {
-        current: start.position.clone(),
-        before_last: None,
-        opened_at: 0,
-        dropping: false,
-    }];
-    let mut canonical = Vec::new();
-    let mut dropped_tokens = Vec::new();
-    let mut plies = 0u32;
-    let mut movetext_result = None;
-    let mut key_a = mix(start.position.zobrist());
-    let mut key_b = mix(key_a ^ 0x5555);
-    for (index, token) in game.movetext.iter().enumerate() {
-        match token {
-            Token::San { text, offset } => {
-                let depth = lines.len();
-                let Some(line) = lines.last_mut() else { break };
-                if line.dropping {
-                    if opts.canonical_san {
-                        canonical.push(String::new());
-                    }
-                    continue;
-                }
-                let parsed = line.current.parse_san(text);
-                let m: Move = match parsed {
-                    Ok(m) => m,
-                    Err(err) => {
-                        let san_text = String::from_utf8_lossy(text);
-                        let why = san_failure(&line.current, &san_text, err);
-                        let label = move_label(&line.current);
-                        if depth > 1 {
-                            if opts.drop_bad_variations {
-                                line.dropping = true;
-                                if opts.canonical_san {
-                                    canonical.push(String::new());
-                                }
-                                continue;
-                            }
-                            return Verdict::Invalid(Rejection {
-                                reason: RejectReason::BadVariation,
-                                detail: format!("bad move {san_text:?} in a variation ({label} {san_text}): {why}"),
-                                offset: Some(*offset),
-                            });
-                        }
-                        let reason = match err {
-                            SanError::Malformed => RejectReason::MalformedMove,
-                            SanError::Ambiguous => RejectReason::AmbiguousMove,
-                            SanError::Illegal => RejectReason::IllegalMove,
-                        };
-                        let kind = match err {
-                            SanError::Malformed => "malformed",
-                            SanError::Ambiguous => "ambiguous",
-                            SanError::Illegal => "illegal",
-                        };
-                        return Verdict::Invalid(Rejection {
-                            reason,
-                            detail: format!(
-                                "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",
-                                plies + 1
-                            ),
-                            offset: Some(*offset),
-                        });
-                    }
-                };
-                if text.first() == Some(&b'0') && !repairs.contains(&Repair::ZeroCastlingNotation) {
-                    repairs.push(Repair::ZeroCastlingNotation);
-                }
-                if opts.canonical_san {
-                    canonical.push(line.current.san_plus(m));
-                }
-                let next = line.current.played(m);
-                line.before_last = Some(std::mem::replace(&mut line.current, next));
-                if depth == 1 {
-                    plies += 1;
-                    let z = line.current.zobrist();
-                    key_a = mix(key_a ^ z);
-                    key_b = mix(key_b.rotate_left(17) ^ z);
-                }
-            }
-            Token::NullMove { offset } => {
-                let label = lines
-                    .last()
-                    .map(|l| move_label(&l.current))
-                    .unwrap_or_default();
-                return Verdict::Invalid(Rejection {
-                    reason: RejectReason::NullMove,
-                    detail: format!("null move at ply {} ({label} --)", plies + 1),
-                    offset: Some(*offset),
+        let mut repairs = self.repairs;
+        let Some(main) = self.lines.into_iter().next() else {
+            return Verdict::Invalid(Rejection::new(
+                RejectReason::ParseError,
+                "empty game".into(),
+            ));
+        };
+        let end = main.current;
+        let tag_result = tags
+            .iter()
+            .find(|t| t.name == b"Result")
+            .map(|t| GameResult::from_bytes(&t.value()))
+            .unwrap_or(GameResult::Unknown);
+        let mut result = match self.movetext_result {
+            Some(GameResult::Unknown) | None => tag_result,
+            Some(r) => r,
+        };
+        let termination = end.termination();
+        let implied = match termination {
+            Some(Termination::Checkmate) => Some(match end.turn() {
+                Color::White => GameResult::BlackWins,
+                Color::Black => GameResult::WhiteWins,
+            }),
+            Some(Termination::Stalemate) => Some(GameResult::Draw),
+            _ => None,
+        };
+        if let Some(implied) = implied {
+            if result != implied {
+                repairs.push(Repair::ResultCorrected {
+                    old: result.as_str().to_string(),
                 });
+                result = implied;
             }
-            Token::BeginVariation => {
-                let Some(parent) = lines.last() else { break };
-                let dropping = parent.dropping;
-                let Some(base) = parent.before_last.clone() else {
-                    if dropping {
-                        lines.push(Line {
-                            current: parent.current.clone(),
-                            before_last: None,
-                            opened_at: index,
-                            dropping,
-                        });
-                        continue;
-                    }
-                    return Verdict::Invalid(Rejection {
-                        reason: RejectReason::BadVariation,
-                        detail: "a variation before any move".into(),
-                        offset: Some(game.byte_range.start),
-                    });
-                };
-                lines.push(Line {
-                    current: base,
-                    before_last: None,
-                    opened_at: index,
-                    dropping,
-                });
-            }
-            Token::EndVariation if lines.len() > 1 => {
-                if let Some(line) = lines.pop() {
-                    let parent_dropping = lines.last().is_some_and(|l| l.dropping);
-                    if line.dropping && !parent_dropping {
-                        dropped_tokens.push((line.opened_at, index));
-                        if !repairs.contains(&Repair::BadVariationDropped) {
-                            repairs.push(Repair::BadVariationDropped);
-                        }
-                    }
-                }
-            }
-            Token::Result(r) => movetext_result = Some(*r),
-            _ => {}
+        }
+        let plies = self.plies;
+        let start = self.start;
+        Verdict::Valid(Box::new(ValidGame {
+            kind: start.kind,
+            class: start.class,
+            had_fen: start.had_fen,
+            start: start.position,
+            end,
+            plies,
+            result,
+            termination,
+            canonical: self.canonical,
+            dropped_tokens: self.dropped_tokens,
+            repairs,
+            dedupe_key: ((self.key_a as u128) << 64) | self.key_b as u128 ^ plies as u128,
+        }))
+    }
+}
+
+/// A [`Visitor`] that validates each game while it is read: no token list is built, the
+/// movetext of a game whose tags already decide it is skipped, and the tags stay available
+/// through [`Validator::tags`] until the next game.
+pub struct Validator<'a> {
+    opts: ValidateOptions,
+    tags: Vec<Tag<'a>>,
+    game_start: usize,
+    state: ValidatorState,
+}
+
+enum ValidatorState {
+    Tags,
+    Replaying(Box<Replay>),
+    Decided(Verdict),
+}
+
+impl<'a> Validator<'a> {
+    /// A validator with `opts` (canonical SAN is not available: there are no tokens to
+    /// write).
+    pub fn new(opts: ValidateOptions) -> Validator<'a> {
+        Validator {
+            opts: ValidateOptions {
+                canonical_san: false,
+                ..opts
+            },
+            tags: Vec::new(),
+            game_start: 0,
+            state: ValidatorState::Tags,
         }
     }
-    let Some(main) = lines.into_iter().next() else {
-        return Verdict::Invalid(Rejection::new(
-            RejectReason::ParseError,
-            "empty game".into(),
-        ));
-    };
-    let end = main.current;
-    let tag_result = game
-        .tag(b"Result")
-        .map(|t| GameResult::from_bytes(&t.value()))
-        .unwrap_or(GameResult::Unknown);
-    let mut result = match movetext_result {
-        Some(GameResult::Unknown) | None => tag_result,
-        Some(r) => r,
-    };
-    let termination = end.termination();
-    let implied = match termination {
-        Some(Termination::Checkmate) => Some(match end.turn() {
-            Color::White => GameResult::BlackWins,
-            Color::Black => GameResult::WhiteWins,
-        }),
-        Some(Termination::Stalemate) => Some(GameResult::Draw),
-        _ => None,
-    };
-    if let Some(implied) = implied {
-        if result != implied {
-            repairs.push(Repair::ResultCorrected {
-                old: result.as_str().to_string(),
-            });
-            result = implied;
+
+    /// The tags of the game read last.
+    pub fn tags(&self) -> &[Tag<'a>] {
+        &self.tags
+    }
+
+    fn replay(&mut self) -> Option<&mut Replay> {
+        match &mut self.state {
+            ValidatorState::Replaying(replay) if !replay.has_failed() => Some(replay),
+            _ => None,
         }
     }
-    Verdict::Valid(Box::new(ValidGame {
-        kind: start.kind,
-        class: start.class,
-        had_fen: start.had_fen,
-        start: start.position,
-        end,
-        plies,
-        result,
-        termination,
-        canonical,
-        dropped_tokens,
-        repairs,
-        dedupe_key: ((key_a as u128) << 64) | key_b as u128 ^ plies as u128,
-    }))
+}
+
+impl<'a> Visitor<'a> for Validator<'a> {
+    type Output = (GameEnd, Verdict);
+
+    fn begin_game(&mut self, offset: usize) {
+        self.tags.clear();
+        self.game_start = offset;
+        self.state = ValidatorState::Tags;
+    }
+    fn tag(&mut self, tag: Tag<'a>) {
+        self.tags.push(tag);
+    }
+    fn end_tags(&mut self) -> Skip {
+        match Replay::start(&self.tags, self.game_start, self.opts) {
+            Ok(replay) => {
+                self.state = ValidatorState::Replaying(Box::new(replay));
+                Skip(false)
+            }
+            Err(verdict) => {
+                self.state = ValidatorState::Decided(verdict);
+                Skip(true)
+            }
+        }
+    }
+    fn san(&mut self, san: &'a [u8], offset: usize) {
+        if let Some(replay) = self.replay() {
+            replay.san(san, offset);
+        }
+    }
+    fn null_move(&mut self, offset: usize) {
+        if let Some(replay) = self.replay() {
+            replay.null_move(offset);
+        }
+    }
+    fn begin_variation(&mut self) -> Skip {
+        match self.replay() {
+            Some(replay) => {
+                replay.begin_variation();
+                Skip(false)
+            }
+            None => Skip(true),
+        }
+    }
+    fn end_variation(&mut self) {
+        if let Some(replay) = self.replay() {
+            replay.end_variation();
+        }
+    }
+    fn result(&mut self, result: GameResult) {
+        if let ValidatorState::Replaying(replay) = &mut self.state {
+            replay.result(result);
+        }
+    }
+    fn end_game(&mut self, end: GameEnd) -> Self::Output {
+        let verdict = match std::mem::replace(&mut self.state, ValidatorState::Tags) {
+            ValidatorState::Replaying(replay) => replay.finish(&self.tags),
+            ValidatorState::Decided(verdict) => verdict,
+            // A game that ended inside its tags (damaged): the caller sees `end.error`.
+            ValidatorState::Tags => Verdict::Invalid(Rejection {
+                reason: RejectReason::ParseError,
+                detail: "the game ends inside its tags".into(),
+                offset: Some(self.game_start),
+            }),
+        };
+        (end, verdict)
+    }
 }
