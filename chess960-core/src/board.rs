@@ -160,14 +160,15 @@ impl Board {
             | (attacks::king_attacks(sq) & self.by_role(Role::King))
             | (attacks::pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
             & theirs;
-        // The magic tables are large; look them up only when a slider stands on a ray.
-        let rooks = self.rooks_and_queens() & theirs & attacks::rook_rays(sq);
-        if rooks.any() {
-            attackers |= attacks::rook_attacks(sq, occupied) & rooks;
-        }
-        let bishops = self.bishops_and_queens() & theirs & attacks::bishop_rays(sq);
-        if bishops.any() {
-            attackers |= attacks::bishop_attacks(sq, occupied) & bishops;
+        // Sliders on a ray of `sq` attack it when nothing stands between: a few lookups in
+        // the small `between` table instead of one in the large magic tables.
+        let sliders = ((self.rooks_and_queens() & attacks::rook_rays(sq))
+            | (self.bishops_and_queens() & attacks::bishop_rays(sq)))
+            & theirs;
+        for slider in sliders {
+            if (attacks::between(sq, slider) & occupied).is_empty() {
+                attackers |= slider;
+            }
         }
         attackers
     }

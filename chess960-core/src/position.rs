@@ -406,17 +406,11 @@ impl Position {
         } else {
             self.board.bishops_and_queens()
         };
-        let snipers = sliders & them & ray;
-        if snipers.is_empty() {
-            return true;
-        }
         let occupied = self.board.occupied().without(from) | to;
-        let seen = if orthogonal {
-            attacks::rook_attacks(king, occupied)
-        } else {
-            attacks::bishop_attacks(king, occupied)
-        };
-        (seen & snipers).is_empty()
+        // A sniper with nothing between it and the king once `from` has left.
+        !Iterator::any(&mut (sliders & them & ray), |sniper| {
+            (between(king, sniper) & occupied).is_empty()
+        })
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).

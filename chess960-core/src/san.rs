@@ -266,16 +266,22 @@ fn resolve_normal(
         return Err(SanError::Illegal);
     }
     let occupied = board.occupied();
-    let attackers = match role {
+    // Pieces of the role that reach `to` on an empty board, then (sliders) those with a clear
+    // path: small tables only, no magic lookup.
+    let reach = match role {
         Role::Knight => attacks::knight_attacks(to),
-        Role::Bishop => attacks::bishop_attacks(to, occupied),
-        Role::Rook => attacks::rook_attacks(to, occupied),
-        _ => attacks::queen_attacks(to, occupied),
+        Role::Bishop => attacks::bishop_rays(to),
+        Role::Rook => attacks::rook_rays(to),
+        _ => attacks::rook_rays(to) | attacks::bishop_rays(to),
     };
-    let candidates = attackers & board.by_role(role) & ours & from_mask;
+    let candidates = reach & board.by_role(role) & ours & from_mask;
     let mut found = None;
     for from in candidates {
-        if pos.non_king_move_is_safe(from, to, checkers) && found.replace(from).is_some() {
+        let path_clear = role == Role::Knight || (attacks::between(from, to) & occupied).is_empty();
+        if path_clear
+            && pos.non_king_move_is_safe(from, to, checkers)
+            && found.replace(from).is_some()
+        {
             return Err(SanError::Ambiguous);
         }
     }

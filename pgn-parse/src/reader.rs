@@ -492,6 +492,19 @@ fn trim_end(input: &[u8], start: usize, resume: usize) -> usize {
     end
 }
 
+/// `b` in every byte of a word.
+#[inline(always)]
+const fn splat(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// The high bit of each zero byte of `x` (exact for the lowest zero byte, which is all
+/// [`scan_comment`] uses).
+#[inline(always)]
+const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(splat(1)) & !x & splat(0x80)
+}
+
 /// Finds the `}` closing the comment opened at `open`, or `Err(resume)`: the game boundary
 /// (or the end of the input) the comment runs into.
 fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
@@ -499,6 +512,18 @@ fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
     // Most comments are short (`{ [%clk 0:01:00] }`): look at the first bytes directly
     // before paying for a vectorised search.
     let short_end = (p + 48).min(input.len());
+    // Eight bytes at a time (SWAR): the lowest byte that is `}`, `\n` or `\r`.
+    while p + 8 <= short_end {
+        let word = u64::from_le_bytes(input[p..p + 8].try_into().unwrap_or([0; 8]));
+        let hits = zero_bytes(word ^ splat(b'}'))
+            | zero_bytes(word ^ splat(b'\n'))
+            | zero_bytes(word ^ splat(b'\r'));
+        if hits != 0 {
+            p += (hits.trailing_zeros() / 8) as usize;
+            break;
+        }
+        p += 8;
+    }
     while p < short_end {
         match input[p] {
             b'}' => return Ok(p),
@@ -518,6 +543,51 @@ fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
                 if input.get(p) == Some(&b'[') && is_game_boundary(input, p) {
                     return Err(p);
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `scan_comment` one byte at a time, for comparison.
+    fn scan_comment_bytewise(input: &[u8], open: usize) -> Result<usize, usize> {
+        let mut p = open + 1;
+        while p < input.len() {
+            match input[p] {
+                b'}' => return Ok(p),
+                b'\n' | b'\r'
+                    if input.get(p + 1) == Some(&b'[') && is_game_boundary(input, p + 1) =>
+                {
+                    return Err(p + 1)
+                }
+                _ => p += 1,
+            }
+        }
+        Err(input.len())
+    }
+
+    #[test]
+    fn comment_scan_agrees_with_a_bytewise_scan() {
+        let alphabet = b"}}\n\r[ab %clk0:1{";
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..200 {
+            for _ in 0..200 {
+                let mut input = vec![b'{'];
+                for _ in 0..len {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    input.push(alphabet[(state % alphabet.len() as u64) as usize]);
+                }
+                assert_eq!(
+                    scan_comment(&input, 0),
+                    scan_comment_bytewise(&input, 0),
+                    "{:?}",
+                    String::from_utf8_lossy(&input)
+                );
             }
         }
     }
