@@ -216,10 +216,10 @@ fn whole(name: &InputName, path: &Path, mut file: File, head: &[u8]) -> Result<I
         return Ok(input(Bytes::Owned(Vec::new())));
     }
     // SAFETY: the map is read-only. If another process truncates the file while we read
-    // it, access past the new end raises SIGBUS and the process dies; this cannot be
-    // caught safely, so `check_unchanged` (called by `pipeline::run` after each input)
-    // reports a change of length instead, and docs/reliability.md documents the risk.
-    // Reading from stdin (`-`) avoids the map.
+    // it, access past the new end raises SIGBUS: the binary's handler
+    // (`output::exit_cleanly_on_sigbus`) removes temporary outputs and exits with status 2;
+    // a change of length that raises no fault is reported by `check_unchanged` (called by
+    // `pipeline::run` after each input). Reading from stdin (`-`) avoids the map.
     match unsafe { memmap2::MmapOptions::new().map(&file) } {
         Ok(map) => {
             let _ = map.advise(memmap2::Advice::Sequential);

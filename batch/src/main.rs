@@ -19,6 +19,7 @@ fn main() {
             std::process::exit(code);
         }
     };
+    output::exit_cleanly_on_sigbus();
     // The first Ctrl-C asks the pipeline to stop between chunks (temporary files are then
     // dropped normally); a second one, for a run blocked reading a terminal or a pipe,
     // removes the temporary files and exits at once.

@@ -4,7 +4,7 @@
 use anyhow::{bail, Context, Result};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Where output goes.
 pub enum Sink {
@@ -40,6 +40,20 @@ impl Sink {
                 ))
             }
             _ => Ok(Sink::File(AtomicFile::create(path)?)),
+        }
+    }
+
+    /// Flushes everything written so far to the file (or standard output), naming the
+    /// output in the error.
+    pub fn flush_all(&mut self) -> Result<()> {
+        match self {
+            Sink::File(f) => f
+                .flush()
+                .with_context(|| format!("cannot write {}", f.target().display())),
+            Sink::Special(w, path) => w
+                .flush()
+                .with_context(|| format!("cannot write {}", path.display())),
+            Sink::Stdout(w) => w.flush().context("cannot write to standard output"),
         }
     }
 
@@ -86,25 +100,49 @@ pub struct AtomicFile {
     _registered: Registered,
 }
 
-/// Temporary files not yet committed or dropped, for [`remove_temporary_files`].
-static TEMPORARY_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// How many temporary files can be open at once and still be removed by an abrupt exit.
+const TEMPORARY_SLOTS: usize = 64;
 
-/// A temporary file's entry in [`TEMPORARY_FILES`], removed when this is dropped.
-struct Registered(PathBuf);
+/// Temporary files not yet committed or dropped, for [`remove_temporary_files`] and the
+/// SIGBUS handler: each slot holds a NUL-terminated path, or null. Slots are read with
+/// plain atomic loads, so a signal handler may walk them; the strings are never freed (a
+/// few bytes per output file), so a pointer read from a slot is always valid.
+static TEMPORARY_FILES: [AtomicPtr<libc::c_char>; TEMPORARY_SLOTS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; TEMPORARY_SLOTS];
+
+/// A temporary file's slot in [`TEMPORARY_FILES`], emptied when this is dropped.
+struct Registered(Option<usize>);
 
 impl Registered {
     fn new(path: &Path) -> Registered {
-        let mut files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
-        files.push(path.to_path_buf());
-        Registered(path.to_path_buf())
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(text) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return Registered(None);
+        };
+        let raw = text.into_raw();
+        for (i, slot) in TEMPORARY_FILES.iter().enumerate() {
+            if slot
+                .compare_exchange(
+                    std::ptr::null_mut(),
+                    raw,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                )
+                .is_ok()
+            {
+                return Registered(Some(i));
+            }
+        }
+        // All slots taken: this file is still removed on drop, only not by an abrupt exit.
+        Registered(None)
     }
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        let mut files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = files.iter().rposition(|p| *p == self.0) {
-            files.swap_remove(i);
+        if let Some(i) = self.0 {
+            // The string is leaked on purpose (see `TEMPORARY_FILES`).
+            TEMPORARY_FILES[i].store(std::ptr::null_mut(), Ordering::Release);
         }
     }
 }
@@ -112,14 +150,48 @@ impl Drop for Registered {
 /// Deletes every temporary file still open, for an exit that skips destructors (a second
 /// Ctrl-C while the run is blocked reading). Returns how many were removed.
 pub fn remove_temporary_files() -> usize {
-    let files = TEMPORARY_FILES.lock().unwrap_or_else(|e| e.into_inner());
-    files
-        .iter()
-        .filter(|p| std::fs::remove_file(p).is_ok())
-        .count()
+    let mut removed = 0;
+    for slot in &TEMPORARY_FILES {
+        let path = slot.load(Ordering::Acquire);
+        if !path.is_null() {
+            // SAFETY: a non-null slot holds a leaked, never freed, NUL-terminated string.
+            removed += usize::from(unsafe { libc::unlink(path) } == 0);
+        }
+    }
+    removed
+}
+
+/// Installs a SIGBUS handler: a mapped input that shrinks under the reader (another
+/// program truncated it) raises SIGBUS on the next page read. The handler removes the
+/// temporary output files, says what happened and exits with status 2, instead of the
+/// process dying with no word and leaving temporary files behind.
+pub fn exit_cleanly_on_sigbus() {
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        // Only async-signal-safe calls here: unlink, write, _exit.
+        remove_temporary_files();
+        let message = b"pgn960: error: an input file was truncated while it was being read \
+(bus error on its memory map); stopped, no output was written\n";
+        // SAFETY: writing a static buffer to stderr and exiting are async-signal-safe.
+        unsafe {
+            libc::write(2, message.as_ptr().cast(), message.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installs a handler that makes only async-signal-safe calls.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
 }
 
 impl AtomicFile {
+    /// The file this will become.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
     /// Starts writing `target`, which must be a regular file or not exist yet (a device or
     /// FIFO is never replaced: see [`Sink::create`]).
     pub fn create(target: &Path) -> Result<AtomicFile> {
@@ -248,11 +320,17 @@ mod tests {
 
     #[test]
     fn open_temporary_files_are_registered_until_commit_or_drop() {
+        use std::os::unix::ffi::OsStrExt;
         let dir = tempfile::tempdir().unwrap();
         let registered = |name: &str| {
-            let files = TEMPORARY_FILES.lock().unwrap();
-            files.iter().any(|p| {
-                p.starts_with(dir.path()) && p.to_string_lossy().contains(&format!(".{name}."))
+            TEMPORARY_FILES.iter().any(|slot| {
+                let p = slot.load(Ordering::Acquire);
+                // SAFETY: a non-null slot holds a leaked NUL-terminated string.
+                let p = (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) });
+                p.is_some_and(|p| {
+                    let p = Path::new(std::ffi::OsStr::from_bytes(p.to_bytes()));
+                    p.starts_with(dir.path()) && p.to_string_lossy().contains(&format!(".{name}."))
+                })
             })
         };
         let a = AtomicFile::create(&dir.path().join("a.pgn")).unwrap();

@@ -19,14 +19,15 @@ fn pgn960() -> Command {
 }
 
 #[test]
-fn writing_to_a_full_disk_is_a_clear_error() {
+fn writing_to_a_full_disk_is_a_clear_error_and_no_output_is_left() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         eprintln!("skipping: no /dev/full");
         return;
     };
+    let dir = tempfile::tempdir().unwrap();
     let out = pgn960()
         .args(["clean", "-o", "-", "--rejects"])
-        .arg(std::env::temp_dir().join(format!("pgn960-full-{}.pgn", std::process::id())))
+        .arg(dir.path().join("rejects.pgn"))
         .arg(fixture("sample.pgn"))
         .stdout(Stdio::from(full))
         .output()
@@ -35,6 +36,124 @@ fn writing_to_a_full_disk_is_a_clear_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("No space left on device"), "{stderr}");
     assert!(!stderr.contains("panicked"));
+    // The kept games could not be written, so the rejects are not committed either.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+/// `len` bytes of the sample repeated, in `dir`.
+fn big_input(dir: &Path, len: usize) -> PathBuf {
+    let path = dir.join("big.pgn");
+    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
+    let mut bytes = Vec::with_capacity(len + sample.len());
+    while bytes.len() < len {
+        bytes.extend_from_slice(&sample);
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+#[test]
+fn an_input_truncated_while_mapped_is_a_clear_error_not_a_crash() {
+    // Truncating a mapped file makes the next read of a page past the new end raise
+    // SIGBUS: the run must end with a message and status 2, leaving no output behind.
+    let dir = tempfile::tempdir().unwrap();
+    let big = big_input(dir.path(), 150 << 20);
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let child = pgn960()
+        .args(["-j1", "clean"])
+        .arg(&big)
+        .arg("-o")
+        .arg(out_dir.join("clean.pgn"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until kept games are being written (the input is mapped and half-read).
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let writing = || {
+        std::fs::read_dir(&out_dir).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name().to_string_lossy().starts_with(".clean.pgn.")
+                && e.metadata().is_ok_and(|m| m.len() > 0)
+        })
+    };
+    while !writing() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Killed by a signal, the status would have no code.
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("truncated while it was being read") || stderr.contains("changed size"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+#[test]
+fn a_read_only_output_directory_is_a_clear_error() {
+    // As root every directory is writable: run the binary as `nobody` with setpriv.
+    let dir = tempfile::tempdir().unwrap();
+    let locked = dir.path().join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    let input = dir.path().join("sample.pgn");
+    std::fs::copy(fixture("sample.pgn"), &input).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("pgn960");
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    let mut cmd = if is_root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&binary);
+        c
+    } else {
+        Command::new(&binary)
+    };
+    let Ok(out) = cmd
+        .args(["--quiet", "clean"])
+        .arg(&input)
+        .arg("-o")
+        .arg(locked.join("clean.pgn"))
+        .output()
+    else {
+        eprintln!("skipping: setpriv is not available");
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if is_root && stderr.contains("setpriv") {
+        eprintln!("skipping: cannot drop privileges here: {stderr}");
+        return;
+    }
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot create a temporary file in")
+            && stderr.contains("Permission denied"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&locked).unwrap().count(), 0);
 }
 
 #[test]

@@ -104,17 +104,21 @@ pub fn run(args: &CleanArgs, threads: usize, quiet: bool) -> Result<Summary> {
             summary.deduplicated
         );
     }
-    if let Some(tsv) = outputs.rejects_tsv.take() {
-        let sink = tsv
-            .into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", tsv_path.display(), e.error()))?;
+    // Everything is flushed before anything is renamed into place: a write error on any
+    // output (a full disk, a closed pipe) leaves none of them behind.
+    let tsv =
+        match outputs.rejects_tsv.take() {
+            Some(tsv) => Some(tsv.into_inner().map_err(|e| {
+                anyhow::anyhow!("cannot write {}: {}", tsv_path.display(), e.error())
+            })?),
+            None => None,
+        };
+    let mut sinks = [tsv, outputs.rejects.take(), outputs.kept.take()];
+    for sink in sinks.iter_mut().flatten() {
+        sink.flush_all()?;
+    }
+    for sink in sinks.into_iter().flatten() {
         sink.commit()?;
-    }
-    if let Some(r) = outputs.rejects.take() {
-        r.commit()?;
-    }
-    if let Some(k) = outputs.kept.take() {
-        k.commit()?;
     }
     if let Some(report) = &args.report {
         archive::write_json_report(report, &summary, &args.inputs)?;
