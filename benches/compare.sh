@@ -74,6 +74,17 @@ for pair in "${pairs[@]}"; do
   done
 done
 
+# Peak heap against input size: the corpus streamed through standard input (no memory map,
+# so the peak RSS is heap and buffers only), once and four times over (4x the bytes).
+heap() {
+  local copies=$1
+  for _ in $(seq "$copies"); do cat "$corpus"; done |
+    /usr/bin/time -f "%e %M" -o "$work/time.out" $pgn960 -q -j2 check --max-errors 0 - > /dev/null 2>> "$work/stderr.log" || true
+  cat "$work/time.out" >> "$work/heap-${copies}x.times"
+}
+heap 1
+heap 4
+
 report() {
   local label=$1 unit=$2 secs rss
   secs=$(awk '{print $1}' "$work/$label.times" | median)
@@ -93,6 +104,10 @@ ratio() { # ratio A B : time(B) / time(A) = throughput(A) / throughput(B)
 echo
 for l in check-j1 peer-check parse-ours parse-peer check-j2 check-j1b stats-headers-j1 stats-replay-j1; do report "$l" games; done
 for l in xfen-j1 xfen-peer; do report "$l" fens; done
+h1=$(awk '{print $2}' "$work/heap-1x.times" | tail -1)
+h4=$(awk '{print $2}' "$work/heap-4x.times" | tail -1)
+awk -v a="$h1" -v b="$h4" 'BEGIN { printf "\nheap (check -j2 from stdin, no map): 1x corpus %.1f MB, 4x corpus %.1f MB, 4x/1x %.2f\n", a / 1024, b / 1024, b / a }'
+echo "(peak RSS of mapped runs above includes the file pages the map has touched)"
 echo
 echo "ratios (throughput, above 1 = pgn960 faster):"
 ratio check-j1 peer-check

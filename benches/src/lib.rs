@@ -169,21 +169,21 @@ pub fn our_parse(bytes: &[u8]) -> Counts {
     v.0
 }
 
-/// Validates every game the way `pgn960 check -j1` does (one thread, no output).
+/// Validates every game the way `pgn960 check -j1` does (one thread, no output): each game
+/// validated while it is read.
 pub fn our_check(bytes: &[u8]) -> Counts {
+    use pgn960::validate::{ValidateOptions, Validator, Verdict};
     let mut counts = Counts::default();
-    for game in pgn_parse::read_games(bytes) {
+    let mut reader = pgn_parse::Reader::new(bytes);
+    let mut validator = Validator::new(ValidateOptions::default());
+    while let Some((end, verdict)) = reader.read_game(&mut validator) {
         counts.games += 1;
-        let ok = match game {
-            Ok(g) => {
-                counts.moves += g.main_line_moves() as u64;
-                matches!(
-                    pgn960::validate::validate(&g, pgn960::validate::ValidateOptions::default()),
-                    pgn960::validate::Verdict::Valid(_)
-                )
-            }
-            Err(_) => false,
-        };
+        let ok = end.error.is_none()
+            && matches!(end.termination, pgn_parse::Termination::Result(_))
+            && matches!(verdict, Verdict::Valid(_));
+        if let Verdict::Valid(v) = &verdict {
+            counts.moves += u64::from(v.plies);
+        }
         if ok {
             counts.valid += 1;
         } else {
