@@ -105,7 +105,9 @@ fn clean(input: &[&Path], extra: &[&str], dir: &Path, name: &str) -> (String, se
         + report["rejected"].as_u64().unwrap()
         + report["deduplicated"].as_u64().unwrap();
     assert_eq!(read, sum, "games read = written + rejected + deduplicated");
-    (std::fs::read_to_string(out).unwrap(), report)
+    // Comments are written verbatim, so a Latin-1 input gives Latin-1 bytes in them.
+    let text = String::from_utf8_lossy(&std::fs::read(out).unwrap()).into_owned();
+    (text, report)
 }
 
 #[test]
@@ -156,23 +158,55 @@ fn thread_counts_give_byte_identical_output() {
     let mut big = Vec::new();
     let sample = std::fs::read(fixture("sample.pgn")).unwrap();
     let reasons = std::fs::read(fixture("check/reasons.pgn")).unwrap();
-    for _ in 0..60 {
+    // Every fixture (damaged ones included) between copies, so that chunks start and end
+    // in every kind of game.
+    let mut others = Vec::new();
+    for dir in ["pgn", "fuzz-regressions"] {
+        for entry in std::fs::read_dir(fixture(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                others.push(std::fs::read(path).unwrap());
+            }
+        }
+    }
+    others.sort();
+    for i in 0..60 {
         big.extend_from_slice(&sample);
         big.extend_from_slice(b"\n");
         big.extend_from_slice(&reasons);
         big.extend_from_slice(b"\n");
+        big.extend_from_slice(&others[i % others.len()]);
+        big.extend_from_slice(b"\n\n");
     }
     let input = dir.path().join("big.pgn");
     std::fs::write(&input, &big).unwrap();
     let mut outputs = Vec::new();
     for j in ["1", "2", "8"] {
-        let (text, report) = clean(&[&input], &["-j", j], dir.path(), &format!("out{j}.pgn"));
+        let (_, report) = clean(&[&input], &["-j", j], dir.path(), &format!("out{j}.pgn"));
+        let text = std::fs::read(dir.path().join(format!("out{j}.pgn"))).unwrap();
         let rejects = std::fs::read(dir.path().join(format!("out{j}.rejects.pgn"))).unwrap();
         let tsv = std::fs::read(dir.path().join(format!("out{j}.rejects.tsv"))).unwrap();
         outputs.push((text, rejects, tsv, report["rejected"].clone()));
     }
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);
+    // `check` (which validates while reading) counts the same at every thread count.
+    let reports: Vec<_> = ["1", "2", "8"]
+        .iter()
+        .map(|j| {
+            let out = pgn960()
+                .args(["-j", j, "check", "--json"])
+                .arg(&input)
+                .output()
+                .unwrap();
+            let mut value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            value.as_object_mut().unwrap().remove("seconds");
+            value
+        })
+        .collect();
+    assert_eq!(reports[0], reports[1]);
+    assert_eq!(reports[0], reports[2]);
+    assert_eq!(reports[0]["rejected"], outputs[0].3);
 }
 
 #[test]
