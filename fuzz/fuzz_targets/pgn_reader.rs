@@ -1,9 +1,33 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, byte ranges inside the input and
-//! in order, chunked reading equal to sequential reading, and the writer's output readable.
+//! in order, chunked reading equal to sequential reading, skipped movetext ending every game
+//! where read movetext does, and the writer's output readable.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgn_parse::{read_games, read_games_at, split_at_game_boundaries, PgnWriter};
+use pgn_parse::{
+    read_games, read_games_at, split_at_game_boundaries, GameEnd, PgnWriter, Reader, Skip,
+    Visitor,
+};
+
+/// Every game's end, with the movetext read or skipped.
+fn game_ends(data: &[u8], skip: bool) -> Vec<GameEnd> {
+    struct Ends(bool);
+    impl<'a> Visitor<'a> for Ends {
+        type Output = GameEnd;
+        fn end_tags(&mut self) -> Skip {
+            Skip(self.0)
+        }
+        fn end_game(&mut self, end: GameEnd) -> GameEnd {
+            end
+        }
+    }
+    let mut reader = Reader::new(data);
+    let mut ends = Vec::new();
+    while let Some(end) = reader.read_game(&mut Ends(skip)) {
+        ends.push(end);
+    }
+    ends
+}
 
 fuzz_target!(|data: &[u8]| {
     let mut last_end = 0;
@@ -36,4 +60,5 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     assert_eq!(chunked, sequential);
+    assert_eq!(game_ends(data, true), game_ends(data, false));
 });

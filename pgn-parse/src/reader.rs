@@ -393,6 +393,22 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                 }
                 _ => {
+                    let mut pos = pos;
+                    if !emit {
+                        // Skipped movetext: pass over every word that cannot be a result.
+                        let run = plain_words(input, pos);
+                        if let Some(end) = run.last_word_end {
+                            last_end = end;
+                        }
+                        match run.result_candidate {
+                            Some(start) => pos = start,
+                            None if run.resume > pos => {
+                                self.pos = run.resume;
+                                continue;
+                            }
+                            None => {}
+                        }
+                    }
                     let w = word(&input[pos..]);
                     self.pos = pos + w.len().max(1);
                     last_end = self.pos;
@@ -470,6 +486,75 @@ fn after_move_number(mut w: &[u8]) -> &[u8] {
         } else {
             return w;
         }
+    }
+}
+
+/// Bytes that stop [`plain_words`]: every delimiter but blanks, line breaks (a line may
+/// start with `%` or a tag), and `-` and `*`, one of which every result contains.
+static PLAIN_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let stops = b"{}();[]$\n\r-*";
+    let mut j = 0;
+    while j < stops.len() {
+        table[stops[j] as usize] = true;
+        j += 1;
+    }
+    table
+};
+
+/// What [`plain_words`] found.
+struct PlainRun {
+    /// Where reading goes on (the stop byte, or the start of `result_candidate`).
+    resume: usize,
+    /// The end of the last word passed over, if any.
+    last_word_end: Option<usize>,
+    /// The start of a word holding `-` or `*`, to be read as usual.
+    result_candidate: Option<usize>,
+}
+
+/// In movetext that is skipped, words matter only if they are results: the words from `pos`
+/// up to the first [`PLAIN_STOP`] byte have neither `-` nor `*`, so they are passed over
+/// without looking at them one by one, and so are closed comments. Word boundaries are the
+/// same as [`word`]'s, because every stop byte but `-` and `*` is a delimiter.
+#[inline]
+fn plain_words(input: &[u8], pos: usize) -> PlainRun {
+    let mut from = pos;
+    let mut last_word_end = None;
+    loop {
+        let stop = input[from..]
+            .iter()
+            .position(|&c| PLAIN_STOP[c as usize])
+            .map_or(input.len(), |i| from + i);
+        let result_candidate =
+            (stop < input.len() && matches!(input[stop], b'-' | b'*')).then(|| {
+                let mut start = stop;
+                while start > from && !DELIMITER[input[start - 1] as usize] {
+                    start -= 1;
+                }
+                start
+            });
+        let resume = result_candidate.unwrap_or(stop);
+        let mut end = resume;
+        while end > from && is_space(input[end - 1]) {
+            end -= 1;
+        }
+        if end > from {
+            last_word_end = Some(end);
+        }
+        if result_candidate.is_none() && stop < input.len() && input[stop] == b'{' {
+            // A comment that closes is passed over too (one that does not is left to the
+            // reader, which reports it).
+            if let Ok(close) = scan_comment(input, stop) {
+                from = close + 1;
+                last_word_end = Some(from);
+                continue;
+            }
+        }
+        return PlainRun {
+            resume,
+            last_word_end,
+            result_candidate,
+        };
     }
 }
 

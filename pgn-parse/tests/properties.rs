@@ -2,8 +2,8 @@
 //! games included), and writing then reading a game gives the same game.
 
 use pgn_parse::{
-    read_games, read_games_at, split_at_game_boundaries, Game, PgnWriter, StreamReader,
-    Termination, Token,
+    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, PgnWriter, Reader, Skip,
+    StreamReader, Termination, Token, Visitor,
 };
 use proptest::prelude::*;
 
@@ -19,6 +19,10 @@ fn element() -> impl Strategy<Value = String> {
         1 => Just(")".to_string()),
         1 => Just("--".to_string()),
         1 => Just("; rest of line\n".to_string()),
+        1 => "[0-9]{1,3}\\.{1,3}".prop_map(|s| s),
+        1 => prop_oneof![Just("( e4 1-0 )"), Just("2.*"), Just("e4-e5"), Just("\n%escape\n")]
+            .prop_map(str::to_string),
+        1 => "[-*0-9a-z./]{1,6}".prop_map(|s| s),
     ]
 }
 
@@ -75,8 +79,53 @@ fn summary(input: &[u8], origin_chunks: Option<usize>) -> Vec<String> {
     }
 }
 
+/// How every game of `input` ends (byte range, termination, error) when its movetext is
+/// read (`skip` false) or skipped, plus the junk bytes counted.
+fn game_ends(input: &[u8], skip: bool) -> (Vec<GameEnd>, u64) {
+    struct Ends(bool);
+    impl<'a> Visitor<'a> for Ends {
+        type Output = GameEnd;
+        fn end_tags(&mut self) -> Skip {
+            Skip(self.0)
+        }
+        fn end_game(&mut self, end: GameEnd) -> GameEnd {
+            end
+        }
+    }
+    let mut reader = Reader::new(input);
+    let mut visitor = Ends(skip);
+    let mut ends = Vec::new();
+    while let Some(end) = reader.read_game(&mut visitor) {
+        ends.push(end);
+    }
+    (ends, reader.junk_bytes())
+}
+
+/// Bytes from the characters that matter to the movetext reader.
+fn movetext_soup() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(b"[]{}()$;%*-01/2.5 \n\r\teONQx\"\xc2\xbd".to_vec()),
+        0..400,
+    )
+    .prop_map(|body| {
+        let mut s = b"[Event \"?\"]\n\n".to_vec();
+        s.extend_from_slice(&body);
+        s
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn skipping_the_movetext_ends_every_game_where_reading_it_does(input in file()) {
+        prop_assert_eq!(game_ends(&input, true), game_ends(&input, false));
+    }
+
+    #[test]
+    fn skipping_the_movetext_of_any_soup_ends_games_where_reading_does(input in movetext_soup()) {
+        prop_assert_eq!(game_ends(&input, true), game_ends(&input, false));
+    }
 
     #[test]
     fn chunked_reading_equals_sequential_reading(input in file(), target in 1usize..400) {
@@ -110,7 +159,10 @@ proptest! {
             prop_assert_eq!(again.len(), 1, "{}", String::from_utf8_lossy(&out));
             let again = again.into_iter().next().unwrap().unwrap();
             let tags = |g: &Game<'_>| g.tags.iter().map(|t| (t.name.to_vec(), t.value().into_owned())).collect::<Vec<_>>();
-            prop_assert_eq!(tags(&again), tags(&game));
+            // A game without tags (text after a result) is written with the roster.
+            if !game.tags.is_empty() {
+                prop_assert_eq!(tags(&again), tags(&game));
+            }
             prop_assert_eq!(strip(&again.movetext), strip(&game.movetext), "{}", String::from_utf8_lossy(&out));
         }
     }
