@@ -130,7 +130,7 @@ struct HeaderVisitor<'a> {
 }
 
 impl<'a> Visitor<'a> for HeaderVisitor<'a> {
-    type Output = (Vec<Tag<'a>>, GameEnd);
+    type Output = GameEnd;
     fn begin_game(&mut self, _: usize) {
         self.tags.clear();
     }
@@ -155,7 +155,7 @@ impl<'a> Visitor<'a> for HeaderVisitor<'a> {
         Skip(self.skip)
     }
     fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        (std::mem::take(&mut self.tags), end)
+        end
     }
 }
 
@@ -250,38 +250,27 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
             tags: Vec::new(),
             skip: true,
         };
-        while let Some((tags, end)) = reader.read_game(&mut v) {
+        while let Some(end) = reader.read_game(&mut v) {
+            let tags = &v.tags;
             let verdict = if end.error.is_some()
                 || !matches!(end.termination, Termination::Result(_))
             {
                 Err(Excluded::Invalid)
             } else {
-                let mut rule = RuleTags::default();
-                for t in &tags {
-                    match t.name {
-                        b"FEN" => rule.fens.push(t.value_lossy_str().into_owned()),
-                        b"Variant" if rule.variant.is_none() => {
-                            rule.variant = Some(t.value_lossy_str().into_owned())
-                        }
-                        b"SetUp" if rule.setup.is_none() => {
-                            rule.setup = Some(t.value_lossy_str().into_owned())
-                        }
-                        _ => {}
-                    }
-                }
+                let rule = RuleTags::from_tags(tags);
                 match resolve_start(&rule, &mut Vec::new()) {
                     Ok(StartOutcome::Chess(start)) => {
-                        let result = tag_str(&tags, b"Result").map_or(GameResult::Unknown, |r| {
+                        let result = tag_str(tags, b"Result").map_or(GameResult::Unknown, |r| {
                             GameResult::from_bytes(r.as_bytes())
                         });
-                        let plies = tag_str(&tags, b"PlyCount").and_then(|p| p.trim().parse().ok());
+                        let plies = tag_str(tags, b"PlyCount").and_then(|p| p.trim().parse().ok());
                         Ok((start.kind, start.class.kind, result, plies))
                     }
                     Ok(StartOutcome::Unsupported(_)) => Err(Excluded::Unsupported),
                     Err(_) => Err(Excluded::Invalid),
                 }
             };
-            judge.count(&mut stats, &tags, verdict);
+            judge.count(&mut stats, tags, verdict);
         }
         return stats;
     }

@@ -179,21 +179,8 @@ pub enum Verdict {
 }
 
 /// The tags that matter for the rules, decoded.
-pub fn rule_tags(game_tags: &[Tag<'_>]) -> RuleTags {
-    let mut tags = RuleTags::default();
-    for tag in game_tags {
-        match tag.name {
-            b"FEN" => tags.fens.push(tag.value_lossy_str().into_owned()),
-            b"Variant" if tags.variant.is_none() => {
-                tags.variant = Some(tag.value_lossy_str().into_owned())
-            }
-            b"SetUp" if tags.setup.is_none() => {
-                tags.setup = Some(tag.value_lossy_str().into_owned())
-            }
-            _ => {}
-        }
-    }
-    tags
+pub fn rule_tags<'t>(game_tags: &'t [Tag<'_>]) -> RuleTags<'t> {
+    RuleTags::from_tags(game_tags)
 }
 
 fn mix(h: u64) -> u64 {

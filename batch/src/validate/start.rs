@@ -5,6 +5,8 @@ use super::{RejectReason, Rejection, Repair};
 use chess960_core::fen::{CastlingToken, FenRepair, Setup};
 use chess960_core::sp::{self, StartClassification, StartKind};
 use chess960_core::Position;
+use pgn_parse::Tag;
+use std::borrow::Cow;
 
 /// The rules a game is played under.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,15 +17,32 @@ pub enum GameKind {
     Standard,
 }
 
-/// The tags that decide a game's rules, as read from the file (values decoded).
+/// The tags that decide a game's rules, as read from the file (values decoded; borrowed
+/// from the input when they need no unescaping).
 #[derive(Debug, Default, Clone)]
-pub struct RuleTags {
+pub struct RuleTags<'t> {
     /// Every `FEN` tag, in file order.
-    pub fens: Vec<String>,
+    pub fens: Vec<Cow<'t, str>>,
     /// The `Variant` tag, if any (the first).
-    pub variant: Option<String>,
+    pub variant: Option<Cow<'t, str>>,
     /// The `SetUp` tag, if any (the first).
-    pub setup: Option<String>,
+    pub setup: Option<Cow<'t, str>>,
+}
+
+impl<'t> RuleTags<'t> {
+    /// Picks the rule tags out of a game's tags.
+    pub fn from_tags(game_tags: &'t [Tag<'_>]) -> RuleTags<'t> {
+        let mut tags = RuleTags::default();
+        for tag in game_tags {
+            match tag.name {
+                b"FEN" => tags.fens.push(tag.value_lossy_str()),
+                b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_lossy_str()),
+                b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_lossy_str()),
+                _ => {}
+            }
+        }
+        tags
+    }
 }
 
 /// A game's rules and start position.
@@ -102,7 +121,7 @@ fn same_position(a: &Position, b: &Position) -> bool {
 
 /// Decides the rules and start position of a game from its tags.
 pub fn resolve_start(
-    tags: &RuleTags,
+    tags: &RuleTags<'_>,
     repairs: &mut Vec<Repair>,
 ) -> Result<StartOutcome, Rejection> {
     let variant = tags
