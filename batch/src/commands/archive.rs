@@ -113,6 +113,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
     let validate_opts = ValidateOptions {
         canonical_san: opts.write,
         drop_bad_variations: opts.drop_bad_variations,
+        dedupe_key: opts.dedupe,
     };
     let base = origin.offset;
     if !opts.write {
@@ -763,6 +764,7 @@ mod tests {
         let opts = ArchiveOptions {
             write,
             drop_bad_variations: true,
+            dedupe: true,
             ..ArchiveOptions::default()
         };
         process_chunk(bytes, Origin::default(), &opts)

@@ -136,6 +136,8 @@ pub struct ValidateOptions {
     pub canonical_san: bool,
     /// Drop variations with bad moves instead of rejecting the game.
     pub drop_bad_variations: bool,
+    /// Compute [`ValidGame::dedupe_key`] (else it is 0).
+    pub dedupe_key: bool,
 }
 
 /// A game that passed.
@@ -163,7 +165,8 @@ pub struct ValidGame {
     pub dropped_tokens: Vec<(usize, usize)>,
     /// Repairs made.
     pub repairs: Vec<Repair>,
-    /// A key equal for games with the same start position and main-line moves.
+    /// A key equal for games with the same start position and main-line moves (0 unless
+    /// [`ValidateOptions::dedupe_key`]).
     pub dedupe_key: u128,
 }
 
@@ -384,9 +387,11 @@ impl Replay {
         line.current.play(m);
         if depth == 1 {
             self.plies += 1;
-            let z = line.current.zobrist();
-            self.key_a = mix(self.key_a ^ z);
-            self.key_b = mix(self.key_b.rotate_left(17) ^ z);
+            if self.opts.dedupe_key {
+                let z = line.current.zobrist();
+                self.key_a = mix(self.key_a ^ z);
+                self.key_b = mix(self.key_b.rotate_left(17) ^ z);
+            }
         }
         line.before_last = Some(before);
     }
@@ -524,7 +529,11 @@ impl Replay {
             canonical: self.canonical,
             dropped_tokens: self.dropped_tokens,
             repairs,
-            dedupe_key: ((self.key_a as u128) << 64) | self.key_b as u128 ^ plies as u128,
+            dedupe_key: if self.opts.dedupe_key {
+                ((self.key_a as u128) << 64) | self.key_b as u128 ^ plies as u128
+            } else {
+                0
+            },
         }))
     }
 }
