@@ -6,7 +6,7 @@ use criterion::Criterion;
 use pgn960_benches::{best_seconds, corpus, print_ratio};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position as _};
 use std::hint::black_box;
 
 const MIDGAME: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
@@ -88,7 +88,56 @@ fn main() {
         })
     });
     group.finish();
+
+    // Make-move alone: every (position, move) pair resolved beforehand, then played on a
+    // copy of the position (copy-make, both sides).
+    let moves: Vec<(Position, chess960_core::Move, Chess, shakmaty::Move)> = pairs
+        .iter()
+        .filter_map(|(ours, theirs, s)| {
+            let m = ours.parse_san(s).ok()?;
+            let t = San::from_ascii(s).ok()?.to_move(theirs).ok()?;
+            Some((ours.clone(), m, theirs.clone(), t))
+        })
+        .collect();
+    let play_ours = || {
+        moves
+            .iter()
+            .map(|(p, m, _, _)| {
+                let mut p = p.clone();
+                p.play(*m);
+                p.zobrist()
+            })
+            .fold(0u64, |a, z| a ^ z)
+    };
+    let play_theirs = || {
+        moves
+            .iter()
+            .map(|(_, _, p, m)| {
+                let mut p = p.clone();
+                p.play_unchecked(*m);
+                p.board().occupied().0
+            })
+            .fold(0u64, |a, z| a ^ z)
+    };
+    let mut group = c.benchmark_group(format!("make-move ({} moves)", moves.len()));
+    group.bench_function("chess960-core", |b| b.iter(|| black_box(play_ours())));
+    group.bench_function("shakmaty", |b| b.iter(|| black_box(play_theirs())));
+    group.finish();
     c.final_summary();
+
+    let n = moves.len() as f64;
+    let o = best_seconds(5, || {
+        black_box(play_ours());
+    });
+    let p = best_seconds(5, || {
+        black_box(play_theirs());
+    });
+    print_ratio(
+        "make-move (copy + play)",
+        "Mmoves/s",
+        n / o / 1e6,
+        n / p / 1e6,
+    );
 
     let nodes = ours_mid.perft(4) as f64;
     let o = best_seconds(5, || {

@@ -359,3 +359,71 @@ pub fn our_fused(bytes: &[u8]) -> Counts {
     while reader.read_game(&mut v).is_some() {}
     v.counts
 }
+
+/// Reads only the tags of every game with pgn-parse (movetext skipped); returns games and
+/// tags seen.
+pub fn our_tag_scan(bytes: &[u8]) -> Counts {
+    struct V(Counts);
+    impl<'a> pgn_parse::Visitor<'a> for V {
+        type Output = ();
+        fn tag(&mut self, _: pgn_parse::Tag<'a>) {
+            self.0.moves += 1;
+        }
+        fn end_tags(&mut self) -> pgn_parse::Skip {
+            pgn_parse::Skip(true)
+        }
+        fn end_game(&mut self, _: pgn_parse::GameEnd) {
+            self.0.games += 1;
+        }
+    }
+    let mut reader = pgn_parse::Reader::new(bytes);
+    let mut v = V(Counts::default());
+    while reader.read_game(&mut v).is_some() {}
+    v.0
+}
+
+/// Reads only the tags of every game with pgn-reader (the movetext skipped by breaking out
+/// of the game); returns games and tags seen (tags counted in `moves`).
+pub fn peer_tag_scan(bytes: &[u8]) -> Counts {
+    struct V(Counts);
+    impl Visitor for V {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+        fn tag(&mut self, _: &mut (), _: &[u8], _: RawTag<'_>) -> ControlFlow<()> {
+            self.0.moves += 1;
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+            self.0.games += 1;
+            ControlFlow::Break(())
+        }
+        fn end_game(&mut self, _: ()) {}
+    }
+    let mut reader = Reader::new(bytes);
+    let mut v = V(Counts::default());
+    while let Ok(Some(())) = reader.read_game(&mut v) {}
+    v.0
+}
+
+/// A comment-heavy PGN: `games` games of 200 plies, each move followed by a comment of
+/// about 60 bytes, for the comment-skipping benchmark.
+pub fn comment_heavy(games: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    for g in 0..games {
+        out.extend_from_slice(format!("[Event \"comments {g}\"]\n[Result \"*\"]\n\n").as_bytes());
+        for ply in 0..200 {
+            if ply % 2 == 0 {
+                out.extend_from_slice(format!("{}. ", ply / 2 + 1).as_bytes());
+            }
+            out.extend_from_slice(moves[ply % 4].as_bytes());
+            out.extend_from_slice(b" { [%eval 0.17] [%clk 0:03:00] a remark about this move } ");
+        }
+        out.extend_from_slice(b"*\n\n");
+    }
+    out
+}
