@@ -394,12 +394,19 @@ impl Position {
         } else if checkers.any() {
             return false;
         }
+        // Only an enemy slider on a ray of the king can pin anything (small tables first).
+        let them = self.board.by_color(us.other()).without(to);
+        let snipers = ((attacks::rook_rays(king) & self.board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & self.board.bishops_and_queens()))
+            & them;
+        if snipers.is_empty() {
+            return true;
+        }
         let ray = line(king, from);
         if ray.is_empty() || aligned(king, from, to) {
             return true;
         }
         // Only a slider of the line's kind, on the line, can pin `from`.
-        let them = self.board.by_color(us.other()).without(to);
         let orthogonal = king.file() == from.file() || king.rank() == from.rank();
         let sliders = if orthogonal {
             self.board.rooks_and_queens()
@@ -473,8 +480,10 @@ impl Position {
                     }
                     _ => {}
                 }
-                self.clear_rights_on(from);
-                self.clear_rights_on(to);
+                if self.castling != CastlingRights::NONE {
+                    self.clear_rights_on(from);
+                    self.clear_rights_on(to);
+                }
             }
             Move::EnPassant { from, to } => {
                 let captured = Square::from_coords(to.file(), from.rank());
