@@ -267,6 +267,40 @@ fn stream(
     })
 }
 
+impl Input {
+    /// The first byte that is not white space, looking at most `limit` bytes ahead; for a
+    /// stream, the bytes read are put back in front of it.
+    pub fn first_non_blank(&mut self, limit: usize) -> Result<Option<u8>> {
+        let blank = |b: &&u8| b.is_ascii_whitespace();
+        match &mut self.source {
+            Source::Whole(bytes) => Ok(bytes.iter().take(limit).find(|b| !blank(b)).copied()),
+            Source::Stream { reader, .. } => {
+                let mut seen = Vec::new();
+                let mut found = None;
+                let mut buf = [0u8; 8192];
+                while seen.len() < limit {
+                    let n = match reader.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => {
+                            return Err(e).with_context(|| format!("cannot read {}", self.name))
+                        }
+                    };
+                    seen.extend_from_slice(&buf[..n]);
+                    found = buf[..n].iter().find(|b| !blank(b)).copied();
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                let rest = std::mem::replace(reader, Box::new(io::empty()));
+                *reader = Box::new(io::Cursor::new(seen).chain(rest));
+                Ok(found)
+            }
+        }
+    }
+}
+
 /// Reads up to `head.len()` bytes, fewer only at the end of the input.
 fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;

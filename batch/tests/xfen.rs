@@ -149,6 +149,24 @@ fn in_place_stdin_and_forced_input_kind() {
         String::from_utf8(out.stdout).unwrap(),
         "[FEN \"rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\"]\n\n*\n"
     );
+    // Without --input, standard input is recognised by its content, both ways.
+    for (text, expected) in [
+        (
+            "\n\n[FEN \"rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\"]\n\n*\n",
+            "\n\n[FEN \"rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\"]\n\n*\n",
+        ),
+        (
+            "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1\n",
+            "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1\n",
+        ),
+    ] {
+        let out = pgn960()
+            .args(["xfen", "--to", "shredder", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    }
 }
 
 #[test]

@@ -284,26 +284,24 @@ fn convert_pgn(bytes: &[u8], origin: Origin, to: Notation) -> Converted {
     out
 }
 
-fn detect_kind(kind: InputKind, name: &InputName, input: &input::Input) -> InputKind {
+fn detect_kind(kind: InputKind, name: &InputName, input: &mut input::Input) -> Result<InputKind> {
     if kind != InputKind::Auto {
-        return kind;
+        return Ok(kind);
     }
     if let InputName::File(p) = name {
         let lower = p.to_string_lossy().to_ascii_lowercase();
         if lower.ends_with(".pgn") || lower.contains(".pgn.") {
-            return InputKind::Pgn;
+            return Ok(InputKind::Pgn);
         }
         if [".epd", ".fen"].iter().any(|e| lower.ends_with(e)) {
-            return InputKind::Fen;
+            return Ok(InputKind::Fen);
         }
     }
-    match &input.source {
-        Source::Whole(bytes) => match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[') => InputKind::Pgn,
-            _ => InputKind::Fen,
-        },
-        Source::Stream { .. } => InputKind::Fen,
-    }
+    // By content (standard input and compressed streams too): PGN starts with a tag pair.
+    Ok(match input.first_non_blank(1 << 20)? {
+        Some(b'[') => InputKind::Pgn,
+        _ => InputKind::Fen,
+    })
 }
 
 /// Runs `pgn960 xfen`; returns the number of FENs that could not be read.
@@ -321,7 +319,7 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
     let mut messages = Vec::new();
     for name in &names {
         let mut input = input::open(name)?;
-        let kind = detect_kind(args.input_kind, name, &input);
+        let kind = detect_kind(args.input_kind, name, &mut input)?;
         let mut in_place = match (args.in_place, name) {
             (true, InputName::File(p)) => {
                 if !matches!(input.source, Source::Whole(_)) {
