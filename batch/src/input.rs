@@ -153,6 +153,12 @@ pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
         } else if arg.is_dir() {
             let mut files = Vec::new();
             walk(arg, &mut files)?;
+            if files.is_empty() {
+                anyhow::bail!(
+                    "no PGN files below {} (looked for *.pgn, *.pgn.zst, *.pgn.gz, *.pgn.bz2)",
+                    arg.display()
+                );
+            }
             names.extend(files.into_iter().map(InputName::File));
         } else {
             names.push(InputName::File(arg.clone()));

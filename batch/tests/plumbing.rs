@@ -498,3 +498,18 @@ fn cleaning_into_an_input_directory_refuses_an_earlier_output() {
     assert_eq!(std::fs::read(&earlier).unwrap(), b"earlier output\n");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }
+
+#[test]
+fn a_directory_without_pgn_files_is_an_error_not_an_empty_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"not a game\n").unwrap();
+    let err = input::expand_inputs(&[dir.path().to_path_buf()]).unwrap_err();
+    assert!(err.to_string().contains("no PGN files below"), "{err}");
+    use assert_cmd::assert::OutputAssertExt;
+    pgn960()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no PGN files below"));
+}
