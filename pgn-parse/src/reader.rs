@@ -415,7 +415,7 @@ impl<'a> Reader<'a> {
                     // A result may follow a move number directly (`23.*`, `41...1-0`).
                     let core = after_move_number(w);
                     let maybe_result = matches!(core.first(), Some(b'0' | b'1' | b'*' | 0xc2));
-                    if let Some(result) = GameResult::parse(core).filter(|_| maybe_result) {
+                    if let Some(result) = maybe_result.then(|| GameResult::parse(core)).flatten() {
                         if depth == 0 {
                             if !skip_all {
                                 v.result(result);
@@ -429,18 +429,16 @@ impl<'a> Reader<'a> {
                         continue;
                     }
                     if emit {
-                        self.emit_word(v, w, pos);
+                        self.emit_word(v, core, pos + (w.len() - core.len()));
                     }
                 }
             }
         }
     }
 
-    /// Emits a movetext word: move number (skipped), move, null move or suffix.
-    fn emit_word<V: Visitor<'a>>(&self, v: &mut V, w: &'a [u8], pos: usize) {
-        let core = after_move_number(w);
-        let at = pos + (w.len() - core.len());
-        let w = core;
+    /// Emits a movetext word without its move number (`w`, at `at`): move, null move or
+    /// suffix.
+    fn emit_word<V: Visitor<'a>>(&self, v: &mut V, w: &'a [u8], at: usize) {
         if w.is_empty() {
             return;
         }
