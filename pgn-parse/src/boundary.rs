@@ -76,17 +76,22 @@ pub(crate) fn parse_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
         }
         break;
     }
-    // Lenient: the last `"` followed by `]` on the line.
-    let close = memchr::memrchr(b']', &line[value_start..])? + value_start;
-    let mut q = close;
-    while q > value_start && matches!(line[q - 1], b' ' | b'\t') {
-        q -= 1;
+    // Lenient: the first `"` followed by `]` (blanks between allowed). Only the text up to
+    // that `]` decides, never what follows it on the line, so appending text to a line
+    // cannot make it a tag line (a written game reads back as one game).
+    let mut from = value_start;
+    while let Some(j) = memchr::memchr(b']', &line[from..]) {
+        let close = from + j;
+        let mut q = close;
+        while q > value_start && matches!(line[q - 1], b' ' | b'\t') {
+            q -= 1;
+        }
+        if q > value_start && line[q - 1] == b'"' {
+            return Some((name, &line[value_start..q - 1], close + 1));
+        }
+        from = close + 1;
     }
-    if q > value_start && line[q - 1] == b'"' {
-        Some((name, &line[value_start..q - 1], close + 1))
-    } else {
-        None
-    }
+    None
 }
 
 /// Whether the line starting at `pos` begins with a tag pair.

@@ -218,7 +218,7 @@ impl<W: Write> PgnWriter<W> {
 
     /// Writes a comment verbatim: `{text}`, or `;text` (to the end of the line) if the text
     /// contains `}`. Nothing is added or trimmed, so reading it back gives the same text and
-    /// the same line structure.
+    /// the same line structure; a comment spanning lines ends its last line.
     pub fn comment(&mut self, text: &[u8]) -> io::Result<()> {
         let braced = memchr::memchr(b'}', text).is_none();
         let mut t = Vec::with_capacity(text.len() + 2);
@@ -227,9 +227,14 @@ impl<W: Write> PgnWriter<W> {
             t.extend_from_slice(text);
             t.push(b'}');
             self.token(&t)?;
-            if let Some(last_break) = memchr::memrchr2(b'\n', b'\r', text) {
-                // The comment spans lines: the column is what follows its last line break.
-                self.column = text.len() - last_break;
+            if memchr::memchr2(b'\n', b'\r', text).is_some() {
+                // The comment spans lines: its last line ends with it, so that whether a line
+                // inside it reads as a tag line (and so as a game boundary) does not depend
+                // on what the writer puts after it.
+                self.line.push(b'\n');
+                self.out.write_all(&self.line)?;
+                self.line.clear();
+                self.column = 0;
             }
         } else {
             t.push(b';');
