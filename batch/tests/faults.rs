@@ -178,14 +178,7 @@ fn a_missing_output_directory_is_a_clear_error_and_nothing_is_written() {
 #[test]
 fn ctrl_c_leaves_no_output_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
-    let big = dir.path().join("big.pgn");
-    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
-    let mut bytes = Vec::with_capacity(80 << 20);
-    while bytes.len() < 80 << 20 {
-        bytes.extend_from_slice(&sample);
-        bytes.push(b'\n');
-    }
-    std::fs::write(&big, &bytes).unwrap();
+    let big = big_input(dir.path(), 80 << 20);
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     let child = pgn960()

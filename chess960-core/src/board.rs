@@ -247,7 +247,7 @@ impl Board {
         let mut rank = 7u32;
         let mut file = 0u32;
         for (i, &b) in bytes.iter().enumerate() {
-            let code = PLACEMENT_CODE[b as usize];
+            let code = FAST_CODE[b as usize];
             if b == b'/' {
                 if file != 8 {
                     return Err(rank_length(rank, file));
@@ -256,15 +256,16 @@ impl Board {
                 file = 0;
             } else if file > 8 {
                 // After an overfull rank the rest of it is not read (the error names it).
-            } else if code & DIGIT != 0 {
-                file += u32::from(code & 0x0f);
-            } else if code & PIECE != 0 {
+            } else if code >> PIECE_SHIFT & 1 == 1 {
                 if file < 8 {
                     let bit = 1u64 << (rank * 8 + file);
-                    by_role[usize::from(code & 0x07)] |= bit;
-                    by_color[usize::from((code >> 3) & 1)] |= bit;
+                    by_role[usize::from(code >> ROLE_SHIFT & 0x07)] |= bit;
+                    by_color[usize::from(code >> BLACK_SHIFT & 1)] |= bit;
                 }
                 file += 1;
+            } else if code != 0 {
+                // A digit 1-8: the squares it covers.
+                file += u32::from(code & 0x0f);
             } else {
                 // Every earlier byte was ASCII, so the column is the byte position + 1.
                 let found = text[i..].chars().next().unwrap_or('?');
@@ -334,13 +335,14 @@ impl Board {
     }
 }
 
-/// [`FAST_CODE`] layout: bits 0-3 how many squares the byte covers, then these flags.
+/// [`FAST_CODE`] layout: bits 0-3 how many squares the byte covers (a digit's value, 1 for a
+/// piece), then these flags; role indices follow `Role::ALL` (pawn ... king).
 const PIECE_SHIFT: u32 = 4;
 const ROLE_SHIFT: u32 = 5;
 const BLACK_SHIFT: u32 = 8;
 const SLASH_SHIFT: u32 = 9;
 
-/// What each byte means to the fast placement reader (0: not allowed).
+/// What each byte means in a piece placement, for both readers (0: not allowed).
 static FAST_CODE: [u16; 256] = {
     let mut table = [0u16; 256];
     let mut d = 1;
@@ -355,30 +357,6 @@ static FAST_CODE: [u16; 256] = {
         let white = 1 | (1 << PIECE_SHIFT) | ((r as u16) << ROLE_SHIFT);
         table[letters[r].to_ascii_uppercase() as usize] = white;
         table[letters[r] as usize] = white | (1 << BLACK_SHIFT);
-        r += 1;
-    }
-    table
-};
-
-/// [`PLACEMENT_CODE`] flag: a digit 1-8 (its value in the low bits).
-const DIGIT: u8 = 0x10;
-/// [`PLACEMENT_CODE`] flag: a piece letter (role index in bits 0-2, black in bit 3).
-const PIECE: u8 = 0x20;
-
-/// What each byte means in a FEN piece placement (0: not allowed).
-static PLACEMENT_CODE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut d = 1;
-    while d <= 8 {
-        table[(b'0' + d) as usize] = DIGIT | d;
-        d += 1;
-    }
-    let letters = [b'p', b'n', b'b', b'r', b'q', b'k'];
-    let mut r = 0;
-    while r < 6 {
-        // Role indices follow `Role::ALL`: pawn, knight, bishop, rook, queen, king.
-        table[letters[r].to_ascii_uppercase() as usize] = PIECE | r as u8;
-        table[letters[r] as usize] = PIECE | 0x08 | r as u8;
         r += 1;
     }
     table

@@ -58,6 +58,62 @@ impl CastlingToken {
 /// The castling letters of a FEN, in the order written (at most 16; no allocation).
 pub type CastlingTokens = arrayvec::ArrayVec<CastlingToken, 16>;
 
+/// The first seven white-space-separated fields of a FEN or EPD line, as byte ranges,
+/// without allocating (a seventh field after a FEN is trailing text).
+///
+/// ```
+/// use chess960_core::fen::FieldSpans;
+///
+/// let fields = FieldSpans::of("  8/8/8/8/8/8/8/8 w - -  bm e4;");
+/// assert_eq!(fields.len(), 6);
+/// assert_eq!(fields.span(1), Some(18..19));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldSpans {
+    spans: [(usize, usize); 7],
+    len: usize,
+}
+
+impl FieldSpans {
+    /// Splits `text` at ASCII white space (field edges are therefore char boundaries).
+    pub fn of(text: &str) -> FieldSpans {
+        let bytes = text.as_bytes();
+        let mut out = FieldSpans {
+            spans: [(0, 0); 7],
+            len: 0,
+        };
+        let mut i = 0;
+        while i < bytes.len() && out.len < out.spans.len() {
+            if bytes[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            out.spans[out.len] = (start, i);
+            out.len += 1;
+        }
+        out
+    }
+
+    /// How many fields were found (at most seven).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the text holds no field.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The byte range of field `i` (0-based).
+    pub fn span(&self, i: usize) -> Option<std::ops::Range<usize>> {
+        (i < self.len).then(|| self.spans[i].0..self.spans[i].1)
+    }
+}
+
 /// The fields of a FEN as written, before the position is checked for legality.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setup {
@@ -242,25 +298,9 @@ impl Setup {
     /// Reads the fields of a FEN. Missing trailing fields default to `w - - 0 1`.
     pub fn parse(text: &str) -> Result<Setup, FenError> {
         // Up to seven fields (the seventh is an error) with their 1-based columns.
-        let bytes = text.as_bytes();
-        let mut fields: [(&str, usize); 7] = [("", 0); 7];
-        let mut count = 0;
-        let mut i = 0;
-        while i < bytes.len() && count < fields.len() {
-            if bytes[i].is_ascii_whitespace() {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            // Field edges are ASCII white space or the ends, so they are char boundaries.
-            fields[count] = (&text[start..i], start + 1);
-            count += 1;
-        }
-        let fields = &fields[..count];
-        let Some(&(placement, _)) = fields.first() else {
+        let spans = FieldSpans::of(text);
+        let field = |i: usize| spans.span(i).map(|r| (&text[r.start..r.end], r.start + 1));
+        let Some((placement, _)) = field(0) else {
             return Err(FenError::Empty);
         };
         let board = Board::parse_placement(placement)?;
@@ -272,14 +312,14 @@ impl Setup {
             halfmoves: 0,
             fullmoves: 1,
         };
-        if let Some(&(turn, column)) = fields.get(1) {
+        if let Some((turn, column)) = field(1) {
             setup.turn = match turn {
                 "w" | "W" => Color::White,
                 "b" | "B" => Color::Black,
                 _ => return Err(field_error(FenField::Turn, turn, column)),
             };
         }
-        if let Some(&(castling, column)) = fields.get(2) {
+        if let Some((castling, column)) = field(2) {
             if castling != "-" {
                 for (i, c) in castling.chars().enumerate() {
                     let color = if c.is_ascii_uppercase() {
@@ -303,7 +343,7 @@ impl Setup {
                 }
             }
         }
-        if let Some(&(ep, column)) = fields.get(3) {
+        if let Some((ep, column)) = field(3) {
             if ep != "-" {
                 setup.ep_square = Some(
                     Square::parse(ep.as_bytes())
@@ -311,19 +351,19 @@ impl Setup {
                 );
             }
         }
-        if let Some(&(half, column)) = fields.get(4) {
+        if let Some((half, column)) = field(4) {
             setup.halfmoves = half
                 .parse()
                 .map_err(|_| field_error(FenField::Halfmoves, half, column))?;
         }
-        if let Some(&(full, column)) = fields.get(5) {
+        if let Some((full, column)) = field(5) {
             let n: u32 = full
                 .parse()
                 .map_err(|_| field_error(FenField::Fullmoves, full, column))?;
             // python-chess and shakmaty read a full-move number of 0 as 1.
             setup.fullmoves = n.max(1);
         }
-        if let Some(&(extra, column)) = fields.get(6) {
+        if let Some((extra, column)) = field(6) {
             return Err(FenError::TrailingText {
                 found: extra.chars().take(32).collect(),
                 column,

@@ -8,22 +8,24 @@ use crate::lines::LineIndex;
 use crate::types::{GameResult, Suffix, Tag, Termination};
 use crate::visitor::{GameEnd, Visitor};
 
-/// Bytes that end a movetext word.
-static DELIMITER: [bool; 256] = {
+/// A byte set: `bytes`, plus every byte up to 0x20 (white space) if `with_space`.
+const fn byte_set(bytes: &[u8], with_space: bool) -> [bool; 256] {
     let mut table = [false; 256];
     let mut i = 0;
-    while i <= 0x20 {
+    while with_space && i <= 0x20 {
         table[i] = true;
         i += 1;
     }
-    let special = b"{}();[]$";
     let mut j = 0;
-    while j < special.len() {
-        table[special[j] as usize] = true;
+    while j < bytes.len() {
+        table[bytes[j] as usize] = true;
         j += 1;
     }
     table
-};
+}
+
+/// Bytes that end a movetext word.
+static DELIMITER: [bool; 256] = byte_set(b"{}();[]$", true);
 
 #[inline]
 fn is_space(b: u8) -> bool {
@@ -489,16 +491,7 @@ fn after_move_number(mut w: &[u8]) -> &[u8] {
 
 /// Bytes that stop [`plain_words`]: every delimiter but blanks, line breaks (a line may
 /// start with `%` or a tag), and `-` and `*`, one of which every result contains.
-static PLAIN_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let stops = b"{}();[]$\n\r-*";
-    let mut j = 0;
-    while j < stops.len() {
-        table[stops[j] as usize] = true;
-        j += 1;
-    }
-    table
-};
+static PLAIN_STOP: [bool; 256] = byte_set(b"{}();[]$\n\r-*", false);
 
 /// What [`plain_words`] found.
 struct PlainRun {

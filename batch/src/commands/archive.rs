@@ -121,15 +121,9 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
     }
     let mut games = read_games_at(bytes, origin);
     for item in games.by_ref() {
-        let original_into = |text: &mut Vec<u8>, r: &std::ops::Range<usize>| {
-            let start = text.len();
-            text.extend_from_slice(&bytes[r.start - base..r.end - base]);
-            text.extend_from_slice(b"\n\n");
-            start..text.len()
-        };
         match item {
             Err(bad) => {
-                let range = original_into(&mut text, &bad.byte_range);
+                let range = copy_original(&mut text, bytes, base, &bad.byte_range);
                 let problem = parse_problem(
                     &bad.error,
                     &bad.byte_range,
@@ -167,6 +161,20 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         line_breaks: count_line_breaks(bytes),
         junk_bytes,
     }
+}
+
+/// Appends a game's bytes as read (absolute `range`, chunk starting at `base`) and a blank
+/// line to `text`; returns where they are in it.
+fn copy_original(
+    text: &mut Vec<u8>,
+    bytes: &[u8],
+    base: usize,
+    range: &std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let start = text.len();
+    text.extend_from_slice(&bytes[range.start - base..range.end - base]);
+    text.extend_from_slice(b"\n\n");
+    start..text.len()
 }
 
 /// What `judge` needs to know of a game read whole.
@@ -228,13 +236,9 @@ fn check_chunk(
         let tags = validator.tags();
         let fate = match &end.error {
             Some(error) => {
-                let start = text.len();
-                text.extend_from_slice(
-                    &bytes[end.byte_range.start - base..end.byte_range.end - base],
-                );
-                text.extend_from_slice(b"\n\n");
+                let range = copy_original(&mut text, bytes, base, &end.byte_range);
                 Fate::Rejected {
-                    range: start..text.len(),
+                    range,
                     problem: parse_problem(error, &end.byte_range, tags, bytes, base, &mut lines),
                 }
             }
@@ -279,16 +283,12 @@ fn judge(
     text: &mut Vec<u8>,
     lines: &mut LineIndex,
 ) -> Fate {
-    let original = &bytes[game.byte_range.start - base..game.byte_range.end - base];
     let mut reject = |text: &mut Vec<u8>, rejection: Rejection| {
         let offset = rejection.offset.unwrap_or(game.byte_range.start);
         let (line, column) = lines.locate(bytes, offset - base);
         let (game_line, _) = lines.locate(bytes, game.byte_range.start - base);
-        let start = text.len();
-        text.extend_from_slice(original);
-        text.extend_from_slice(b"\n\n");
         Fate::Rejected {
-            range: start..text.len(),
+            range: copy_original(text, bytes, base, &game.byte_range),
             problem: Problem {
                 reason: rejection.reason,
                 detail: rejection.detail,
@@ -317,15 +317,12 @@ fn judge(
     match verdict() {
         Verdict::Invalid(rejection) => reject(text, rejection),
         Verdict::Unsupported(variant) => {
-            let start = text.len();
-            if opts.write {
-                text.extend_from_slice(original);
-                text.extend_from_slice(b"\n\n");
-            }
-            Fate::Unsupported {
-                range: start..text.len(),
-                variant,
-            }
+            let range = if opts.write {
+                copy_original(text, bytes, base, &game.byte_range)
+            } else {
+                text.len()..text.len()
+            };
+            Fate::Unsupported { range, variant }
         }
         Verdict::Valid(valid) => {
             if let Some(min) = opts.min_plies {

@@ -6,7 +6,7 @@ use crate::output::{AtomicFile, Sink};
 use crate::pipeline::{self, Cut, PipelineOptions};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use chess960_core::fen::{CastlingStyle, Setup};
+use chess960_core::fen::{CastlingStyle, FieldSpans, Setup};
 use chess960_core::Position;
 use pgn_parse::{read_games_at, LineIndex, Origin};
 use std::io::Write;
@@ -85,13 +85,17 @@ struct Converted {
 /// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
 pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
     let mut out = String::with_capacity(96);
-    convert_fen_into(fen, fen.split_ascii_whitespace().count(), to, &mut out)?;
+    let spans = FieldSpans::of(fen);
+    let placement = spans.span(0).map_or("", |r| &fen[r]);
+    convert_fen_into(fen, placement, spans.len(), to, &mut out)?;
     Ok(out)
 }
 
-/// Appends the conversion of `fen` (which has `fields` fields) to `out`.
+/// Appends the conversion of `fen` (which has `fields` fields, the first `placement`) to
+/// `out`.
 fn convert_fen_into(
     fen: &str,
+    placement: &str,
     fields: usize,
     to: Notation,
     out: &mut String,
@@ -105,7 +109,6 @@ fn convert_fen_into(
     };
     // A placement that was read is canonical unless two digits touch ("44" for "8"): then
     // it is copied, not written again from the board.
-    let placement = fen.split_ascii_whitespace().next().unwrap_or("");
     let (mut previous_digit, mut digits_touch) = (false, false);
     for &b in placement.as_bytes() {
         let digit = b.wrapping_sub(b'0') < 10;
@@ -154,40 +157,27 @@ fn convert_line(
         out.extend_from_slice(bytes);
         return Ok(false);
     }
-    // The first seven fields' byte spans, without allocating.
-    let mut spans = [(0usize, 0usize); 7];
-    let mut count = 0;
-    let mut i = 0;
-    while i < bytes.len() && count < spans.len() {
-        if bytes[i].is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        spans[count] = (start, i);
-        count += 1;
-    }
+    let spans = FieldSpans::of(line);
     let numeric = |i: usize| {
-        i < count && {
-            let f = &bytes[spans[i].0..spans[i].1];
+        spans.span(i).is_some_and(|r| {
+            let f = &bytes[r];
             !f.is_empty() && f.iter().all(u8::is_ascii_digit)
-        }
+        })
     };
     let fen_fields = if numeric(4) && numeric(5) {
         6
     } else {
-        4.min(count)
+        4.min(spans.len())
     };
-    if fen_fields == 0 {
+    let last = fen_fields.checked_sub(1).and_then(|i| spans.span(i));
+    let (Some(first), Some(last)) = (spans.span(0), last) else {
         return Err("not a FEN".into());
-    }
-    let (fen_start, fen_end) = (spans[0].0, spans[fen_fields - 1].1);
+    };
+    let (fen_start, fen_end) = (first.start, last.end);
     scratch.clear();
     // Field edges are ASCII white space or the ends of the line: char boundaries.
-    convert_fen_into(&line[fen_start..fen_end], fen_fields, to, scratch)?;
+    let fen = &line[fen_start..fen_end];
+    convert_fen_into(fen, &line[first], fen_fields, to, scratch)?;
     out.extend_from_slice(&bytes[..fen_start]);
     out.extend_from_slice(scratch.as_bytes());
     out.extend_from_slice(&bytes[fen_end..]);

@@ -181,11 +181,6 @@ pub enum Verdict {
     Invalid(Rejection),
 }
 
-/// The tags that matter for the rules, decoded.
-pub fn rule_tags<'t>(game_tags: &'t [Tag<'_>]) -> RuleTags<'t> {
-    RuleTags::from_tags(game_tags)
-}
-
 fn mix(h: u64) -> u64 {
     let mut z = h.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -278,7 +273,7 @@ impl Replay {
         opts: ValidateOptions,
     ) -> Result<Replay, Verdict> {
         let mut repairs = Vec::new();
-        let start = match resolve_start(&rule_tags(tags), &mut repairs) {
+        let start = match resolve_start(&RuleTags::from_tags(tags), &mut repairs) {
             Ok(StartOutcome::Chess(start)) => start,
             Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
             Err(mut rejection) => {
@@ -548,9 +543,12 @@ pub struct Validator<'a> {
     state: ValidatorState,
 }
 
+/// Where the validator is in the current game. Not boxed: there is one per validator, and a
+/// box would cost an allocation per game.
+#[allow(clippy::large_enum_variant)]
 enum ValidatorState {
     Tags,
-    Replaying(Box<Replay>),
+    Replaying(Replay),
     Decided(Verdict),
 }
 
@@ -596,7 +594,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
     fn end_tags(&mut self) -> Skip {
         match Replay::start(&self.tags, self.game_start, self.opts) {
             Ok(replay) => {
-                self.state = ValidatorState::Replaying(Box::new(replay));
+                self.state = ValidatorState::Replaying(replay);
                 Skip(false)
             }
             Err(verdict) => {
