@@ -1,8 +1,12 @@
 //! The command line: global options and subcommands.
 
 use crate::commands::{check, clean, perft, sp, stats, xfen};
+use crate::driver::Globals;
 use anyhow::Result;
+use chess960_core::CastlingStyle;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
+use pgn960::facts::Speed;
 
 /// Clean, check and analyse Chess960 (Fischer random) PGN archives.
 #[derive(Debug, Parser)]
@@ -64,38 +68,65 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Runs a parsed command line; returns the exit status.
 pub fn run(cli: Cli) -> Result<i32> {
+    let globals = Globals {
+        threads: cli.threads,
+        quiet: cli.quiet,
+    };
+    let status = |invalid: bool| if invalid { EXIT_INVALID } else { EXIT_OK };
     match &cli.command {
-        Command::Check(args) => {
-            let s = check::run(args, cli.threads, cli.quiet)?;
-            Ok(if s.rejected == 0 {
-                EXIT_OK
-            } else {
-                EXIT_INVALID
-            })
-        }
-        Command::Clean(args) => {
-            let s = clean::run(args, cli.threads, cli.quiet)?;
-            Ok(if s.rejected == 0 {
-                EXIT_OK
-            } else {
-                EXIT_INVALID
-            })
-        }
+        Command::Check(args) => Ok(status(check::run(args, globals)?.rejected > 0)),
+        Command::Clean(args) => Ok(status(clean::run(args, globals)?.rejected > 0)),
         Command::Stats(args) => {
-            stats::run(args, cli.threads, cli.quiet)?;
+            stats::run(args, globals)?;
             Ok(EXIT_OK)
         }
-        Command::Xfen(args) => {
-            let failed = xfen::run(args, cli.threads, cli.quiet)?;
-            Ok(if failed == 0 { EXIT_OK } else { EXIT_INVALID })
-        }
+        Command::Xfen(args) => Ok(status(xfen::run(args, globals)? > 0)),
         Command::Sp(args) => {
             sp::run(args, &mut std::io::stdout().lock())?;
             Ok(EXIT_OK)
         }
-        Command::Perft(args) => {
-            let ok = perft::run(args, &mut std::io::stdout().lock())?;
-            Ok(if ok { EXIT_OK } else { EXIT_INVALID })
-        }
+        Command::Perft(args) => Ok(status(!perft::run(args, &mut std::io::stdout().lock())?)),
     }
+}
+
+/// Prints an error that ended a run and returns its exit status: quiet success when the
+/// reader of the output went away (`pgn960 sp --all | head`), 130 when interrupted.
+pub fn report_error(e: &anyhow::Error) -> i32 {
+    let broken_pipe = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    let interrupted = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<pgn960::Error>(),
+            Some(pgn960::Error::Interrupted)
+        )
+    });
+    if broken_pipe {
+        EXIT_OK
+    } else if interrupted {
+        eprintln!("pgn960: interrupted; no output was written");
+        EXIT_INTERRUPTED
+    } else {
+        eprintln!("pgn960: error: {e:#}");
+        EXIT_ERROR
+    }
+}
+
+/// The parser of a castling style option (`xfen`, `shredder`).
+pub fn castling_style() -> impl TypedValueParser<Value = CastlingStyle> {
+    PossibleValuesParser::new([
+        PossibleValue::new("xfen").help("KQkq, a file letter only for an inner rook"),
+        PossibleValue::new("shredder").help("file letters, king side first (HAha)"),
+    ])
+    .map(|s| match s.as_str() {
+        "shredder" => CastlingStyle::Shredder,
+        _ => CastlingStyle::Xfen,
+    })
+}
+
+/// The parser of a speed option (`ultra-bullet`, `bullet`, `blitz`, `rapid`, `classical`).
+pub fn speed() -> impl TypedValueParser<Value = Speed> {
+    PossibleValuesParser::new(Speed::ALL.map(|s| PossibleValue::new(s.name())))
+        .map(|s| s.parse().unwrap_or(Speed::Classical))
 }

@@ -1,13 +1,15 @@
-//! The `pgn960` tool as a library: inputs, the parallel pipeline, outputs, validation of
-//! games and the subcommands. The binary is a thin layer over [`cli`].
+//! The `pgn960` command line as a library: subcommands over one input driver, outputs
+//! written atomically, signals and progress. The games themselves are read and validated
+//! by the `pgn960` library crate; this crate adds what a command line needs.
 
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod cli;
 pub mod commands;
-pub mod input;
+pub mod driver;
 pub mod output;
-pub mod pipeline;
 pub mod progress;
+pub mod select;
+pub mod signals;
 pub mod stats;
-pub mod validate;

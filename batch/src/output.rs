@@ -4,7 +4,6 @@
 use anyhow::{bail, Context, Result};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// Where output goes.
 pub enum Sink {
@@ -97,93 +96,7 @@ impl Write for Sink {
 pub struct AtomicFile {
     target: PathBuf,
     writer: BufWriter<tempfile::NamedTempFile>,
-    _registered: Registered,
-}
-
-/// How many temporary files can be open at once and still be removed by an abrupt exit.
-const TEMPORARY_SLOTS: usize = 64;
-
-/// Temporary files not yet committed or dropped, for [`remove_temporary_files`] and the
-/// SIGBUS handler: each slot holds a NUL-terminated path, or null. Slots are read with
-/// plain atomic loads, so a signal handler may walk them; the strings are never freed (a
-/// few bytes per output file), so a pointer read from a slot is always valid.
-static TEMPORARY_FILES: [AtomicPtr<libc::c_char>; TEMPORARY_SLOTS] =
-    [const { AtomicPtr::new(std::ptr::null_mut()) }; TEMPORARY_SLOTS];
-
-/// A temporary file's slot in [`TEMPORARY_FILES`], emptied when this is dropped.
-struct Registered(Option<usize>);
-
-impl Registered {
-    fn new(path: &Path) -> Registered {
-        use std::os::unix::ffi::OsStrExt;
-        let Ok(text) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-            return Registered(None);
-        };
-        let raw = text.into_raw();
-        for (i, slot) in TEMPORARY_FILES.iter().enumerate() {
-            if slot
-                .compare_exchange(
-                    std::ptr::null_mut(),
-                    raw,
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                )
-                .is_ok()
-            {
-                return Registered(Some(i));
-            }
-        }
-        // All slots taken: this file is still removed on drop, only not by an abrupt exit.
-        Registered(None)
-    }
-}
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        if let Some(i) = self.0 {
-            // The string is leaked on purpose (see `TEMPORARY_FILES`).
-            TEMPORARY_FILES[i].store(std::ptr::null_mut(), Ordering::Release);
-        }
-    }
-}
-
-/// Deletes every temporary file still open, for an exit that skips destructors (a second
-/// Ctrl-C while the run is blocked reading). Returns how many were removed.
-pub fn remove_temporary_files() -> usize {
-    let mut removed = 0;
-    for slot in &TEMPORARY_FILES {
-        let path = slot.load(Ordering::Acquire);
-        if !path.is_null() {
-            // SAFETY: a non-null slot holds a leaked, never freed, NUL-terminated string.
-            removed += usize::from(unsafe { libc::unlink(path) } == 0);
-        }
-    }
-    removed
-}
-
-/// Installs a SIGBUS handler: a mapped input that shrinks under the reader (another
-/// program truncated it) raises SIGBUS on the next page read. The handler removes the
-/// temporary output files, says what happened and exits with status 2, instead of the
-/// process dying with no word and leaving temporary files behind.
-pub fn exit_cleanly_on_sigbus() {
-    extern "C" fn on_sigbus(_: libc::c_int) {
-        // Only async-signal-safe calls here: unlink, write, _exit.
-        remove_temporary_files();
-        let message = b"pgn960: error: an input file was truncated while it was being read \
-(bus error on its memory map); stopped, no output was written\n";
-        // SAFETY: writing a static buffer to stderr and exiting are async-signal-safe.
-        unsafe {
-            libc::write(2, message.as_ptr().cast(), message.len());
-            libc::_exit(2);
-        }
-    }
-    // SAFETY: installs a handler that makes only async-signal-safe calls.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
-    }
+    _registered: crate::signals::Registered,
 }
 
 impl AtomicFile {
@@ -217,13 +130,20 @@ impl AtomicFile {
         readable_by_all(temp.as_file());
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            _registered: Registered::new(temp.path()),
+            _registered: crate::signals::Registered::new(temp.path()),
             writer: BufWriter::with_capacity(1 << 20, temp),
         })
     }
 
     /// Flushes, syncs and renames the temporary file to the target.
     pub fn commit(self) -> Result<()> {
+        self.finish()?.commit()
+    }
+
+    /// Flushes and syncs the temporary file and closes it; the rename is left to
+    /// [`Finished::commit`], so that a run can rename all its outputs only when all are
+    /// complete.
+    pub fn finish(self) -> Result<Finished> {
         let target = self.target;
         let temp = self
             .writer
@@ -233,7 +153,27 @@ impl AtomicFile {
         temp.as_file()
             .sync_all()
             .with_context(|| format!("cannot write {}", target.display()))?;
-        temp.persist(&target)
+        Ok(Finished {
+            temp: temp.into_temp_path(),
+            target,
+            _registered: self._registered,
+        })
+    }
+}
+
+/// A complete output still under its temporary name (removed if dropped).
+pub struct Finished {
+    temp: tempfile::TempPath,
+    target: PathBuf,
+    _registered: crate::signals::Registered,
+}
+
+impl Finished {
+    /// Renames the temporary file to the target.
+    pub fn commit(self) -> Result<()> {
+        let target = self.target;
+        self.temp
+            .persist(&target)
             .map_err(|e| e.error)
             .with_context(|| format!("cannot rename the temporary file to {}", target.display()))?;
         // Make the rename itself durable; some file systems cannot sync a directory.
@@ -282,8 +222,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Refuses an output path that is one of the input files, including the PGN files found
 /// below input directories (a second run must not read its own earlier output).
 pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
-    for name in crate::input::expand_inputs(inputs)? {
-        if let crate::input::InputName::File(input) = name {
+    for name in pgn960::input::expand_inputs(inputs)? {
+        if let pgn960::input::InputName::File(input) = name {
             if same_file(output, &input) {
                 bail!(
                     "refusing to write {}: it is one of the inputs ({}); inputs are never modified",
@@ -321,9 +261,10 @@ mod tests {
     #[test]
     fn open_temporary_files_are_registered_until_commit_or_drop() {
         use std::os::unix::ffi::OsStrExt;
+        use std::sync::atomic::Ordering;
         let dir = tempfile::tempdir().unwrap();
         let registered = |name: &str| {
-            TEMPORARY_FILES.iter().any(|slot| {
+            crate::signals::TEMPORARY_FILES.iter().any(|slot| {
                 let p = slot.load(Ordering::Acquire);
                 // SAFETY: a non-null slot holds a leaked NUL-terminated string.
                 let p = (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) });

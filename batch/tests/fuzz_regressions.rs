@@ -1,7 +1,8 @@
 //! Replays every input in `fixtures/fuzz-regressions` and `fixtures/pgn` through the whole
 //! check/clean path (read, validate, write): no panic, and the counts add up.
 
-use pgn960::commands::archive::{process_chunk_counts, ArchiveOptions};
+use pgn960_cli::archive::chunk::process_chunk_counts;
+use pgn960_cli::archive::ArchiveOptions;
 use std::path::Path;
 
 #[test]

@@ -4,7 +4,8 @@
 //! and every game read is kept, passed through or rejected.
 
 use chess960_core::{Move, Position};
-use pgn960::commands::archive::{process_chunk_counts, ArchiveOptions};
+use pgn960_cli::archive::chunk::process_chunk_counts;
+use pgn960_cli::archive::ArchiveOptions;
 use proptest::prelude::*;
 
 fn legal_game(seed: u64, plies: usize) -> String {

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgn960::commands::archive::{process_chunk_counts, ArchiveOptions};
+use pgn960_cli::archive::chunk::process_chunk_counts;
+use pgn960_cli::archive::ArchiveOptions;
 
 fuzz_target!(|data: &[u8]| {
     let opts = ArchiveOptions {

@@ -1,6 +1,7 @@
 //! `pgn960 check`: replay every move of every game and report what is wrong, where.
 
-use super::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
+use crate::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
+use crate::driver::Globals;
 use anyhow::Result;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -31,19 +32,14 @@ struct CheckReport<'a> {
 }
 
 /// Runs `pgn960 check`; returns the summary.
-pub fn run(args: &CheckArgs, threads: usize, quiet: bool) -> Result<Summary> {
+pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
     let mut problems: Vec<RejectRow> = Vec::new();
-    let mut outputs = Outputs {
-        kept: None,
-        rejects: None,
-        rejects_tsv: None,
-    };
+    let mut outputs = Outputs::default();
     let max = args.max_errors;
     let json = args.json;
     let summary = archive::run(
         &args.inputs,
-        threads,
-        quiet,
+        globals,
         &ArchiveOptions::default(),
         &mut outputs,
         &mut |row| {

@@ -1,8 +1,11 @@
 //! `pgn960 clean`: write every valid game normalised, quarantine the rest with a reason.
 
-use super::archive::{self, ArchiveOptions, FenStyle, Outputs, Summary};
+use crate::archive::{self, ArchiveOptions, Outputs, Summary};
+use crate::cli::castling_style;
+use crate::driver::Globals;
 use crate::output::{refuse_input, Sink};
 use anyhow::{bail, Result};
+use chess960_core::CastlingStyle;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `pgn960 clean`.
@@ -21,9 +24,10 @@ pub struct CleanArgs {
     /// reasons is written beside it (.tsv).
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
-    /// FEN spelling in written Chess960 games.
-    #[arg(long, value_enum, default_value_t = FenStyle::Xfen)]
-    pub fen_style: FenStyle,
+    /// FEN spelling in written Chess960 games: xfen (KQkq, a file letter only for an inner
+    /// rook) or shredder (file letters, HAha).
+    #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen")]
+    pub fen_style: CastlingStyle,
     /// Leave comments (and clock annotations) out.
     #[arg(long)]
     pub strip_comments: bool,
@@ -50,7 +54,7 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Runs `pgn960 clean`; returns the summary.
-pub fn run(args: &CleanArgs, threads: usize, quiet: bool) -> Result<Summary> {
+pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
     let stdout = args.output.as_os_str() == "-";
     let rejects_path = match &args.rejects {
         Some(p) => p.clone(),
@@ -86,14 +90,7 @@ pub fn run(args: &CleanArgs, threads: usize, quiet: bool) -> Result<Summary> {
         min_plies: args.min_plies,
         dedupe: args.dedupe,
     };
-    let summary = archive::run(
-        &args.inputs,
-        threads,
-        quiet,
-        &opts,
-        &mut outputs,
-        &mut |_| {},
-    )?;
+    let summary = archive::run(&args.inputs, globals, &opts, &mut outputs, &mut |_| {})?;
     let written_plus = summary.written + summary.rejected + summary.deduplicated;
     if written_plus != summary.games_read {
         bail!(

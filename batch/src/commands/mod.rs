@@ -1,6 +1,5 @@
 //! The subcommands.
 
-pub mod archive;
 pub mod check;
 pub mod clean;
 pub mod perft;

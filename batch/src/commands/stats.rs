@@ -1,17 +1,17 @@
 //! `pgn960 stats`: per-start-position results (SP 0..959), Double Chess960 pairs apart,
 //! with filters, exact merging of tables from separate runs, CSV or JSON.
 
-use crate::input;
+use crate::cli::speed;
+use crate::driver::{Driver, Globals};
 use crate::output::Sink;
-use crate::pipeline::{self, PipelineOptions};
-use crate::progress::Progress;
-use crate::stats::filter::{speed_of, Date, FilteredBy, Filters, GameFacts, Speed};
+use crate::select::{Date, FilteredBy, Filters, GameFacts, Speed};
 use crate::stats::table::{Row, Tables, Winner};
-use crate::validate::start::{resolve_start, GameKind, RuleTags, StartOutcome};
-use crate::validate::{ValidateOptions, Validator, Verdict};
 use anyhow::{bail, Context, Result};
 use chess960_core::sp::StartKind;
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Termination, Visitor};
+use pgn960::pipeline::{ChunkOutput, Cut};
+use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
+use pgn960::validate::{truncation, GameKind, ValidateOptions, Validator, Verdict};
+use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -61,7 +61,7 @@ pub struct StatsArgs {
     #[arg(long, value_name = "N")]
     pub min_plies: Option<u32>,
     /// Only these speeds, from the TimeControl tag (lichess boundaries).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "SPEED")]
+    #[arg(long, value_parser = speed(), value_delimiter = ',', value_name = "SPEED")]
     pub time_control: Vec<Speed>,
     /// Games on or after this date (YYYY.MM.DD; UTCDate tag, else Date).
     #[arg(long, value_name = "DATE")]
@@ -165,18 +165,6 @@ fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, 
         .map(|t| t.value_lossy_str())
 }
 
-fn facts(tags: &[Tag<'_>], plies: Option<u32>) -> GameFacts {
-    let elo = |name: &[u8]| tag_str(tags, name).and_then(|v| v.trim().parse::<u32>().ok());
-    GameFacts {
-        ratings: elo(b"WhiteElo").zip(elo(b"BlackElo")),
-        plies,
-        speed: tag_str(tags, b"TimeControl").and_then(|t| speed_of(&t)),
-        date: tag_str(tags, b"UTCDate")
-            .and_then(|d| d.parse().ok())
-            .or_else(|| tag_str(tags, b"Date").and_then(|d| d.parse().ok())),
-    }
-}
-
 /// Counts of one chunk.
 #[derive(Default)]
 struct ChunkStats {
@@ -185,6 +173,12 @@ struct ChunkStats {
     counted: u64,
     counted_pairs: u64,
     excluded: BTreeMap<Excluded, u64>,
+}
+
+impl ChunkOutput for ChunkStats {
+    fn games(&self) -> u64 {
+        self.read
+    }
 }
 
 struct Judge<'o> {
@@ -214,8 +208,8 @@ impl Judge<'_> {
             if kind == GameKind::Standard && !self.include_classical {
                 return Err(Excluded::Classical);
             }
-            let facts = facts(tags, plies);
-            if let Some(f) = self.filters.check(&facts) {
+            let facts = GameFacts::from_tags(tags);
+            if let Some(f) = self.filters.check(&facts, plies) {
                 return Err(Excluded::Filtered(f));
             }
             Ok((start, winner, facts.ratings))
@@ -253,7 +247,7 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         while let Some(end) = reader.read_game(&mut v) {
             let tags = &v.tags;
             let verdict = if end.error.is_some()
-                || !matches!(end.termination, Termination::Result(_))
+                || truncation(end.termination, &end.byte_range).is_some()
             {
                 Err(Excluded::Invalid)
             } else {
@@ -277,19 +271,11 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
     // Each game validated while it is read (no token lists).
     let mut reader = Reader::with_origin(bytes, origin);
     let mut validator = Validator::new(ValidateOptions::default());
-    while let Some((end, verdict)) = reader.read_game(&mut validator) {
-        if end.error.is_some() {
-            judge.count(&mut stats, &[], Err(Excluded::Invalid));
-            continue;
-        }
-        let verdict = if !matches!(end.termination, Termination::Result(_)) {
-            Err(Excluded::Invalid)
-        } else {
-            match verdict {
-                Verdict::Valid(v) => Ok((v.kind, v.class.kind, v.result, Some(v.plies))),
-                Verdict::Unsupported(_) => Err(Excluded::Unsupported),
-                Verdict::Invalid(_) => Err(Excluded::Invalid),
-            }
+    while let Some((_, verdict)) = reader.read_game(&mut validator) {
+        let verdict = match verdict {
+            Verdict::Valid(v) => Ok((v.kind, v.class.kind, v.result, Some(v.plies))),
+            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
+            Verdict::Invalid(_) => Err(Excluded::Invalid),
         };
         judge.count(&mut stats, validator.tags(), verdict);
     }
@@ -351,7 +337,7 @@ pub fn merge_tables(paths: &[PathBuf]) -> Result<Tables> {
 }
 
 /// Runs `pgn960 stats`.
-pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary> {
+pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
     let mut summary = StatsSummary::default();
     let tables = if args.merge {
@@ -369,34 +355,24 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
             filters: &filters,
             include_classical: args.include_classical,
         };
-        let names = input::expand_inputs(&args.inputs)?;
-        let pool = pipeline::thread_pool(threads)?;
-        let total = input::total_size(&names);
-        let mut progress = Progress::new(total, quiet);
+        let mut driver = Driver::new(&args.inputs, globals)?;
         let mut tables = Tables::default();
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
-        for name in &names {
-            let mut input = input::open(name)?;
-            pipeline::run(
-                &mut input,
-                &pool,
-                PipelineOptions::default(),
-                |bytes, origin| process(bytes, origin, &judge, args.headers_only),
-                |chunk, info| {
-                    tables.merge(&chunk.tables);
-                    summary.games_read += chunk.read;
-                    summary.counted += chunk.counted;
-                    summary.counted_double_chess960 += chunk.counted_pairs;
-                    for (k, v) in chunk.excluded {
-                        *excluded.entry(k).or_default() += v;
-                    }
-                    progress.advance(info.source_bytes, chunk.read);
-                    Ok(())
-                },
-            )
-            .with_context(|| format!("while reading {name}"))?;
-        }
-        progress.finish();
+        driver.run(
+            Cut::Games,
+            |bytes, origin| process(bytes, origin, &judge, args.headers_only),
+            |_, chunk, _| {
+                tables.merge(&chunk.tables);
+                summary.games_read += chunk.read;
+                summary.counted += chunk.counted;
+                summary.counted_double_chess960 += chunk.counted_pairs;
+                for (k, v) in chunk.excluded {
+                    *excluded.entry(k).or_default() += v;
+                }
+                Ok(())
+            },
+        )?;
+        driver.finish();
         summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
         tables
     };
@@ -412,7 +388,7 @@ pub fn run(args: &StatsArgs, threads: usize, quiet: bool) -> Result<StatsSummary
         write_rows(dfrc, &tables.pair_rows(), args.format, &inputs_for_refusal)?;
     }
     if let Some(report) = &args.report {
-        super::archive::write_json_report(report, &summary, &inputs_for_refusal)?;
+        crate::archive::write_json_report(report, &summary, &inputs_for_refusal)?;
     }
     if let Some(chart) = &args.chart {
         // Drawn to a temporary file, then written through a Sink (atomic for regular files,

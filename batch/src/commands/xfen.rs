@@ -1,26 +1,17 @@
 //! `pgn960 xfen`: convert every FEN between X-FEN and Shredder-FEN, in PGN `FEN` tags (the
 //! rest of each game byte-identical) or in FEN/EPD lists (EPD operations kept as they are).
 
-use crate::input::{self, InputName, Source};
+use crate::cli::castling_style;
+use crate::driver::{Driver, Globals};
 use crate::output::{AtomicFile, Sink};
-use crate::pipeline::{self, Cut, PipelineOptions};
-use crate::progress::Progress;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use chess960_core::fen::{CastlingStyle, FieldSpans, Setup};
 use chess960_core::Position;
+use pgn960::input::{self, InputName, Source};
+use pgn960::pipeline::{ChunkOutput, Cut};
 use pgn_parse::{read_games_at, LineIndex, Origin};
 use std::io::Write;
 use std::path::PathBuf;
-
-/// The notation to write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Notation {
-    /// X-FEN: `KQkq`, a file letter only for an inner rook (python-chess `Board.fen()`).
-    #[default]
-    Xfen,
-    /// Shredder-FEN: file letters, king side first (`HAha`; python-chess `Board.shredder_fen()`).
-    Shredder,
-}
 
 /// What the input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -52,9 +43,10 @@ pub struct XfenArgs {
         conflicts_with = "in_place"
     )]
     pub output: PathBuf,
-    /// The notation to write.
-    #[arg(long, value_enum, default_value_t = Notation::Xfen)]
-    pub to: Notation,
+    /// The notation to write: xfen (KQkq, a file letter only for an inner rook; python-chess
+    /// `Board.fen()`) or shredder (file letters, king side first: HAha; `Board.shredder_fen()`).
+    #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen")]
+    pub to: CastlingStyle,
     /// What the input holds.
     #[arg(long = "input", value_enum, default_value_t = InputKind::Auto)]
     pub input_kind: InputKind,
@@ -79,11 +71,16 @@ struct Converted {
     problems: Vec<Problem>,
     fens: u64,
     changed: u64,
-    line_breaks: u64,
+}
+
+impl ChunkOutput for Converted {
+    fn games(&self) -> u64 {
+        0
+    }
 }
 
 /// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
-pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
+pub fn convert_fen(fen: &str, to: CastlingStyle) -> Result<String, String> {
     let mut out = String::with_capacity(96);
     let spans = FieldSpans::of(fen);
     let placement = spans.span(0).map_or("", |r| &fen[r]);
@@ -97,16 +94,13 @@ fn convert_fen_into(
     fen: &str,
     placement: &str,
     fields: usize,
-    to: Notation,
+    to: CastlingStyle,
     out: &mut String,
 ) -> Result<(), String> {
     let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
     let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
     let start = out.len();
-    let style = match to {
-        Notation::Xfen => CastlingStyle::Xfen,
-        Notation::Shredder => CastlingStyle::Shredder,
-    };
+    let style = to;
     // A placement that was read is canonical unless two digits touch ("44" for "8"): then
     // it is copied, not written again from the board.
     let (mut previous_digit, mut digits_touch) = (false, false);
@@ -121,8 +115,8 @@ fn convert_fen_into(
         pos.write_fen_tail(style, out);
     } else {
         match to {
-            Notation::Xfen => pos.write_xfen(out),
-            Notation::Shredder => pos.write_shredder_fen(out),
+            CastlingStyle::Xfen => pos.write_xfen(out),
+            CastlingStyle::Shredder => pos.write_shredder_fen(out),
         }
     }
     if fields < 6 {
@@ -147,7 +141,7 @@ fn convert_fen_into(
 /// `scratch` is a reusable buffer.
 fn convert_line(
     line: &str,
-    to: Notation,
+    to: CastlingStyle,
     out: &mut Vec<u8>,
     scratch: &mut String,
 ) -> Result<bool, String> {
@@ -184,17 +178,15 @@ fn convert_line(
     Ok(true)
 }
 
-fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
+fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
     let mut out = Converted {
         text: Vec::with_capacity(bytes.len() + bytes.len() / 16),
         problems: Vec::new(),
         fens: 0,
         changed: 0,
-        line_breaks: 0,
     };
     let mut scratch = String::with_capacity(128);
     for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        out.line_breaks += u64::from(raw.ends_with(b"\n"));
         let content_end = raw.len()
             - raw
                 .iter()
@@ -234,14 +226,13 @@ fn convert_fen_list(bytes: &[u8], to: Notation) -> Converted {
     out
 }
 
-fn convert_pgn(bytes: &[u8], origin: Origin, to: Notation) -> Converted {
+fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
     let base = origin.offset;
     let mut out = Converted {
         text: Vec::with_capacity(bytes.len() + 64),
         problems: Vec::new(),
         fens: 0,
         changed: 0,
-        line_breaks: pgn_parse::count_line_breaks(bytes),
     };
     let mut lines = LineIndex::new(1);
     let mut copied = 0;
@@ -295,45 +286,37 @@ fn detect_kind(kind: InputKind, name: &InputName, input: &mut input::Input) -> R
 }
 
 /// Runs `pgn960 xfen`; returns the number of FENs that could not be read.
-pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
-    let names = input::expand_inputs(&args.inputs)?;
-    let pool = pipeline::thread_pool(threads)?;
-    let total = input::total_size(&names);
-    let mut progress = Progress::new(total, quiet);
+pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
+    let mut driver = Driver::new(&args.inputs, globals)?;
     let mut shared_out = if args.in_place {
         None
     } else {
         Some(Sink::create(&args.output, &args.inputs)?)
     };
+    // Files rewritten in place are renamed over their inputs only once every input is done.
+    let mut rewritten = Vec::new();
     let (mut fens, mut changed, mut failed) = (0u64, 0u64, 0u64);
     let mut messages = Vec::new();
-    for name in &names {
-        let mut input = input::open(name)?;
-        let kind = detect_kind(args.input_kind, name, &mut input)?;
-        let mut in_place = match (args.in_place, name) {
+    let to = args.to;
+    driver.for_each_input(|run| {
+        let kind = detect_kind(args.input_kind, run.name, &mut run.input)?;
+        let mut in_place = match (args.in_place, run.name) {
             (true, InputName::File(p)) => {
-                if !matches!(input.source, Source::Whole(_)) {
+                if !matches!(run.input.source, Source::Whole(_)) {
                     bail!("--in-place rewrites plain files only, not {}", p.display());
                 }
                 Some(AtomicFile::create(p)?)
             }
-            (true, InputName::Stdin) => bail!("--in-place needs files, not standard input"),
+            (true, _) => bail!("--in-place needs files, not standard input"),
             _ => None,
         };
-        let options = PipelineOptions {
-            cut: if kind == InputKind::Pgn {
-                Cut::Games
-            } else {
-                Cut::Lines
-            },
-            ..PipelineOptions::default()
+        let cut = match kind {
+            InputKind::Pgn => Cut::Games,
+            _ => Cut::Lines,
         };
-        let mut base_line = 1u64;
-        let to = args.to;
-        pipeline::run(
-            &mut input,
-            &pool,
-            options,
+        let name = run.name;
+        run.run(
+            cut,
             |bytes, origin| match kind {
                 InputKind::Pgn => convert_pgn(bytes, origin, to),
                 _ => convert_fen_list(bytes, to),
@@ -346,30 +329,21 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
                 }
                 for p in &chunk.problems {
                     if messages.len() < 20 {
-                        messages.push(format!(
-                            "{name}:{}: {}",
-                            base_line + u64::from(p.local_line) - 1,
-                            p.reason
-                        ));
+                        messages.push(format!("{name}:{}: {}", info.line(p.local_line), p.reason));
                     }
                 }
                 fens += chunk.fens;
                 changed += chunk.changed;
                 failed += chunk.problems.len() as u64;
-                base_line += chunk.line_breaks;
-                progress.advance(info.source_bytes, chunk.fens);
                 Ok(())
             },
-        )
-        .with_context(|| format!("while reading {name}"))?;
-        drop(input);
+        )?;
         if let Some(f) = in_place {
-            if !(args.strict && failed > 0) {
-                f.commit()?;
-            }
+            rewritten.push(f.finish()?);
         }
-    }
-    progress.finish();
+        Ok(())
+    })?;
+    driver.finish();
     for m in &messages {
         eprintln!("{m}");
     }
@@ -383,6 +357,9 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
     if args.strict && failed > 0 {
         bail!("{failed} FENs could not be read (--strict): nothing written");
     }
+    for file in rewritten {
+        file.commit()?;
+    }
     if let Some(out) = shared_out {
         out.commit()?;
     }
@@ -393,7 +370,7 @@ pub fn run(args: &XfenArgs, threads: usize, quiet: bool) -> Result<u64> {
 mod tests {
     use super::*;
 
-    fn line(text: &str, to: Notation) -> Result<Option<String>, String> {
+    fn line(text: &str, to: CastlingStyle) -> Result<Option<String>, String> {
         let mut out = Vec::new();
         let is_fen = convert_line(text, to, &mut out, &mut String::new())?;
         Ok(is_fen.then(|| String::from_utf8(out).unwrap()))
@@ -404,7 +381,7 @@ mod tests {
         assert_eq!(
             line(
                 "rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w DAda - 0 1 ;D1 19 ;D2 361",
-                Notation::Xfen
+                CastlingStyle::Xfen
             )
             .unwrap(),
             Some("rkqrbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKQRBBNN w KQkq - 0 1 ;D1 19 ;D2 361".into())
@@ -412,7 +389,7 @@ mod tests {
         assert_eq!(
             line(
                 "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - bm e4; id \"x\";",
-                Notation::Shredder
+                CastlingStyle::Shredder
             )
             .unwrap(),
             Some(
@@ -420,10 +397,10 @@ mod tests {
                     .into()
             )
         );
-        assert_eq!(line("  # comment", Notation::Xfen).unwrap(), None);
-        assert!(line("not a fen", Notation::Xfen).is_err());
+        assert_eq!(line("  # comment", CastlingStyle::Xfen).unwrap(), None);
+        assert!(line("not a fen", CastlingStyle::Xfen).is_err());
         assert_eq!(
-            line("4k3/8/8/8/8/8/8/4K2R w K", Notation::Shredder).unwrap(),
+            line("4k3/8/8/8/8/8/8/4K2R w K", CastlingStyle::Shredder).unwrap(),
             Some("4k3/8/8/8/8/8/8/4K2R w H -".into())
         );
     }
@@ -432,11 +409,11 @@ mod tests {
     fn a_placement_with_touching_digits_is_written_canonically() {
         // Copied when canonical, rewritten from the board when two digits touch.
         assert_eq!(
-            line("4k3/8/8/8/8/8/8/4K2R w K - 0 1", Notation::Xfen).unwrap(),
+            line("4k3/8/8/8/8/8/8/4K2R w K - 0 1", CastlingStyle::Xfen).unwrap(),
             Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1".into())
         );
         assert_eq!(
-            line("4k12/44/8/8/8/8/8/4K11R w K - 0 1", Notation::Xfen).unwrap(),
+            line("4k12/44/8/8/8/8/8/4K11R w K - 0 1", CastlingStyle::Xfen).unwrap(),
             Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1".into())
         );
     }

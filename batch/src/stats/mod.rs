@@ -1,5 +1,4 @@
 //! Per-start-position statistics.
 
 pub mod chart;
-pub mod filter;
 pub mod table;

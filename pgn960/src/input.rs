@@ -1,7 +1,7 @@
-//! Turning command-line inputs into byte sources: memory-mapped files, or streams for stdin
-//! and compressed files (`.zst`, `.gz`, `.bz2`, also recognised by their magic bytes).
+//! Inputs as byte sources: memory-mapped files, or streams for standard input, any reader
+//! and compressed files (the formats of [`COMPRESSIONS`], recognised by their magic bytes).
 
-use anyhow::{Context, Result};
+use crate::error::{Error, Result};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -15,6 +15,8 @@ pub enum InputName {
     Stdin,
     /// A file.
     File(PathBuf),
+    /// Another source, named by its caller.
+    Label(String),
 }
 
 impl std::fmt::Display for InputName {
@@ -22,14 +24,16 @@ impl std::fmt::Display for InputName {
         match self {
             InputName::Stdin => f.write_str("<stdin>"),
             InputName::File(p) => write!(f, "{}", p.display()),
+            InputName::Label(label) => f.write_str(label),
         }
     }
 }
 
 /// The bytes of an input.
 pub enum Source {
-    /// The whole input in memory (mapped, or read when mapping is not possible).
-    Whole(Bytes),
+    /// The whole input in memory (mapped, or read when mapping is not possible), shared
+    /// with the chunks being read.
+    Whole(Arc<Bytes>),
     /// A stream read in blocks (stdin, decompressors).
     Stream {
         /// The decoded bytes.
@@ -82,56 +86,129 @@ pub struct Input {
     pub source: Source,
 }
 
-/// The compression of a file.
+/// A compression the inputs may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
     /// Plain text.
     None,
-    /// Zstandard.
+    /// Zstandard (`.zst`; lichess database dumps).
     Zstd,
-    /// gzip.
+    /// gzip (`.gz`; several members are read one after the other).
     Gzip,
-    /// bzip2.
+    /// bzip2 (`.bz2`; several streams are read one after the other).
     Bzip2,
 }
 
-/// Recognises a compression by magic bytes, else by file extension.
+/// A byte stream as the pipeline reads it.
+pub type ByteStream = Box<dyn Read + Send>;
+
+/// One compressed format: how it is named, recognised and decoded.
+pub struct CompressionFormat {
+    /// The compression.
+    pub compression: Compression,
+    /// Its name in messages (`zstd`).
+    pub name: &'static str,
+    /// The file name extension, without the dot (`zst`).
+    pub extension: &'static str,
+    /// Whether the first bytes of an input are this format's magic number.
+    pub matches: fn(&[u8]) -> bool,
+    /// A decoder reading from the raw bytes.
+    pub decoder: fn(ByteStream) -> io::Result<ByteStream>,
+}
+
+/// The compressed formats, the one table that detection, decoding, the directory walk,
+/// messages and help text read.
+pub const COMPRESSIONS: &[CompressionFormat] = &[
+    CompressionFormat {
+        compression: Compression::Zstd,
+        name: "zstd",
+        extension: "zst",
+        matches: |head| head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]),
+        decoder: |raw| Ok(Box::new(zstd::stream::read::Decoder::new(raw)?)),
+    },
+    CompressionFormat {
+        compression: Compression::Gzip,
+        name: "gzip",
+        extension: "gz",
+        matches: |head| head.starts_with(&[0x1f, 0x8b]),
+        decoder: |raw| {
+            Ok(Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
+                raw,
+            ))))
+        },
+    },
+    CompressionFormat {
+        compression: Compression::Bzip2,
+        name: "bzip2",
+        extension: "bz2",
+        matches: |head| head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit),
+        decoder: |raw| {
+            Ok(Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(
+                raw,
+            ))))
+        },
+    },
+];
+
+/// The bytes [`detect_compression`] looks at.
+pub const MAGIC_LEN: usize = 4;
+
+/// The file name patterns of PGN inputs, for messages: `*.pgn, *.pgn.zst, ...`.
+pub fn pgn_patterns() -> String {
+    std::iter::once("*.pgn".to_string())
+        .chain(
+            COMPRESSIONS
+                .iter()
+                .map(|c| format!("*.pgn.{}", c.extension)),
+        )
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Recognises a compression by magic bytes; an empty file named for a compression is that
+/// compression (so that it is reported as not a valid compressed file).
 pub fn detect_compression(path: &Path, head: &[u8]) -> Compression {
-    if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        return Compression::Zstd;
+    if let Some(format) = COMPRESSIONS.iter().find(|c| (c.matches)(head)) {
+        return format.compression;
     }
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Compression::Gzip;
-    }
-    if head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit) {
-        return Compression::Bzip2;
-    }
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("zst") if head.is_empty() => Compression::Zstd,
+    let extension = path.extension().and_then(|e| e.to_str());
+    match COMPRESSIONS.iter().find(|c| Some(c.extension) == extension) {
+        Some(format) if head.is_empty() && format.compression == Compression::Zstd => {
+            format.compression
+        }
         _ => Compression::None,
     }
 }
 
-/// Whether a directory entry is a PGN file to read.
+fn format_of(compression: Compression) -> Option<&'static CompressionFormat> {
+    COMPRESSIONS.iter().find(|c| c.compression == compression)
+}
+
+/// Whether a directory entry is a PGN file to read (`.pgn`, or `.pgn` and a compression's
+/// extension), ignoring case.
 pub fn is_pgn_file(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
     let lower = name.to_string_lossy().to_ascii_lowercase();
-    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    lower.ends_with(".pgn")
+        || COMPRESSIONS
+            .iter()
+            .any(|c| lower.ends_with(&format!(".pgn.{}", c.extension)))
 }
 
 /// Collects the PGN files below `dir`, sorted by path. Symbolic links to files are read;
 /// symbolic links to directories are not followed, so a link loop cannot recurse forever.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let cannot = || format!("cannot read directory {}", dir.display());
+    let cannot = |source| Error::Io {
+        name: format!("directory {}", dir.display()),
+        source,
+    };
     let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
-        .with_context(cannot)?
+        .map_err(cannot)?
         .map(|e| e.and_then(|e| Ok((e.path(), e.file_type()?))))
         .collect::<io::Result<_>>()
-        .with_context(cannot)?;
+        .map_err(cannot)?;
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     for (path, kind) in entries {
         if kind.is_dir() {
@@ -143,8 +220,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// Expands the command-line inputs: files as given, directories to all PGN files below
-/// them (sorted), `-` for standard input.
+/// Expands command-line inputs: files as given, directories to all PGN files below them
+/// (sorted; an error if there are none), `-` for standard input.
 pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
     let mut names = Vec::new();
     for arg in args {
@@ -154,10 +231,7 @@ pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<InputName>> {
             let mut files = Vec::new();
             walk(arg, &mut files)?;
             if files.is_empty() {
-                anyhow::bail!(
-                    "no PGN files below {} (looked for *.pgn, *.pgn.zst, *.pgn.gz, *.pgn.bz2)",
-                    arg.display()
-                );
+                return Err(Error::EmptyDirectory { dir: arg.clone() });
             }
             names.extend(files.into_iter().map(InputName::File));
         } else {
@@ -177,35 +251,69 @@ pub fn total_size(names: &[InputName]) -> Option<u64> {
                 .ok()
                 .filter(|m| m.is_file())
                 .map(|m| m.len()),
-            InputName::Stdin => None,
+            InputName::Stdin | InputName::Label(_) => None,
         })
         .sum()
 }
 
-/// Opens an input: plain files are memory-mapped (read into memory where mapping fails);
-/// compressed files, stdin and special files (FIFOs) are streamed. Compression is
-/// recognised by magic bytes, on stdin too.
+impl Input {
+    /// Opens a file: a plain file is memory-mapped (read into memory where mapping fails);
+    /// a compressed file or a special file (a FIFO) is streamed. Compression is recognised
+    /// by its magic bytes.
+    pub fn open(path: impl AsRef<Path>) -> Result<Input> {
+        open(&InputName::File(path.as_ref().to_path_buf()))
+    }
+
+    /// Standard input, streamed (and decoded if compressed).
+    pub fn stdin() -> Result<Input> {
+        open(&InputName::Stdin)
+    }
+
+    /// Any reader, streamed (and decoded if its bytes are compressed); `label` names it in
+    /// messages.
+    pub fn from_reader(label: &str, mut reader: impl Read + Send + 'static) -> Result<Input> {
+        let name = InputName::Label(label.to_string());
+        let mut head = [0u8; MAGIC_LEN];
+        let got = read_head(&mut reader, &mut head).map_err(|e| io_error(&name, e))?;
+        let compression = detect_compression(Path::new(""), &head[..got]);
+        stream(&name, compression, &head[..got], Box::new(reader), None)
+    }
+
+    /// Bytes already in memory, read as they are (not decoded).
+    pub fn from_bytes(label: &str, bytes: Vec<u8>) -> Input {
+        Input {
+            name: InputName::Label(label.to_string()),
+            source: Source::Whole(Arc::new(Bytes::Owned(bytes))),
+        }
+    }
+}
+
+fn io_error(name: &InputName, source: io::Error) -> Error {
+    Error::Io {
+        name: name.to_string(),
+        source,
+    }
+}
+
+/// Opens an input by name (see [`Input::open`]; standard input is streamed).
 pub fn open(name: &InputName) -> Result<Input> {
     let path = match name {
-        InputName::Stdin => {
+        InputName::File(p) => p,
+        InputName::Stdin | InputName::Label(_) => {
             let mut stdin = io::stdin();
-            let mut head = [0u8; 4];
-            let got = read_head(&mut stdin, &mut head).context("cannot read standard input")?;
+            let mut head = [0u8; MAGIC_LEN];
+            let got = read_head(&mut stdin, &mut head).map_err(|e| io_error(name, e))?;
             let compression = detect_compression(Path::new(""), &head[..got]);
             return stream(name, compression, &head[..got], Box::new(stdin), None);
         }
-        InputName::File(p) => p,
     };
-    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let mut head = [0u8; 4];
-    let got = read_head(&mut file, &mut head)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut file = File::open(path).map_err(|e| io_error(name, e))?;
+    let meta = file.metadata().map_err(|e| io_error(name, e))?;
+    let mut head = [0u8; MAGIC_LEN];
+    let got = read_head(&mut file, &mut head).map_err(|e| io_error(name, e))?;
     let compression = detect_compression(path, &head[..got]);
     if compression == Compression::None && meta.is_file() {
-        return whole(name, path, file, &head[..got]);
+        return whole(name, file, &head[..got]);
     }
     let size = meta.is_file().then_some(meta.len());
     stream(name, compression, &head[..got], Box::new(file), size)
@@ -213,20 +321,23 @@ pub fn open(name: &InputName) -> Result<Input> {
 
 /// A plain regular file as one buffer: mapped, or read into memory where mapping fails.
 /// `head` holds the bytes already read from `file`.
-fn whole(name: &InputName, path: &Path, mut file: File, head: &[u8]) -> Result<Input> {
+fn whole(name: &InputName, mut file: File, head: &[u8]) -> Result<Input> {
     let input = |bytes| Input {
         name: name.clone(),
-        source: Source::Whole(bytes),
+        source: Source::Whole(Arc::new(bytes)),
     };
     if head.is_empty() {
         return Ok(input(Bytes::Owned(Vec::new())));
     }
     // SAFETY: the map is read-only. If another process truncates the file while we read
-    // it, access past the new end raises SIGBUS: the binary's handler
-    // (`output::exit_cleanly_on_sigbus`) removes temporary outputs and exits with status 2;
-    // a change of length that raises no fault is reported by `check_unchanged` (called by
-    // `pipeline::run` after each input). Reading from stdin (`-`) avoids the map.
-    match unsafe { memmap2::MmapOptions::new().map(&file) } {
+    // it, access past the new end raises SIGBUS, which a program using this crate on files
+    // others may change should handle (the pgn960 binary removes its temporary outputs and
+    // exits with status 2); a change of length that raises no fault is reported by
+    // `check_unchanged` (called by `pipeline::run` after each input). Streamed inputs
+    // avoid the map.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::MmapOptions::new().map(&file) };
+    match map {
         Ok(map) => {
             let _ = map.advise(memmap2::Advice::Sequential);
             Ok(input(Bytes::Mapped(map)))
@@ -234,7 +345,7 @@ fn whole(name: &InputName, path: &Path, mut file: File, head: &[u8]) -> Result<I
         Err(_) => {
             let mut bytes = head.to_vec();
             file.read_to_end(&mut bytes)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+                .map_err(|e| io_error(name, e))?;
             Ok(input(Bytes::Owned(bytes)))
         }
     }
@@ -250,18 +361,14 @@ fn stream(
     size: Option<u64>,
 ) -> Result<Input> {
     let count = Arc::new(AtomicU64::new(head.len() as u64));
-    let raw = io::Cursor::new(head.to_vec()).chain(CountingReader {
-        inner: raw,
-        count: Arc::clone(&count),
-    });
-    let reader: Box<dyn Read + Send> = match compression {
-        Compression::None => Box::new(raw),
-        Compression::Zstd => Box::new(
-            zstd::stream::read::Decoder::new(raw)
-                .with_context(|| format!("cannot decode {name}"))?,
-        ),
-        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(raw))),
-        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(raw))),
+    let raw: Box<dyn Read + Send> =
+        Box::new(io::Cursor::new(head.to_vec()).chain(CountingReader {
+            inner: raw,
+            count: Arc::clone(&count),
+        }));
+    let reader = match format_of(compression) {
+        None => raw,
+        Some(format) => (format.decoder)(raw).map_err(|e| io_error(name, e))?,
     };
     Ok(Input {
         name: name.clone(),
@@ -289,9 +396,7 @@ impl Input {
                         Ok(0) => break,
                         Ok(n) => n,
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                        Err(e) => {
-                            return Err(e).with_context(|| format!("cannot read {}", self.name))
-                        }
+                        Err(e) => return Err(io_error(&self.name, e)),
                     };
                     seen.extend_from_slice(&buf[..n]);
                     found = buf[..n].iter().find(|b| !blank(b)).copied();
@@ -323,15 +428,17 @@ fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
 
 /// Fails if a mapped file changed length while it was read (its bytes may be wrong).
 pub fn check_unchanged(input: &Input) -> Result<()> {
-    if let (InputName::File(path), Source::Whole(Bytes::Mapped(map))) = (&input.name, &input.source)
-    {
+    if let (InputName::File(path), Source::Whole(bytes)) = (&input.name, &input.source) {
+        let Bytes::Mapped(map) = &**bytes else {
+            return Ok(());
+        };
         let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if now != map.len() as u64 {
-            anyhow::bail!(
-                "{} changed size while it was read ({} -> {now} bytes): results for it are unreliable",
-                path.display(),
-                map.len()
-            );
+            return Err(Error::Changed {
+                path: path.clone(),
+                before: map.len() as u64,
+                after: now,
+            });
         }
     }
     Ok(())

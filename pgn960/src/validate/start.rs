@@ -1,21 +1,13 @@
 //! Working out a game's rules and start position from its tags, once all tags are read.
 
+use super::reason::{RejectReason, Repair};
 use super::variant::{classify_variant, VariantTag};
-use super::{RejectReason, Rejection, Repair};
+use super::GameKind;
 use chess960_core::fen::{CastlingToken, FenRepair, Setup};
 use chess960_core::sp::{self, StartClassification, StartKind};
 use chess960_core::Position;
 use pgn_parse::Tag;
 use std::borrow::Cow;
-
-/// The rules a game is played under.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GameKind {
-    /// Chess960 (tagged so, or recognisable from its FEN).
-    Chess960,
-    /// Classical chess (the Chess960 rules from SP 518).
-    Standard,
-}
 
 /// The tags that decide a game's rules, as read from the file (values decoded; borrowed
 /// from the input when they need no unescaping).
@@ -58,6 +50,9 @@ pub struct Start {
     pub had_fen: bool,
 }
 
+/// Why the tags alone make a game invalid: the reason and a sentence for the user.
+pub type TagProblem = (RejectReason, String);
+
 /// Either the game's rules, or why it is not a game of chess we check.
 #[derive(Debug)]
 pub enum StartOutcome {
@@ -75,19 +70,22 @@ fn castling_uses_file_letters(setup: &Setup) -> bool {
 }
 
 /// Reads one FEN tag value into a position, collecting repairs.
-fn position_from_fen(text: &str, repairs: &mut Vec<Repair>) -> Result<(Position, bool), Rejection> {
+fn position_from_fen(
+    text: &str,
+    repairs: &mut Vec<Repair>,
+) -> Result<(Position, bool), TagProblem> {
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed == "?" || trimmed == "-" {
-        return Err(Rejection::new(
+        return Err((
             RejectReason::UnknownStartPosition,
             format!("FEN tag {trimmed:?} does not name a position"),
         ));
     }
     let setup = Setup::parse(trimmed)
-        .map_err(|e| Rejection::new(RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+        .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
     let uses_files = castling_uses_file_letters(&setup);
     let (mut position, fen_repairs) = Position::from_setup_lenient(&setup)
-        .map_err(|e| Rejection::new(RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+        .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
     let mut dropped_castling = false;
     for repair in fen_repairs {
         match repair {
@@ -123,7 +121,7 @@ fn same_position(a: &Position, b: &Position) -> bool {
 pub fn resolve_start(
     tags: &RuleTags<'_>,
     repairs: &mut Vec<Repair>,
-) -> Result<StartOutcome, Rejection> {
+) -> Result<StartOutcome, TagProblem> {
     let variant = tags
         .variant
         .as_deref()
@@ -140,13 +138,9 @@ pub fn resolve_start(
             } else {
                 "Chess960 game without a FEN tag"
             };
-            return Err(Rejection::new(
-                RejectReason::UnknownStartPosition,
-                why.into(),
-            ));
+            return Err((RejectReason::UnknownStartPosition, why.into()));
         }
-        let position = Position::from_sp(518)
-            .map_err(|e| Rejection::new(RejectReason::BadFen, e.to_string()))?;
+        let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
         let class = sp::classify(&position);
         return Ok(StartOutcome::Chess(Start {
             kind: GameKind::Standard,
@@ -159,7 +153,7 @@ pub fn resolve_start(
     for other in fens {
         let (other_position, _) = position_from_fen(other, &mut Vec::new())?;
         if !same_position(&position, &other_position) {
-            return Err(Rejection::new(
+            return Err((
                 RejectReason::ConflictingFen,
                 format!(
                     "FEN tags disagree: {:?} and {:?}",

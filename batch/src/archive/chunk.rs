@@ -1,0 +1,181 @@
+//! Judging one chunk for `check` and `clean`: every game validated by the library, the
+//! kept ones rendered (when writing), the rejected ones copied as they were read, each
+//! with its fate.
+
+use super::render::render;
+use super::ArchiveOptions;
+use pgn960::pipeline::ChunkOutput;
+use pgn960::validate::{validate_chunk, Judged, RejectReason, Repair, ValidateOptions, Verdict};
+use pgn_parse::{Origin, Tag};
+use std::ops::Range;
+
+/// The fate of one game in a chunk.
+pub enum Fate {
+    /// Kept (its text, when writing, is `range` of the chunk's text), with its dedupe key.
+    Kept {
+        /// Where its rendered text is.
+        range: Range<usize>,
+        /// Its dedupe key (0 unless deduplicating).
+        key: u128,
+        /// The repairs made.
+        repairs: Vec<Repair>,
+    },
+    /// Another variant, passed through untouched.
+    Unsupported {
+        /// Where its original text is (when writing).
+        range: Range<usize>,
+        /// The variant, as named in the file.
+        variant: String,
+    },
+    /// Rejected, with its original bytes in `range` of the chunk's text (when writing).
+    Rejected {
+        /// Where its original text is.
+        range: Range<usize>,
+        /// Why, and where.
+        problem: Problem,
+    },
+}
+
+/// A rejected game's reason and location, chunk-relative.
+pub struct Problem {
+    /// The reason.
+    pub reason: RejectReason,
+    /// A sentence for the user.
+    pub detail: String,
+    /// Line of the problem, counted from the chunk's start.
+    pub local_line: u32,
+    /// Column of the problem.
+    pub column: u32,
+    /// Absolute byte offset of the problem.
+    pub offset: usize,
+    /// Line of the game's start, counted from the chunk's start.
+    pub game_line: u32,
+    /// "White - Black, Site".
+    pub label: String,
+}
+
+/// The result of judging one chunk.
+pub struct ChunkOutcome {
+    /// Each game's fate, in order.
+    pub fates: Vec<Fate>,
+    /// Rendered kept games and original texts, as the fates' ranges say.
+    pub text: Vec<u8>,
+    /// Bytes between games that were not a game.
+    pub junk_bytes: u64,
+}
+
+impl ChunkOutput for ChunkOutcome {
+    fn games(&self) -> u64 {
+        self.fates.len() as u64
+    }
+}
+
+/// "White - Black, Site" for messages.
+pub fn label(tags: &[Tag<'_>]) -> String {
+    let get = |name: &[u8]| {
+        tags.iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value_lossy_str().into_owned())
+            .unwrap_or_else(|| "?".into())
+    };
+    let site = get(b"Site");
+    if site == "?" {
+        format!("{} - {}", get(b"White"), get(b"Black"))
+    } else {
+        format!("{} - {}, {site}", get(b"White"), get(b"Black"))
+    }
+}
+
+/// The validation `opts` asks for.
+pub fn validate_options(opts: &ArchiveOptions) -> ValidateOptions {
+    ValidateOptions {
+        canonical_san: opts.write,
+        drop_bad_variations: opts.drop_bad_variations,
+        dedupe_key: opts.dedupe,
+        min_plies: opts.min_plies,
+        normalise: opts.write.then_some(opts.fen_style),
+        moves: false,
+    }
+}
+
+/// Judges one chunk: every game validated and, when writing, rendered or copied.
+pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> ChunkOutcome {
+    let mut text = Vec::new();
+    let mut fates = Vec::new();
+    let base = origin.offset;
+    let validate = validate_options(opts);
+    let counts = validate_chunk(bytes, origin, &validate, false, |judged| {
+        fates.push(fate(judged, bytes, base, opts, &mut text));
+    });
+    ChunkOutcome {
+        fates,
+        text,
+        junk_bytes: counts.junk_bytes,
+    }
+}
+
+/// What becomes of one judged game.
+fn fate(
+    judged: Judged<'_, '_>,
+    bytes: &[u8],
+    base: usize,
+    opts: &ArchiveOptions,
+    text: &mut Vec<u8>,
+) -> Fate {
+    let copy_original = |text: &mut Vec<u8>| {
+        let start = text.len();
+        if opts.write {
+            let range = &judged.byte_range;
+            text.extend_from_slice(&bytes[range.start - base..range.end - base]);
+            text.extend_from_slice(b"\n\n");
+        }
+        start..text.len()
+    };
+    match judged.verdict {
+        Verdict::Invalid(rejection) => {
+            let (local_line, column) = judged.problem_at.unwrap_or((1, 1));
+            Fate::Rejected {
+                range: copy_original(text),
+                problem: Problem {
+                    reason: rejection.reason,
+                    detail: rejection.detail,
+                    local_line,
+                    column,
+                    offset: rejection.offset,
+                    game_line: judged.line.unwrap_or(1),
+                    label: label(judged.tags),
+                },
+            }
+        }
+        Verdict::Unsupported(variant) => Fate::Unsupported {
+            range: copy_original(text),
+            variant,
+        },
+        Verdict::Valid(valid) => {
+            let start = text.len();
+            if let Some(game) = judged.game.filter(|_| opts.write) {
+                render(game, &valid, opts, text);
+            }
+            Fate::Kept {
+                range: start..text.len(),
+                key: valid.dedupe_key,
+                repairs: valid.repairs,
+            }
+        }
+    }
+}
+
+/// Processes a whole input as one chunk and counts what became of its games:
+/// `(games, kept, unsupported, rejected)` (for fuzzing and tests).
+pub fn process_chunk_counts(bytes: &[u8], opts: &ArchiveOptions) -> (u64, u64, u64, u64) {
+    let outcome = process_chunk(bytes, Origin::default(), opts);
+    let mut counts = (outcome.fates.len() as u64, 0, 0, 0);
+    for fate in &outcome.fates {
+        match fate {
+            Fate::Kept { .. } => counts.1 += 1,
+            Fate::Unsupported { .. } => counts.2 += 1,
+            Fate::Rejected { .. } => counts.3 += 1,
+        }
+    }
+    counts
+}

@@ -1,0 +1,184 @@
+//! What `check` and `clean` share: every game of every input validated in parallel, the
+//! kept games written normalised and the rejected ones as they were read, and everything
+//! counted so that games read = written + rejected + deduplicated.
+//!
+//! [`chunk`] judges a chunk's games (in the workers), [`render`] writes a kept game,
+//! [`summary`] holds the counts and how they are printed; [`run`] is the sink that takes
+//! the chunks in input order.
+
+pub mod chunk;
+pub mod render;
+pub mod summary;
+
+use crate::driver::{Driver, Globals};
+use crate::output::Sink;
+use anyhow::Result;
+use chess960_core::CastlingStyle;
+use chunk::{process_chunk, ChunkOutcome, Fate};
+use pgn960::pipeline::{ChunkInfo, Cut};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+pub use summary::{summary_text, write_json_report, RejectRow, Summary};
+
+/// What to do with the games beyond checking them.
+#[derive(Debug, Clone)]
+pub struct ArchiveOptions {
+    /// Write kept games (clean) rather than only check.
+    pub write: bool,
+    /// FEN spelling for written Chess960 games.
+    pub fen_style: CastlingStyle,
+    /// Leave comments out of written games.
+    pub strip_comments: bool,
+    /// Leave variations out of written games.
+    pub strip_variations: bool,
+    /// Drop variations with bad moves instead of rejecting the game.
+    pub drop_bad_variations: bool,
+    /// Reject games with fewer main-line plies.
+    pub min_plies: Option<u32>,
+    /// Drop repeated games (same start, same moves).
+    pub dedupe: bool,
+}
+
+impl Default for ArchiveOptions {
+    fn default() -> ArchiveOptions {
+        ArchiveOptions {
+            write: false,
+            fen_style: CastlingStyle::Xfen,
+            strip_comments: false,
+            strip_variations: false,
+            drop_bad_variations: false,
+            min_plies: None,
+            dedupe: false,
+        }
+    }
+}
+
+/// Where kept and rejected games go (clean), or nowhere (check).
+#[derive(Default)]
+pub struct Outputs {
+    /// Kept games.
+    pub kept: Option<Sink>,
+    /// Rejected games as they were read.
+    pub rejects: Option<Sink>,
+    /// The TSV sidecar of rejects.
+    pub rejects_tsv: Option<csv::Writer<Sink>>,
+}
+
+/// The sink of a run: counts, dedupe set and outputs, fed chunk by chunk in input order.
+struct Collector<'o> {
+    opts: &'o ArchiveOptions,
+    outputs: &'o mut Outputs,
+    on_reject: &'o mut dyn FnMut(&RejectRow),
+    summary: Summary,
+    seen: HashSet<u128>,
+    first_output: bool,
+}
+
+impl Collector<'_> {
+    fn take(&mut self, file: &str, outcome: ChunkOutcome, info: &ChunkInfo) -> Result<()> {
+        let summary = &mut self.summary;
+        for (i, fate) in outcome.fates.into_iter().enumerate() {
+            summary.games_read += 1;
+            match fate {
+                Fate::Kept {
+                    range,
+                    key,
+                    repairs,
+                } => {
+                    summary.valid += 1;
+                    if self.opts.dedupe && !self.seen.insert(key) {
+                        summary.deduplicated += 1;
+                        continue;
+                    }
+                    for r in &repairs {
+                        *summary.repairs.entry(r.name()).or_default() += 1;
+                    }
+                    let text = &outcome.text[range];
+                    if write_game(&mut self.outputs.kept, text, &mut self.first_output)? {
+                        summary.written += 1;
+                    }
+                }
+                Fate::Unsupported { range, variant } => {
+                    summary.unsupported_variant += 1;
+                    *summary.unsupported_by_variant.entry(variant).or_default() += 1;
+                    let text = &outcome.text[range];
+                    if write_game(&mut self.outputs.kept, text, &mut self.first_output)? {
+                        summary.written += 1;
+                    }
+                }
+                Fate::Rejected { range, problem } => {
+                    summary.rejected += 1;
+                    *summary
+                        .rejected_by_reason
+                        .entry(problem.reason.name())
+                        .or_default() += 1;
+                    let row = RejectRow {
+                        game: info.first_game + i as u64 + 1,
+                        file: file.to_string(),
+                        line: info.line(problem.local_line),
+                        column: problem.column,
+                        byte_offset: problem.offset,
+                        game_line: info.line(problem.game_line),
+                        reason: problem.reason.name(),
+                        detail: problem.detail,
+                        players: problem.label,
+                    };
+                    if let Some(out) = self.outputs.rejects.as_mut() {
+                        out.write_all(&outcome.text[range])?;
+                    }
+                    if let Some(tsv) = self.outputs.rejects_tsv.as_mut() {
+                        tsv.serialize(&row)?;
+                    }
+                    (self.on_reject)(&row);
+                }
+            }
+        }
+        summary.junk_bytes += outcome.junk_bytes;
+        summary.bytes += info.len as u64;
+        Ok(())
+    }
+}
+
+/// Runs the archive job over all inputs. `on_reject` sees every rejected game in order.
+pub fn run(
+    inputs: &[PathBuf],
+    globals: Globals,
+    opts: &ArchiveOptions,
+    outputs: &mut Outputs,
+    on_reject: &mut dyn FnMut(&RejectRow),
+) -> Result<Summary> {
+    let mut driver = Driver::new(inputs, globals)?;
+    let mut collector = Collector {
+        opts,
+        outputs,
+        on_reject,
+        summary: Summary::default(),
+        seen: HashSet::new(),
+        first_output: true,
+    };
+    collector.summary.inputs = driver.names().iter().map(|n| n.to_string()).collect();
+    driver.run(
+        Cut::Games,
+        |bytes, origin| process_chunk(bytes, origin, opts),
+        |name, outcome, info| collector.take(&name.to_string(), outcome, info),
+    )?;
+    let mut summary = collector.summary;
+    summary.seconds = driver.finish();
+    Ok(summary)
+}
+
+/// Writes one game's text to the kept-games output, a blank line between games; returns
+/// whether there was an output to write to.
+fn write_game(out: &mut Option<Sink>, text: &[u8], first: &mut bool) -> Result<bool> {
+    let Some(out) = out.as_mut() else {
+        return Ok(false);
+    };
+    if !*first {
+        out.write_all(b"\n")?;
+    }
+    *first = false;
+    out.write_all(text.trim_ascii_end())?;
+    out.write_all(b"\n")?;
+    Ok(true)
+}

@@ -1,0 +1,125 @@
+//! Writing a valid game normalised: the seven-tag roster first, `Variant`/`SetUp`/`FEN`
+//! for Chess960 games, canonical SAN, comments, NAGs and variations as asked.
+
+use super::ArchiveOptions;
+use pgn960::validate::{start_fen, GameKind, Repair, ValidGame};
+use pgn_parse::{Game, PgnWriter, Token, SEVEN_TAG_ROSTER};
+
+/// Appends `game`, valid as `valid` says, normalised, to `text`.
+pub fn render(game: &Game<'_>, valid: &ValidGame, opts: &ArchiveOptions, text: &mut Vec<u8>) {
+    let mut w = PgnWriter::new(&mut *text);
+    // Writing into a Vec cannot fail.
+    let _ = write_tags(&mut w, game, valid, opts)
+        .and_then(|()| write_movetext(&mut w, game, valid, opts));
+    text.push(b'\n');
+}
+
+fn write_tags(
+    w: &mut PgnWriter<&mut Vec<u8>>,
+    game: &Game<'_>,
+    valid: &ValidGame,
+    opts: &ArchiveOptions,
+) -> std::io::Result<()> {
+    w.begin_game()?;
+    for (name, default) in SEVEN_TAG_ROSTER {
+        if name == b"Result" {
+            w.tag(name, valid.result.as_str().as_bytes())?;
+        } else {
+            match game.tag(name) {
+                Some(t) => w.tag(name, t.value_lossy_str().as_bytes())?,
+                None => w.tag(name, default)?,
+            }
+        }
+    }
+    let chess960 = valid.kind == GameKind::Chess960;
+    if chess960 {
+        w.tag(b"Variant", b"Chess960")?;
+    }
+    if chess960 || valid.had_fen {
+        let fen = start_fen(valid.kind, &valid.start, opts.fen_style);
+        w.tag(b"SetUp", b"1")?;
+        w.tag(b"FEN", fen.as_bytes())?;
+    }
+    let corrected = valid.repairs.iter().find_map(|r| match r {
+        Repair::ResultCorrected { old } => Some(old),
+        _ => None,
+    });
+    if let Some(old) = corrected {
+        w.tag(b"OriginalResult", old.as_bytes())?;
+    }
+    for t in &game.tags {
+        let skip = SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name)
+            || t.name == b"SetUp"
+            || t.name == b"FEN"
+            || (chess960 && t.name == b"Variant");
+        if !skip {
+            w.tag(t.name, t.value_lossy_str().as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+fn write_movetext(
+    w: &mut PgnWriter<&mut Vec<u8>>,
+    game: &Game<'_>,
+    valid: &ValidGame,
+    opts: &ArchiveOptions,
+) -> std::io::Result<()> {
+    w.begin_movetext(
+        valid.start.fullmoves(),
+        valid.start.turn() == chess960_core::Color::White,
+    )?;
+    let mut san_index = 0usize;
+    let mut skip_depth = 0usize;
+    let mut dropped = valid.dropped_tokens.iter().peekable();
+    let mut dropping_until: Option<usize> = None;
+    for (i, token) in game.movetext.iter().enumerate() {
+        if let Some(end) = dropping_until {
+            if let Token::San { .. } = token {
+                san_index += 1;
+            }
+            if i == end {
+                dropping_until = None;
+            }
+            continue;
+        }
+        if dropped.peek().is_some_and(|(open, _)| *open == i) {
+            if let Some(&(_, close)) = dropped.next() {
+                dropping_until = Some(close);
+            }
+            continue;
+        }
+        if opts.strip_variations {
+            match token {
+                Token::BeginVariation => {
+                    skip_depth += 1;
+                    continue;
+                }
+                Token::EndVariation if skip_depth > 0 => {
+                    skip_depth -= 1;
+                    continue;
+                }
+                Token::San { .. } if skip_depth > 0 => {
+                    san_index += 1;
+                    continue;
+                }
+                _ if skip_depth > 0 => continue,
+                _ => {}
+            }
+        }
+        match token {
+            Token::San { .. } => {
+                let san = valid
+                    .canonical
+                    .get(san_index)
+                    .map(String::as_bytes)
+                    .unwrap_or(b"--");
+                san_index += 1;
+                w.san(san)?;
+            }
+            Token::Comment { .. } if opts.strip_comments => {}
+            other => w.write_token(other)?,
+        }
+    }
+    w.end_game(valid.result)
+}

@@ -1,0 +1,127 @@
+//! The counts of a `check` or `clean` run, how they are printed, and the rows of rejected
+//! games.
+
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Counts of a run, as printed and written to `--report` / `--json`.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Summary {
+    /// The inputs, in order.
+    pub inputs: Vec<String>,
+    /// Games read.
+    pub games_read: u64,
+    /// Valid games (kept or deduplicated).
+    pub valid: u64,
+    /// Games written to the output (clean) — valid kept plus unsupported passed through.
+    pub written: u64,
+    /// Games of other variants (passed through untouched by clean).
+    pub unsupported_variant: u64,
+    /// Games rejected.
+    pub rejected: u64,
+    /// Valid games dropped as repeats (`--dedupe`).
+    pub deduplicated: u64,
+    /// Rejections by reason.
+    pub rejected_by_reason: BTreeMap<&'static str, u64>,
+    /// Other variants by name.
+    pub unsupported_by_variant: BTreeMap<String, u64>,
+    /// Repairs by kind (a game may have several).
+    pub repairs: BTreeMap<&'static str, u64>,
+    /// Bytes of text between games that was not a game.
+    pub junk_bytes: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// A rejected game, for messages and the TSV sidecar.
+#[derive(Debug, Clone, Serialize)]
+pub struct RejectRow {
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    /// The file.
+    pub file: String,
+    /// Line of the problem.
+    pub line: u64,
+    /// Column of the problem.
+    pub column: u32,
+    /// Byte offset of the problem.
+    pub byte_offset: usize,
+    /// 1-based line where the game starts.
+    pub game_line: u64,
+    /// Reason name.
+    pub reason: &'static str,
+    /// Explanation.
+    pub detail: String,
+    /// "White - Black, Site".
+    pub players: String,
+}
+
+impl RejectRow {
+    /// `file:line:col: game N (White - Black, Site): detail`.
+    pub fn message(&self) -> String {
+        format!(
+            "{}:{}:{}: game {} ({}): {}",
+            self.file, self.line, self.column, self.game, self.players, self.detail
+        )
+    }
+}
+
+/// The human-readable summary printed at the end of a run.
+pub fn summary_text(s: &Summary, cleaning: bool) -> String {
+    let mut out = String::new();
+    let mb = s.bytes as f64 / 1e6;
+    out.push_str(&format!(
+        "games read:          {:>10}   ({:.1} MB in {:.2} s, {:.0} games/s)\n",
+        s.games_read,
+        mb,
+        s.seconds,
+        s.games_read as f64 / s.seconds.max(1e-9)
+    ));
+    out.push_str(&format!("valid:               {:>10}\n", s.valid));
+    if cleaning {
+        out.push_str(&format!("written:             {:>10}\n", s.written));
+        out.push_str(&format!("deduplicated:        {:>10}\n", s.deduplicated));
+    }
+    out.push_str(&format!(
+        "unsupported variant: {:>10}",
+        s.unsupported_variant
+    ));
+    for (name, n) in &s.unsupported_by_variant {
+        out.push_str(&format!("  {name}: {n}"));
+    }
+    out.push('\n');
+    out.push_str(&format!("rejected:            {:>10}\n", s.rejected));
+    for (reason, n) in &s.rejected_by_reason {
+        out.push_str(&format!("  {reason:<22} {n:>8}\n"));
+    }
+    if !s.repairs.is_empty() {
+        out.push_str("repairs:\n");
+        for (repair, n) in &s.repairs {
+            out.push_str(&format!("  {repair:<29} {n:>8}\n"));
+        }
+    }
+    if s.junk_bytes > 0 {
+        out.push_str(&format!(
+            "junk between games:  {:>10} bytes skipped\n",
+            s.junk_bytes
+        ));
+    }
+    out
+}
+
+/// Writes a JSON report atomically.
+pub fn write_json_report(
+    path: &std::path::Path,
+    value: &impl Serialize,
+    inputs: &[PathBuf],
+) -> Result<()> {
+    let mut sink = crate::output::Sink::create(path, inputs)?;
+    serde_json::to_writer_pretty(&mut sink, value)?;
+    sink.write_all(b"\n")?;
+    sink.commit()
+}

@@ -1,0 +1,131 @@
+//! The one input driver of the subcommands that read games or FEN lists: inputs expanded
+//! (directories walked), a thread pool, a progress bar, each input opened and cut into
+//! chunks processed in parallel, results handed over in input order with absolute lines
+//! and game indices, and the run stopped cleanly on Ctrl-C.
+
+use crate::progress::Progress;
+use crate::signals::INTERRUPTED;
+use anyhow::{Context, Result};
+use pgn960::input::{self, Input, InputName};
+use pgn960::pipeline::{self, ChunkInfo, ChunkOutput, Cut, PipelineOptions};
+use pgn_parse::Origin;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The global options every subcommand takes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Globals {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// A run over every input of a subcommand.
+pub struct Driver {
+    names: Vec<InputName>,
+    pool: rayon::ThreadPool,
+    progress: Progress,
+    started: Instant,
+}
+
+/// One input of a run, open, with what [`InputRun::run`] needs.
+pub struct InputRun<'d> {
+    /// The input's name.
+    pub name: &'d InputName,
+    /// The open input.
+    pub input: Input,
+    pool: &'d rayon::ThreadPool,
+    progress: &'d mut Progress,
+}
+
+impl Driver {
+    /// Expands `inputs`, starts the pool and the progress bar.
+    pub fn new(inputs: &[PathBuf], globals: Globals) -> Result<Driver> {
+        let started = Instant::now();
+        let names = input::expand_inputs(inputs)?;
+        let pool = pipeline::thread_pool(globals.threads)?;
+        let progress = Progress::new(input::total_size(&names), globals.quiet);
+        Ok(Driver {
+            names,
+            pool,
+            progress,
+            started,
+        })
+    }
+
+    /// The inputs, expanded, in order.
+    pub fn names(&self) -> &[InputName] {
+        &self.names
+    }
+
+    /// Opens every input in turn and hands it to `job`, which runs it with
+    /// [`InputRun::run`].
+    pub fn for_each_input(
+        &mut self,
+        mut job: impl FnMut(&mut InputRun<'_>) -> Result<()>,
+    ) -> Result<()> {
+        for name in &self.names {
+            let input = input::open(name)?;
+            let mut run = InputRun {
+                name,
+                input,
+                pool: &self.pool,
+                progress: &mut self.progress,
+            };
+            job(&mut run)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `process` over every chunk of every input (cut as `cut` says) and `sink` over
+    /// the results in input order.
+    pub fn run<T: Send + ChunkOutput>(
+        &mut self,
+        cut: Cut,
+        process: impl Fn(&[u8], Origin) -> T + Sync,
+        mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.for_each_input(|run| {
+            let name = run.name;
+            run.run(cut, &process, |value, info| sink(name, value, info))
+        })
+    }
+
+    /// Removes the progress bar; returns the seconds since the run started.
+    pub fn finish(self) -> f64 {
+        self.progress.finish();
+        self.started.elapsed().as_secs_f64()
+    }
+}
+
+impl InputRun<'_> {
+    /// Runs `process` over every chunk of this input and `sink` over the results in input
+    /// order, advancing the progress bar.
+    pub fn run<T: Send + ChunkOutput>(
+        &mut self,
+        cut: Cut,
+        process: impl Fn(&[u8], Origin) -> T + Sync,
+        mut sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        let options = PipelineOptions {
+            cut,
+            stop: Some(&INTERRUPTED),
+            ..PipelineOptions::default()
+        };
+        let progress = &mut *self.progress;
+        pipeline::run(
+            &mut self.input,
+            self.pool,
+            &options,
+            process,
+            |value: T, info| {
+                let games = value.games();
+                sink(value, &info)?;
+                progress.advance(info.source_bytes, games);
+                Ok::<(), anyhow::Error>(())
+            },
+        )
+        .with_context(|| format!("while reading {}", self.name))
+    }
+}

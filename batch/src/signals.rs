@@ -1,0 +1,111 @@
+//! Signals, in one place: Ctrl-C, SIGTERM-like stops and SIGBUS, and the registry of
+//! temporary output files that an abrupt exit must remove.
+//!
+//! The first Ctrl-C sets [`INTERRUPTED`], which the pipeline checks between chunks
+//! (temporary files are then dropped normally); a second one, for a run blocked reading a
+//! terminal or a pipe, removes the temporary files and exits at once. SIGBUS (a mapped
+//! input truncated by another program) removes them too and exits with status 2.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+
+/// Set by the first Ctrl-C; the pipeline stops between chunks when it is set.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C and SIGBUS handlers.
+pub fn install(exit_interrupted: i32) {
+    exit_cleanly_on_sigbus();
+    let _ = ctrlc::set_handler(move || {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            remove_temporary_files();
+            eprintln!("pgn960: interrupted again; stopped at once, no output was written");
+            std::process::exit(exit_interrupted);
+        }
+    });
+}
+
+/// How many temporary files can be open at once and still be removed by an abrupt exit.
+const TEMPORARY_SLOTS: usize = 64;
+
+/// Temporary files not yet committed or dropped, for [`remove_temporary_files`] and the
+/// SIGBUS handler: each slot holds a NUL-terminated path, or null. Slots are read with
+/// plain atomic loads, so a signal handler may walk them; the strings are never freed (a
+/// few bytes per output file), so a pointer read from a slot is always valid.
+pub(crate) static TEMPORARY_FILES: [AtomicPtr<libc::c_char>; TEMPORARY_SLOTS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; TEMPORARY_SLOTS];
+
+/// A temporary file's slot in [`TEMPORARY_FILES`], emptied when this is dropped.
+pub(crate) struct Registered(Option<usize>);
+
+impl Registered {
+    pub(crate) fn new(path: &Path) -> Registered {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(text) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return Registered(None);
+        };
+        let raw = text.into_raw();
+        for (i, slot) in TEMPORARY_FILES.iter().enumerate() {
+            if slot
+                .compare_exchange(
+                    std::ptr::null_mut(),
+                    raw,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                )
+                .is_ok()
+            {
+                return Registered(Some(i));
+            }
+        }
+        // All slots taken: this file is still removed on drop, only not by an abrupt exit.
+        Registered(None)
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(i) = self.0 {
+            // The string is leaked on purpose (see `TEMPORARY_FILES`).
+            TEMPORARY_FILES[i].store(std::ptr::null_mut(), Ordering::Release);
+        }
+    }
+}
+
+/// Deletes every temporary file still open, for an exit that skips destructors (a second
+/// Ctrl-C while the run is blocked reading). Returns how many were removed.
+pub fn remove_temporary_files() -> usize {
+    let mut removed = 0;
+    for slot in &TEMPORARY_FILES {
+        let path = slot.load(Ordering::Acquire);
+        if !path.is_null() {
+            // SAFETY: a non-null slot holds a leaked, never freed, NUL-terminated string.
+            removed += usize::from(unsafe { libc::unlink(path) } == 0);
+        }
+    }
+    removed
+}
+
+/// Installs a SIGBUS handler: a mapped input that shrinks under the reader (another
+/// program truncated it) raises SIGBUS on the next page read. The handler removes the
+/// temporary output files, says what happened and exits with status 2, instead of the
+/// process dying with no word and leaving temporary files behind.
+fn exit_cleanly_on_sigbus() {
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        // Only async-signal-safe calls here: unlink, write, _exit.
+        remove_temporary_files();
+        let message = b"pgn960: error: an input file was truncated while it was being read \
+(bus error on its memory map); stopped, no output was written\n";
+        // SAFETY: writing a static buffer to stderr and exiting are async-signal-safe.
+        unsafe {
+            libc::write(2, message.as_ptr().cast(), message.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installs a handler that makes only async-signal-safe calls.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
+}

@@ -1,0 +1,155 @@
+//! Commands embedded in PGN comments, as lichess and most GUIs write them: the clock
+//! `[%clk 1:02:03.4]` and the engine evaluation `[%eval 0.35]` / `[%eval #-3]`.
+//!
+//! ```
+//! use pgn960::annotations::{Annotations, Eval};
+//!
+//! let a = Annotations::parse(b" [%eval -1.25,21] [%clk 0:04:59.5] good move ");
+//! assert_eq!(a.clock, Some(299.5));
+//! assert_eq!(a.eval, Some(Eval::Pawns(-1.25)));
+//! assert_eq!(Annotations::parse(b"[%eval #-3]").eval, Some(Eval::Mate(-3)));
+//! ```
+
+use std::fmt;
+
+/// An engine evaluation from white's point of view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Eval {
+    /// Pawns (centipawns / 100); positive is good for white.
+    Pawns(f64),
+    /// Mate in this many moves: positive, white mates; negative, black mates.
+    Mate(i32),
+}
+
+impl Eval {
+    /// The evaluation in pawns, a mate counted as `cap` pawns for the side that mates (and
+    /// any evaluation clamped to ±`cap`).
+    pub fn capped_pawns(self, cap: f64) -> f64 {
+        match self {
+            Eval::Pawns(p) => p.clamp(-cap, cap),
+            Eval::Mate(n) if n < 0 => -cap,
+            Eval::Mate(_) => cap,
+        }
+    }
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Eval::Pawns(p) => write!(f, "{p:.2}"),
+            Eval::Mate(n) => write!(f, "#{n}"),
+        }
+    }
+}
+
+/// The annotations found in one comment (the last of each kind wins).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Annotations {
+    /// Seconds left on the mover's clock after the move.
+    pub clock: Option<f64>,
+    /// The evaluation after the move.
+    pub eval: Option<Eval>,
+}
+
+impl Annotations {
+    /// Reads the `[%clk]` and `[%eval]` commands of a comment's text; anything unreadable is
+    /// ignored.
+    pub fn parse(comment: &[u8]) -> Annotations {
+        let mut found = Annotations::default();
+        let mut rest = comment;
+        while let Some(start) = memchr_percent(rest) {
+            let after = &rest[start + 2..];
+            let Some(end) = after.iter().position(|&b| b == b']') else {
+                break;
+            };
+            let command = &after[..end];
+            rest = &after[end + 1..];
+            let (name, args) = match command.iter().position(u8::is_ascii_whitespace) {
+                Some(space) => (&command[..space], command[space..].trim_ascii()),
+                None => (command, &b""[..]),
+            };
+            match name {
+                b"clk" => found.clock = parse_clock(args).or(found.clock),
+                b"eval" => found.eval = parse_eval(args).or(found.eval),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.clock.is_none() && self.eval.is_none()
+    }
+
+    /// Adds what `other` found (its values win).
+    pub fn merge(&mut self, other: Annotations) {
+        self.clock = other.clock.or(self.clock);
+        self.eval = other.eval.or(self.eval);
+    }
+}
+
+/// The index of the next `[%`.
+fn memchr_percent(bytes: &[u8]) -> Option<usize> {
+    bytes.windows(2).position(|w| w == b"[%")
+}
+
+/// `h:mm:ss`, `mm:ss` or `ss`, seconds possibly with a fraction.
+fn parse_clock(text: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(text).ok()?;
+    let mut seconds = 0.0;
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let value: f64 = if last {
+            part.parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)?
+        } else {
+            f64::from(part.parse::<u32>().ok()?)
+        };
+        seconds = seconds * 60.0 + value;
+    }
+    Some(seconds)
+}
+
+/// `0.35`, `-1.2`, `#3`, `#-2`, each possibly followed by `,depth`.
+fn parse_eval(text: &[u8]) -> Option<Eval> {
+    let text = std::str::from_utf8(text).ok()?;
+    let value = text.split(',').next()?.trim();
+    if let Some(mate) = value.strip_prefix('#') {
+        return mate.parse().ok().map(Eval::Mate);
+    }
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(Eval::Pawns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lichess_comments() {
+        let a = Annotations::parse(b" [%eval 0.17] [%clk 0:03:00] ");
+        assert_eq!(a.clock, Some(180.0));
+        assert_eq!(a.eval, Some(Eval::Pawns(0.17)));
+        assert_eq!(Annotations::parse(b"[%clk 1:00:00]").clock, Some(3600.0));
+        assert_eq!(Annotations::parse(b"[%eval #7]").eval, Some(Eval::Mate(7)));
+        assert!(Annotations::parse(b"no commands [%clk x] [%eval]").is_empty());
+        assert!(Annotations::parse(b"[%clk 0:01").is_empty());
+        assert_eq!(Annotations::parse(b"[%csl Ga4][%clk 5]").clock, Some(5.0));
+    }
+
+    #[test]
+    fn capped_pawns() {
+        assert_eq!(Eval::Mate(-2).capped_pawns(10.0), -10.0);
+        assert_eq!(Eval::Pawns(25.0).capped_pawns(10.0), 10.0);
+        assert_eq!(Eval::Pawns(-0.5).capped_pawns(10.0), -0.5);
+    }
+}

@@ -1,0 +1,59 @@
+//! The errors of reading archives: each names the input and, where it can, the byte.
+
+use std::io;
+use std::path::PathBuf;
+
+/// Why reading an input stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An input could not be opened or read.
+    #[error("cannot read {name}: {source}")]
+    Io {
+        /// The input (a path, or `<stdin>`).
+        name: String,
+        /// The error.
+        source: io::Error,
+    },
+    /// An input stopped being readable (or decodable) part of the way through.
+    #[error("cannot read past byte {offset} of the (decoded) input: {source}")]
+    ReadAt {
+        /// Decoded bytes read before the error.
+        offset: usize,
+        /// The error.
+        source: io::Error,
+    },
+    /// A directory given as input holds no file of a known kind.
+    #[error("no PGN files below {} (looked for {})", .dir.display(), crate::input::pgn_patterns())]
+    EmptyDirectory {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A memory-mapped input changed length while it was read.
+    #[error("{} changed size while it was read ({before} -> {after} bytes): results for it are unreliable", .path.display())]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// Its length when mapped.
+        before: u64,
+        /// Its length afterwards.
+        after: u64,
+    },
+    /// The run was asked to stop (see [`crate::pipeline::PipelineOptions::stop`]).
+    #[error("interrupted")]
+    Interrupted,
+    /// A worker panicked on a part of the input: a bug, reported with where.
+    #[error("internal error while processing bytes {start}..{end} (please report it with that part of the file)")]
+    Internal {
+        /// First byte of the part.
+        start: usize,
+        /// End of the part.
+        end: usize,
+    },
+    /// The worker threads could not be started.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+/// A `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

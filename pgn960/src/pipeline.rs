@@ -1,0 +1,541 @@
+//! The parallel pipeline: an input cut into chunks ([`ChunkSource`]: whole games, or whole
+//! lines), chunks processed on a rayon pool, results handed to a sink strictly in input
+//! order ([`run`]).
+//!
+//! The calling thread cuts the input (mapped slices, or blocks read from a stream), spawns
+//! one job per chunk with at most a few jobs per thread in flight, and feeds finished
+//! results through a reorder buffer to the sink while the workers go on: there is no
+//! barrier between batches, and memory is bounded by the in-flight limit, whatever the
+//! input size. The sink learns each chunk's absolute first line and first game.
+//!
+//! ```
+//! use pgn960::input::Input;
+//! use pgn960::pipeline::{self, ChunkOutput, PipelineOptions};
+//!
+//! struct Games(u64);
+//! impl ChunkOutput for Games {
+//!     fn games(&self) -> u64 { self.0 }
+//! }
+//!
+//! let pgn = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(1000);
+//! let mut input = Input::from_bytes("example", pgn.into_bytes());
+//! let pool = pipeline::thread_pool(2).unwrap();
+//! let options = PipelineOptions { chunk_bytes: 1000, ..PipelineOptions::default() };
+//! let mut total = 0;
+//! pipeline::run(
+//!     &mut input,
+//!     &pool,
+//!     &options,
+//!     |bytes, origin| Games(pgn_parse::read_games_at(bytes, origin).count() as u64),
+//!     |games: Games, info| {
+//!         assert_eq!(info.first_game, total);
+//!         total += games.0;
+//!         Ok::<(), pgn960::Error>(())
+//!     },
+//! )
+//! .unwrap();
+//! assert_eq!(total, 1000);
+//! ```
+
+use crate::error::Error;
+use crate::input::{Bytes, Input, Source};
+use pgn_parse::{count_line_breaks, split_at_game_boundaries, Origin, StreamReader};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Where a chunk was in its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkInfo {
+    /// Absolute byte offset of the chunk's first byte (in the decoded input).
+    pub offset: usize,
+    /// Its length in bytes.
+    pub len: usize,
+    /// Bytes of the underlying input (the compressed file, for compressed inputs) read
+    /// since the previous chunk: what a progress bar over file sizes advances by.
+    pub source_bytes: u64,
+    /// Absolute 1-based line of the chunk's first byte.
+    pub first_line: u64,
+    /// Absolute 0-based index of the chunk's first game.
+    pub first_game: u64,
+}
+
+impl ChunkInfo {
+    /// The absolute line of a line counted from 1 at the chunk's start.
+    pub fn line(&self, chunk_line: u32) -> u64 {
+        self.first_line + u64::from(chunk_line.max(1)) - 1
+    }
+}
+
+/// What a chunk's result tells the pipeline: how many games it held (0 when the input is
+/// not games), so that game indices run on across chunks.
+pub trait ChunkOutput {
+    /// Games in the chunk.
+    fn games(&self) -> u64;
+}
+
+/// Where chunks may be cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cut {
+    /// At game boundaries (PGN).
+    #[default]
+    Games,
+    /// After line breaks (FEN/EPD lists).
+    Lines,
+}
+
+/// How to cut and schedule.
+#[derive(Debug, Clone, Copy)]
+pub struct PipelineOptions {
+    /// Target chunk size in bytes.
+    pub chunk_bytes: usize,
+    /// Where chunks may be cut.
+    pub cut: Cut,
+    /// Jobs in flight per worker thread.
+    pub in_flight_per_thread: usize,
+    /// Checked between chunks: when set, the run stops with [`Error::Interrupted`].
+    pub stop: Option<&'static AtomicBool>,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> PipelineOptions {
+        PipelineOptions {
+            chunk_bytes: 2 << 20,
+            cut: Cut::Games,
+            in_flight_per_thread: 4,
+            stop: None,
+        }
+    }
+}
+
+impl PipelineOptions {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// A chunk's bytes: a range of a whole input (shared, not copied), or a block read from a
+/// stream.
+pub enum ChunkData {
+    /// Part of an input in memory.
+    Shared(Arc<Bytes>, Range<usize>),
+    /// A block read from a stream.
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for ChunkData {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            ChunkData::Shared(bytes, range) => &bytes[range.clone()],
+            ChunkData::Owned(v) => v,
+        }
+    }
+}
+
+/// One chunk: its bytes, how to read them, and where it was.
+pub struct Chunk {
+    /// The bytes.
+    pub data: ChunkData,
+    /// The origin to read them with (lines counted from 1, games from 0).
+    pub origin: Origin,
+    /// Where it was (`first_line` and `first_game` are filled in by [`run`]).
+    pub info: ChunkInfo,
+}
+
+/// Cuts an input into chunks, in order. It owns what it reads: chunks of a whole input
+/// share its bytes, a stream is taken from the input.
+pub struct ChunkSource {
+    kind: SourceKind,
+    /// Bytes of the underlying input counted so far (for `source_bytes`).
+    last_read: u64,
+    compressed_read: Option<Arc<AtomicU64>>,
+}
+
+enum SourceKind {
+    Whole {
+        bytes: Arc<Bytes>,
+        chunks: std::vec::IntoIter<pgn_parse::Chunk>,
+    },
+    Games(StreamReader<Box<dyn Read + Send>>),
+    Lines(LineBlocks<Box<dyn Read + Send>>),
+}
+
+impl ChunkSource {
+    /// A source over `input` cut as `options` say (a stream is taken out of `input`).
+    pub fn new(input: &mut Input, options: &PipelineOptions) -> ChunkSource {
+        match &mut input.source {
+            Source::Whole(bytes) => {
+                let chunks = match options.cut {
+                    Cut::Games => split_at_game_boundaries(bytes, options.chunk_bytes),
+                    Cut::Lines => split_at_lines(bytes, options.chunk_bytes),
+                };
+                ChunkSource {
+                    kind: SourceKind::Whole {
+                        bytes: Arc::clone(bytes),
+                        chunks: chunks.into_iter(),
+                    },
+                    last_read: 0,
+                    compressed_read: None,
+                }
+            }
+            Source::Stream {
+                reader,
+                compressed_read,
+                ..
+            } => {
+                let compressed_read = compressed_read.clone();
+                let reader = std::mem::replace(reader, Box::new(std::io::empty()));
+                let kind = match options.cut {
+                    Cut::Games => SourceKind::Games(StreamReader::with_block_size(
+                        reader,
+                        options.chunk_bytes,
+                    )),
+                    Cut::Lines => SourceKind::Lines(LineBlocks::new(reader, options.chunk_bytes)),
+                };
+                ChunkSource {
+                    kind,
+                    last_read: 0,
+                    compressed_read,
+                }
+            }
+        }
+    }
+
+    /// Bytes of the underlying input read since the last call, given the decoded bytes read.
+    fn source_advance(&mut self, decoded_read: u64) -> u64 {
+        let now = self
+            .compressed_read
+            .as_ref()
+            .map_or(decoded_read, |c| c.load(Ordering::Relaxed));
+        let advance = now.saturating_sub(self.last_read);
+        self.last_read = now;
+        advance
+    }
+
+    /// The next chunk, or `None` at the end of the input.
+    pub fn next_chunk(&mut self) -> std::io::Result<Option<Chunk>> {
+        let info = |offset: usize, len: usize, source_bytes: u64| ChunkInfo {
+            offset,
+            len,
+            source_bytes,
+            first_line: 1,
+            first_game: 0,
+        };
+        match &mut self.kind {
+            SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| Chunk {
+                info: info(c.range.start, c.range.len(), c.range.len() as u64),
+                origin: c.origin(),
+                data: ChunkData::Shared(Arc::clone(bytes), c.range),
+            })),
+            SourceKind::Games(stream) => {
+                let Some(block) = stream.next_block()? else {
+                    return Ok(None);
+                };
+                let read = stream.bytes_read();
+                let origin = Origin {
+                    line: 1,
+                    ..block.origin()
+                };
+                let (offset, len) = (block.offset, block.data.len());
+                let source_bytes = self.source_advance(read);
+                Ok(Some(Chunk {
+                    data: ChunkData::Owned(block.data),
+                    origin,
+                    info: info(offset, len, source_bytes),
+                }))
+            }
+            SourceKind::Lines(lines) => {
+                let Some((offset, data)) = lines.next_block()? else {
+                    return Ok(None);
+                };
+                let read = lines.bytes_read;
+                let source_bytes = self.source_advance(read);
+                let origin = Origin {
+                    offset,
+                    ..Origin::default()
+                };
+                Ok(Some(Chunk {
+                    info: info(offset, data.len(), source_bytes),
+                    data: ChunkData::Owned(data),
+                    origin,
+                }))
+            }
+        }
+    }
+}
+
+/// A finished chunk: the worker's result and the line breaks it counted.
+type Finished<T> = (std::thread::Result<(T, u64)>, ChunkInfo);
+
+/// Runs `process` over every chunk of `input` on `pool`, and `sink` over the results in
+/// input order. A panic inside `process` becomes [`Error::Internal`], not a crash.
+///
+/// Afterwards, a memory-mapped input whose file changed length during the run is an
+/// error (see [`crate::input::check_unchanged`]).
+pub fn run<T, E, P, S>(
+    input: &mut Input,
+    pool: &rayon::ThreadPool,
+    options: &PipelineOptions,
+    process: P,
+    mut sink: S,
+) -> Result<(), E>
+where
+    T: Send + ChunkOutput,
+    E: From<Error>,
+    P: Fn(&[u8], Origin) -> T + Sync,
+    S: FnMut(T, ChunkInfo) -> Result<(), E>,
+{
+    let max_in_flight =
+        (pool.current_num_threads() * options.in_flight_per_thread.max(1)).max(2) as u64;
+    let mut source = ChunkSource::new(input, options);
+    let process = &process;
+    let (mut next_line, mut next_game) = (1u64, 0u64);
+    let outcome = pool.in_place_scope(|scope| -> Result<(), E> {
+        let (tx, rx) = std::sync::mpsc::channel::<(u64, Finished<T>)>();
+        let (mut spawned, mut emitted) = (0u64, 0u64);
+        let mut pending: BTreeMap<u64, Finished<T>> = BTreeMap::new();
+        let mut exhausted = false;
+        let mut read_to = 0usize;
+        loop {
+            while !exhausted && spawned - emitted < max_in_flight {
+                if options.stopped() {
+                    return Err(Error::Interrupted.into());
+                }
+                let chunk = source.next_chunk().map_err(|source| Error::ReadAt {
+                    offset: read_to,
+                    source,
+                })?;
+                let Some(chunk) = chunk else {
+                    exhausted = true;
+                    continue;
+                };
+                read_to = chunk.info.offset + chunk.info.len;
+                let tx = tx.clone();
+                let id = spawned;
+                scope.spawn(move |_| {
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        let output = process(&chunk.data, chunk.origin);
+                        (output, count_line_breaks(&chunk.data))
+                    }));
+                    let _ = tx.send((id, (result, chunk.info)));
+                });
+                spawned += 1;
+            }
+            if emitted == spawned {
+                return Ok(());
+            }
+            let (id, finished) = rx
+                .recv()
+                .map_err(|_| Error::Internal { start: 0, end: 0 })?;
+            pending.insert(id, finished);
+            while let Some((result, mut info)) = pending.remove(&emitted) {
+                emitted += 1;
+                let Ok((value, line_breaks)) = result else {
+                    return Err(Error::Internal {
+                        start: info.offset,
+                        end: info.offset + info.len,
+                    }
+                    .into());
+                };
+                info.first_line = next_line;
+                info.first_game = next_game;
+                next_line += line_breaks;
+                next_game += value.games();
+                sink(value, info)?;
+                if options.stopped() {
+                    return Err(Error::Interrupted.into());
+                }
+            }
+        }
+    });
+    drop(source);
+    outcome?;
+    crate::input::check_unchanged(input).map_err(E::from)
+}
+
+/// Cuts `input` into chunks of about `target` bytes, each ending after a line break.
+pub fn split_at_lines(input: &[u8], target: usize) -> Vec<pgn_parse::Chunk> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < input.len() {
+        let want = (start + target.max(1)).min(input.len());
+        let end = match input[want..].iter().position(|&b| b == b'\n') {
+            Some(i) => want + i + 1,
+            None => input.len(),
+        };
+        chunks.push(pgn_parse::Chunk {
+            range: start..end,
+            followed_by_game: end < input.len(),
+        });
+        start = end;
+    }
+    chunks
+}
+
+/// Reads a stream in blocks that end after a line break.
+struct LineBlocks<R> {
+    source: R,
+    carry: Vec<u8>,
+    block: usize,
+    offset: usize,
+    bytes_read: u64,
+    eof: bool,
+}
+
+impl<R: std::io::Read> LineBlocks<R> {
+    fn new(source: R, block: usize) -> LineBlocks<R> {
+        LineBlocks {
+            source,
+            carry: Vec::new(),
+            block: block.max(64),
+            offset: 0,
+            bytes_read: 0,
+            eof: false,
+        }
+    }
+
+    fn next_block(&mut self) -> std::io::Result<Option<(usize, Vec<u8>)>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        let mut want = self.block;
+        loop {
+            while !self.eof && buf.len() < want {
+                let old = buf.len();
+                buf.resize(want, 0);
+                match self.source.read(&mut buf[old..]) {
+                    Ok(0) => {
+                        buf.truncate(old);
+                        self.eof = true;
+                    }
+                    Ok(n) => {
+                        buf.truncate(old + n);
+                        self.bytes_read += n as u64;
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
+                    Err(e) => return Err(e),
+                }
+            }
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let cut = if self.eof {
+                buf.len()
+            } else {
+                match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    None => {
+                        want = want.saturating_mul(2);
+                        continue;
+                    }
+                }
+            };
+            self.carry = buf.split_off(cut);
+            let offset = self.offset;
+            self.offset += buf.len();
+            return Ok(Some((offset, buf)));
+        }
+    }
+}
+
+/// A pool of `threads` workers (0 = one per core).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("pgn960-worker-{i}"))
+        .build()
+        .map_err(|e| Error::Threads(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{Bytes, InputName};
+
+    struct Upper(Vec<u8>);
+    impl ChunkOutput for Upper {
+        fn games(&self) -> u64 {
+            0
+        }
+    }
+
+    fn sample(games: usize) -> Vec<u8> {
+        let mut s = String::new();
+        for i in 0..games {
+            s.push_str(&format!(
+                "[Event \"g{i}\"]\n\n1. e4 {{ [%clk 0:01:00] }} e5 *\n\n"
+            ));
+        }
+        s.into_bytes()
+    }
+
+    fn collect(input: &mut Input, threads: usize, chunk: usize) -> (Vec<u8>, Vec<u64>) {
+        let pool = thread_pool(threads).unwrap();
+        let mut out = Vec::new();
+        let mut lines = Vec::new();
+        let options = PipelineOptions {
+            chunk_bytes: chunk,
+            in_flight_per_thread: 2,
+            ..PipelineOptions::default()
+        };
+        run(
+            input,
+            &pool,
+            &options,
+            |bytes, _| Upper(bytes.to_ascii_uppercase()),
+            |v, info| {
+                // Each chunk starts on the line after the line breaks before it.
+                assert_eq!(info.first_line, count_line_breaks(&out) + 1);
+                lines.push(info.first_line);
+                out.extend_from_slice(&v.0);
+                Ok::<(), Error>(())
+            },
+        )
+        .unwrap();
+        (out, lines)
+    }
+
+    #[test]
+    fn output_is_in_input_order_whatever_the_thread_count() {
+        let data = sample(20_000);
+        let expected = data.to_ascii_uppercase();
+        for threads in [1, 2, 8] {
+            let mut input = Input {
+                name: InputName::Stdin,
+                source: Source::Whole(Arc::new(Bytes::Owned(data.clone()))),
+            };
+            let (whole, lines) = collect(&mut input, threads, 4096);
+            assert_eq!(whole, expected, "{threads} threads");
+            assert!(lines.len() > 10);
+            let mut stream = Input {
+                name: InputName::Stdin,
+                source: Source::Stream {
+                    reader: Box::new(std::io::Cursor::new(data.clone())),
+                    compressed_size: None,
+                    compressed_read: None,
+                },
+            };
+            let (streamed, _) = collect(&mut stream, threads, 4096);
+            assert_eq!(streamed, expected, "stream, {threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_worker_is_an_error() {
+        let pool = thread_pool(2).unwrap();
+        let mut input = Input {
+            name: InputName::Stdin,
+            source: Source::Whole(Arc::new(Bytes::Owned(sample(100)))),
+        };
+        let result = run(
+            &mut input,
+            &pool,
+            &PipelineOptions::default(),
+            |_, _| -> Upper { panic!("boom") },
+            |_, _| Ok::<(), Error>(()),
+        );
+        assert!(matches!(result, Err(Error::Internal { .. })));
+    }
+}

@@ -1,0 +1,179 @@
+//! Validating every game of a buffer, read the fastest way the options allow, with the
+//! line and column of every problem.
+
+use super::{parse_rejection, validate, ValidateOptions, Validator, Verdict};
+use pgn_parse::{read_games_at, Game, LineIndex, Origin, Reader, Tag};
+use std::ops::Range;
+
+/// One game of a buffer with its verdict, handed to the caller of [`validate_chunk`].
+pub struct Judged<'g, 'a> {
+    /// 0-based index of the game in the buffer.
+    pub index: u64,
+    /// The game's bytes (absolute offsets).
+    pub byte_range: Range<usize>,
+    /// The game's tags, in file order.
+    pub tags: &'g [Tag<'a>],
+    /// The game read whole, when the options ask for canonical SAN (to write it again).
+    pub game: Option<&'g Game<'a>>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The line of the game's first byte, counted from the buffer's [`Origin::line`]
+    /// (for rejected games always, for the others when `locate_all` is given).
+    pub line: Option<u32>,
+    /// The (line, column) of the rejection's offset, for rejected games.
+    pub problem_at: Option<(u32, u32)>,
+}
+
+/// What a buffer held besides its games.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChunkCounts {
+    /// Games read.
+    pub games: u64,
+    /// Bytes between games that were not a game.
+    pub junk_bytes: u64,
+}
+
+/// Lines of a buffer, located in increasing order.
+struct Lines<'b> {
+    bytes: &'b [u8],
+    base: usize,
+    index: LineIndex,
+}
+
+impl Lines<'_> {
+    fn locate(&mut self, offset: usize) -> (u32, u32) {
+        self.index
+            .locate(self.bytes, offset.saturating_sub(self.base))
+    }
+}
+
+/// Reads and validates every game of `bytes` (a buffer starting at `origin`), calling `f`
+/// for each in order. With [`ValidateOptions::canonical_san`] each game is read whole
+/// (tokens kept for writing it again); otherwise it is validated while it is read. Both
+/// give the same verdicts. Locations are found for rejected games, and for every game when
+/// `locate_all`; they cost a pass over the bytes before them, in increasing order only.
+pub fn validate_chunk<'a>(
+    bytes: &'a [u8],
+    origin: Origin,
+    opts: &ValidateOptions,
+    locate_all: bool,
+    mut f: impl FnMut(Judged<'_, 'a>),
+) -> ChunkCounts {
+    let mut lines = Lines {
+        bytes,
+        base: origin.offset,
+        index: LineIndex::new(origin.line),
+    };
+    let mut locate = |verdict: &Verdict, range: &Range<usize>| {
+        let rejection = verdict.rejection();
+        let line = (locate_all || rejection.is_some()).then(|| lines.locate(range.start).0);
+        let problem_at = rejection.map(|r| lines.locate(r.offset.max(range.start)));
+        (line, problem_at)
+    };
+    let mut counts = ChunkCounts::default();
+    if opts.canonical_san {
+        let mut games = read_games_at(bytes, origin);
+        for (index, item) in games.by_ref().enumerate() {
+            let (tags, game, byte_range, verdict) = match &item {
+                Ok(game) => (
+                    &game.tags[..],
+                    Some(game),
+                    game.byte_range.clone(),
+                    validate(game, *opts),
+                ),
+                Err(bad) => (
+                    &bad.tags[..],
+                    None,
+                    bad.byte_range.clone(),
+                    Verdict::Invalid(parse_rejection(&bad.error)),
+                ),
+            };
+            let (line, problem_at) = locate(&verdict, &byte_range);
+            f(Judged {
+                index: index as u64,
+                byte_range,
+                tags,
+                game,
+                verdict,
+                line,
+                problem_at,
+            });
+            counts.games += 1;
+        }
+        counts.junk_bytes = games.reader().junk_bytes();
+    } else {
+        let mut reader = Reader::with_origin(bytes, origin);
+        let mut validator = Validator::new(*opts);
+        while let Some((end, verdict)) = reader.read_game(&mut validator) {
+            let (line, problem_at) = locate(&verdict, &end.byte_range);
+            f(Judged {
+                index: counts.games,
+                byte_range: end.byte_range,
+                tags: validator.tags(),
+                game: None,
+                verdict,
+                line,
+                problem_at,
+            });
+            counts.games += 1;
+        }
+        counts.junk_bytes = reader.junk_bytes();
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Repair;
+
+    /// Every verdict of a buffer, as text (kind, reason, where, detail, dedupe key, repairs).
+    fn verdicts(bytes: &[u8], tokens: bool) -> Vec<String> {
+        let opts = ValidateOptions {
+            canonical_san: tokens,
+            drop_bad_variations: true,
+            dedupe_key: true,
+            ..ValidateOptions::default()
+        };
+        let mut out = Vec::new();
+        validate_chunk(bytes, Origin::default(), &opts, true, |judged| {
+            out.push(match judged.verdict {
+                Verdict::Valid(v) => format!(
+                    "{:?} valid {:x} {:?} {:?}",
+                    judged.line,
+                    v.dedupe_key,
+                    v.repairs.iter().map(Repair::name).collect::<Vec<_>>(),
+                    v.end.to_xfen()
+                ),
+                Verdict::Unsupported(variant) => format!("unsupported {variant}"),
+                Verdict::Invalid(r) => format!(
+                    "rejected {} {:?} @{} {:?} {:?}",
+                    r.reason, judged.problem_at, r.offset, judged.line, r.detail,
+                ),
+            })
+        });
+        out
+    }
+
+    #[test]
+    fn validating_while_reading_agrees_with_validating_read_games() {
+        // `check` validates from the reader's events, `clean` from token lists: the same
+        // verdict, reason, position and repairs for every game of every fixture.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut games = 0;
+        for dir in ["check", "pgn", "fuzz-regressions", "."] {
+            for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten() {
+                let Ok(entry) = entry else { continue };
+                let path = entry.path();
+                if path.extension().is_none_or(|e| e != "pgn") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                let (streamed, collected) = (verdicts(&bytes, false), verdicts(&bytes, true));
+                assert_eq!(streamed, collected, "{}", path.display());
+                games += streamed.len();
+            }
+        }
+        assert!(games > 100, "{games} games compared");
+    }
+}

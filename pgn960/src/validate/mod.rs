@@ -1,0 +1,236 @@
+//! Validating games: the rules and start position from the tags ([`start`]), every move of
+//! the main line and of the variations ([`replay`]), the result, and the structure the
+//! reader saw (a parse error, a game cut short). Every reason a game is rejected is decided
+//! here, whichever way the game was read:
+//!
+//! - [`Validator`], a [`pgn_parse::Visitor`], validates while the reader reads (no token
+//!   lists; the movetext of a game whose tags decide it is skipped);
+//! - [`validate`] validates a game read whole ([`pgn_parse::Game`], for writing it again);
+//! - [`validate_chunk`] reads a whole buffer either way and hands each game over with its
+//!   verdict and where its problem is.
+
+mod chunk;
+pub mod reason;
+mod replay;
+pub mod start;
+pub mod variant;
+mod visitor;
+
+pub use chunk::{validate_chunk, ChunkCounts, Judged};
+pub use reason::{RejectReason, Repair};
+pub use replay::Replay;
+pub use visitor::Validator;
+
+use crate::annotations::Annotations;
+use chess960_core::sp::StartClassification;
+use chess960_core::{CastlingStyle, Move, Position, Termination};
+use pgn_parse::{ErrorKind, Game, GameResult, ParseError, Token};
+use std::ops::Range;
+
+/// The rules a game is played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Chess960 (tagged so, or recognisable from its FEN).
+    Chess960,
+    /// Classical chess (the Chess960 rules from SP 518).
+    Standard,
+}
+
+impl GameKind {
+    /// `chess960` or `standard`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess960 => "chess960",
+            GameKind::Standard => "standard",
+        }
+    }
+}
+
+/// Why a game is rejected, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// The reason class.
+    pub reason: RejectReason,
+    /// A sentence for the user.
+    pub detail: String,
+    /// Absolute byte offset of the problem (the game's first byte when nothing better).
+    pub offset: usize,
+}
+
+impl Rejection {
+    /// A rejection at `offset`.
+    pub fn new(reason: RejectReason, detail: String, offset: usize) -> Rejection {
+        Rejection {
+            reason,
+            detail,
+            offset,
+        }
+    }
+}
+
+/// What to work out beyond the verdict. The default is the verdict alone, the fastest.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValidateOptions {
+    /// Canonical SAN for every SAN token (for writing a cleaned game from its tokens).
+    pub canonical_san: bool,
+    /// Drop variations with bad moves instead of rejecting the game.
+    pub drop_bad_variations: bool,
+    /// Compute [`ValidGame::dedupe_key`] (else it is 0).
+    pub dedupe_key: bool,
+    /// Reject games with fewer main-line plies ([`RejectReason::TooShort`]).
+    pub min_plies: Option<u32>,
+    /// The game will be written normalised with this FEN style: list the repairs to its
+    /// tags that makes (`Variant`, `SetUp`, `FEN`).
+    pub normalise: Option<CastlingStyle>,
+    /// Keep every main-line move ([`ValidGame::moves`]) with its `[%clk]`/`[%eval]`, and
+    /// detect repetitions and the fifty-move rule at the end.
+    pub moves: bool,
+}
+
+/// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveRecord {
+    /// The move.
+    pub chess_move: Move,
+    /// The move as written in the file.
+    pub written: String,
+    /// Canonical SAN, with `+`/`#`.
+    pub san: String,
+    /// UCI_Chess960: castling is the king onto its own rook (`e1h1`).
+    pub uci: String,
+    /// The clock and evaluation of the comments after the move.
+    pub annotations: Annotations,
+}
+
+/// A game that passed.
+#[derive(Debug, Clone)]
+pub struct ValidGame {
+    /// Chess960 or standard.
+    pub kind: GameKind,
+    /// The start position.
+    pub start: Position,
+    /// Whether the start is a (Double) Chess960 start, and which.
+    pub class: StartClassification,
+    /// Whether the game had a FEN tag.
+    pub had_fen: bool,
+    /// The position after the last main-line move.
+    pub end: Position,
+    /// Main-line plies.
+    pub plies: u32,
+    /// The result, after correction.
+    pub result: GameResult,
+    /// How the final position ends the game, if it does (repetitions and the fifty-move
+    /// rule only with [`ValidateOptions::moves`]).
+    pub termination: Option<Termination>,
+    /// Canonical SAN (with `+`/`#`) of every SAN token, in token order (with
+    /// [`ValidateOptions::canonical_san`]).
+    pub canonical: Vec<String>,
+    /// Indices of tokens to leave out when writing (dropped variations).
+    pub dropped_tokens: Vec<(usize, usize)>,
+    /// Repairs made.
+    pub repairs: Vec<Repair>,
+    /// A key equal for games with the same start position and main-line moves (0 unless
+    /// [`ValidateOptions::dedupe_key`]).
+    pub dedupe_key: u128,
+    /// Main-line moves (with [`ValidateOptions::moves`]).
+    pub moves: Vec<MoveRecord>,
+    /// Annotations in comments before the first move (with [`ValidateOptions::moves`]).
+    pub start_annotations: Annotations,
+}
+
+/// The verdict on one game.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Legal, possibly repaired.
+    Valid(Box<ValidGame>),
+    /// Another variant (named as in its `Variant` tag), passed through.
+    Unsupported(String),
+    /// Not legal, or not readable.
+    Invalid(Rejection),
+}
+
+impl Verdict {
+    /// The valid game, if it is one.
+    pub fn valid(&self) -> Option<&ValidGame> {
+        match self {
+            Verdict::Valid(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// The rejection, if the game is invalid.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match self {
+            Verdict::Invalid(rejection) => Some(rejection),
+            _ => None,
+        }
+    }
+}
+
+/// The FEN of a start position as a normalised game writes it: Shredder-FEN for a
+/// Chess960 game when asked, else X-FEN.
+pub fn start_fen(kind: GameKind, start: &Position, style: CastlingStyle) -> String {
+    match (style, kind) {
+        (CastlingStyle::Shredder, GameKind::Chess960) => start.to_shredder_fen(),
+        _ => start.to_xfen(),
+    }
+}
+
+/// The rejection of a game the reader could not read whole.
+pub fn parse_rejection(error: &ParseError) -> Rejection {
+    let (reason, detail) = match error.kind {
+        ErrorKind::UnterminatedComment => (
+            RejectReason::UnterminatedComment,
+            "comment '{' not closed before the next game".to_string(),
+        ),
+        _ => (
+            RejectReason::ParseError,
+            format!(
+                "{}: expected {}, found {}",
+                error.kind.name(),
+                error.expected,
+                error.found
+            ),
+        ),
+    };
+    Rejection::new(reason, detail, error.offset)
+}
+
+/// The rejection of a game whose movetext stopped without a result (`None` if it has one).
+pub fn truncation(ending: pgn_parse::Termination, byte_range: &Range<usize>) -> Option<Rejection> {
+    let why = match ending {
+        pgn_parse::Termination::Result(_) => return None,
+        pgn_parse::Termination::EndOfInput => {
+            "no result at the end of the file: the game was cut short"
+        }
+        _ => "no result before the next game: the game was cut short",
+    };
+    let offset = byte_range.end.saturating_sub(1).max(byte_range.start);
+    Some(Rejection::new(RejectReason::Truncated, why.into(), offset))
+}
+
+/// Validates one game read whole (its structure, tags and every move).
+pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
+    if let Some(rejection) = truncation(game.termination, &game.byte_range) {
+        return Verdict::Invalid(rejection);
+    }
+    let mut replay = match Replay::start(&game.tags, game.byte_range.start, opts) {
+        Ok(replay) => replay,
+        Err(verdict) => return verdict,
+    };
+    for token in &game.movetext {
+        match token {
+            Token::San { text, offset } => replay.san(text, *offset),
+            Token::NullMove { offset } => replay.null_move(*offset),
+            Token::BeginVariation => replay.begin_variation(),
+            Token::EndVariation => replay.end_variation(),
+            Token::Result(r) => replay.result(*r),
+            Token::Comment { text, .. } => replay.comment(text),
+            Token::Nag(_) | Token::Suffix(_) => replay.other_token(),
+        }
+        if replay.has_failed() {
+            break;
+        }
+    }
+    replay.finish(&game.tags)
+}

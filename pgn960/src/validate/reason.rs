@@ -1,0 +1,157 @@
+//! The vocabulary of verdicts: why a game is rejected, and the repairs that lose nothing.
+//! Each reason and repair is named once here, for reports, JSON and TSV alike.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// Declares [`RejectReason`] from one table: variant, report name, meaning.
+macro_rules! reject_reasons {
+    ($($variant:ident => $name:literal, $doc:literal;)*) => {
+        /// Why a game is rejected.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum RejectReason {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl RejectReason {
+            /// Every reason, in report order.
+            pub const ALL: &'static [RejectReason] = &[$(RejectReason::$variant),*];
+
+            /// The name used in reports, JSON and TSV (`illegal-move`, ...).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(RejectReason::$variant => $name,)*
+                }
+            }
+
+            /// What the reason means, in one sentence.
+            pub const fn meaning(self) -> &'static str {
+                match self {
+                    $(RejectReason::$variant => $doc,)*
+                }
+            }
+        }
+    };
+}
+
+reject_reasons! {
+    ParseError => "parse-error", "The PGN text could not be read (a bad tag pair, an unclosed variation).";
+    UnterminatedComment => "unterminated-comment", "A `{` comment with no `}` before the next game.";
+    Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input.";
+    UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag).";
+    BadFen => "bad-fen", "The FEN tag is not a legal position.";
+    ConflictingFen => "conflicting-fen", "Two FEN tags name different positions.";
+    IllegalMove => "illegal-move", "A main-line move that is not legal.";
+    AmbiguousMove => "ambiguous-move", "A main-line move that more than one legal move matches.";
+    MalformedMove => "malformed-move", "A main-line move token that is not SAN.";
+    NullMove => "null-move", "A null move (`--`, `Z0`).";
+    BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
+    TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
+}
+
+impl fmt::Display for RejectReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RejectReason {
+    type Err = UnknownName;
+
+    fn from_str(text: &str) -> Result<RejectReason, UnknownName> {
+        RejectReason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.name() == text)
+            .ok_or_else(|| UnknownName(text.to_string()))
+    }
+}
+
+impl Serialize for RejectReason {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// A name that is not one of a vocabulary's names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown name {0:?}")]
+pub struct UnknownName(pub String);
+
+/// A repair that loses nothing, applied to a kept game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Repair {
+    /// Two FEN tags naming the same position: one kept.
+    DuplicateFenMerged,
+    /// A start position's castling letters named files without rooks: full rights restored.
+    StartCastlingRestored,
+    /// Castling letters without king or rook behind them dropped.
+    ImpossibleCastlingDropped,
+    /// An en-passant square no double push can have left, dropped (the square).
+    ImpossibleEnPassantDropped(String),
+    /// `SetUp "1"` added to a game with a FEN tag (when normalising).
+    SetUpAdded,
+    /// `Variant "Chess960"` added or respelled (when normalising).
+    VariantNormalised,
+    /// The FEN tag rewritten in the requested style (when normalising).
+    FenRewritten,
+    /// The Result contradicted the final checkmate or stalemate and was corrected.
+    ResultCorrected {
+        /// The result the file had.
+        old: String,
+    },
+    /// `0-0` / `0-0-0` written as `O-O` / `O-O-O`.
+    ZeroCastlingNotation,
+    /// A variation with an illegal move dropped (`--drop-bad-variations`).
+    BadVariationDropped,
+}
+
+impl Repair {
+    /// The name used in reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Repair::DuplicateFenMerged => "duplicate-fen-merged",
+            Repair::StartCastlingRestored => "start-castling-restored",
+            Repair::ImpossibleCastlingDropped => "impossible-castling-dropped",
+            Repair::ImpossibleEnPassantDropped(_) => "impossible-en-passant-dropped",
+            Repair::SetUpAdded => "setup-added",
+            Repair::VariantNormalised => "variant-normalised",
+            Repair::FenRewritten => "fen-rewritten",
+            Repair::ResultCorrected { .. } => "result-corrected",
+            Repair::ZeroCastlingNotation => "zero-castling-notation",
+            Repair::BadVariationDropped => "bad-variation-dropped",
+        }
+    }
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Repair {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_read_back() {
+        for (i, r) in RejectReason::ALL.iter().enumerate() {
+            assert_eq!(r.name().parse::<RejectReason>(), Ok(*r));
+            assert!(RejectReason::ALL[i + 1..]
+                .iter()
+                .all(|o| o.name() != r.name()));
+            assert!(!r.meaning().is_empty());
+        }
+        assert!("nonsense".parse::<RejectReason>().is_err());
+    }
+}

@@ -1,0 +1,449 @@
+//! The replay of one game's movetext, token by token, and the verdict at its end. Both ways
+//! of reading a game feed it: the visitor ([`super::Validator`]) straight from the reader,
+//! and [`super::validate`] from a parsed token list, so one set of rules decides both.
+
+use super::reason::{RejectReason, Repair};
+use super::start::{resolve_start, RuleTags, Start, StartOutcome};
+use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
+use crate::annotations::Annotations;
+use chess960_core::{CastlingNotation, Color, Move, Position, SanError, Termination};
+use pgn_parse::{GameResult, Tag};
+
+/// One level of the variation stack.
+#[derive(Clone)]
+struct Line {
+    /// The position now.
+    current: Position,
+    /// The position before the last move of this line (where a variation starts).
+    before_last: Option<Position>,
+    /// Index of the `(` token that opened this line (0 for the main line).
+    opened_at: usize,
+    /// Whether this line is being dropped (a bad move was found in it).
+    dropping: bool,
+}
+
+/// The replay of one game, fed token by token; [`Replay::finish`] gives the verdict.
+pub struct Replay {
+    opts: ValidateOptions,
+    start: Start,
+    lines: Vec<Line>,
+    canonical: Vec<String>,
+    dropped_tokens: Vec<(usize, usize)>,
+    repairs: Vec<Repair>,
+    plies: u32,
+    movetext_result: Option<GameResult>,
+    key_a: u64,
+    key_b: u64,
+    /// Main-line moves (when [`ValidateOptions::moves`]).
+    moves: Vec<MoveRecord>,
+    /// Annotations of comments before the first move.
+    start_annotations: Annotations,
+    /// Zobrist keys of the main line since its last capture or pawn move (with `moves`).
+    history: Vec<u64>,
+    /// Index of the next token.
+    tokens: usize,
+    /// Offset of the game's first byte.
+    game_start: usize,
+    failure: Option<Rejection>,
+}
+
+fn mix(h: u64) -> u64 {
+    let mut z = h.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Describes why a SAN failed, for the user.
+fn san_failure(pos: &Position, san: &str, err: SanError) -> String {
+    let side = pos.turn().name();
+    match err {
+        SanError::Malformed => format!("{san:?} is not a move in SAN"),
+        SanError::Ambiguous => format!("{san:?} matches more than one legal {side} move"),
+        SanError::Illegal if pos.is_check() => {
+            format!("{side} is in check and {san:?} does not answer it")
+        }
+        SanError::Illegal => format!("no legal {side} move matches {san:?}"),
+    }
+}
+
+/// The move number text for a ply, e.g. `12.` or `12...`.
+fn move_label(pos: &Position) -> String {
+    match pos.turn() {
+        Color::White => format!("{}.", pos.fullmoves()),
+        Color::Black => format!("{}...", pos.fullmoves()),
+    }
+}
+
+impl Replay {
+    /// Works out the rules and start position from the tags: a replay ready for the first
+    /// move, or the verdict when the tags alone decide it (another variant, a bad FEN).
+    pub fn start(
+        tags: &[Tag<'_>],
+        game_start: usize,
+        opts: ValidateOptions,
+    ) -> Result<Replay, Verdict> {
+        let mut repairs = Vec::new();
+        let start = match resolve_start(&RuleTags::from_tags(tags), &mut repairs) {
+            Ok(StartOutcome::Chess(start)) => start,
+            Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
+            Err((reason, detail)) => {
+                return Err(Verdict::Invalid(Rejection::new(reason, detail, game_start)))
+            }
+        };
+        let key_a = mix(start.position.zobrist());
+        let history = if opts.moves {
+            vec![start.position.zobrist()]
+        } else {
+            Vec::new()
+        };
+        Ok(Replay {
+            opts,
+            lines: vec![Line {
+                current: start.position.clone(),
+                before_last: None,
+                opened_at: 0,
+                dropping: false,
+            }],
+            start,
+            canonical: Vec::new(),
+            dropped_tokens: Vec::new(),
+            repairs,
+            plies: 0,
+            movetext_result: None,
+            key_a,
+            key_b: mix(key_a ^ 0x5555),
+            moves: Vec::new(),
+            start_annotations: Annotations::default(),
+            history,
+            tokens: 0,
+            game_start,
+            failure: None,
+        })
+    }
+
+    /// Whether a move or variation has already made the game invalid (later tokens are
+    /// ignored).
+    pub fn has_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    fn fail(&mut self, rejection: Rejection) {
+        if self.failure.is_none() {
+            self.failure = Some(rejection);
+        }
+    }
+
+    /// A move in SAN at byte `offset`.
+    pub fn san(&mut self, text: &[u8], offset: usize) {
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let depth = self.lines.len();
+        let Some(line) = self.lines.last_mut() else {
+            return;
+        };
+        if line.dropping {
+            if self.opts.canonical_san {
+                self.canonical.push(String::new());
+            }
+            return;
+        }
+        let m: Move = match line.current.parse_san(text) {
+            Ok(m) => m,
+            Err(err) => {
+                let rejection = self.bad_move(text, offset, err, depth);
+                if let Some(rejection) = rejection {
+                    self.fail(rejection);
+                }
+                return;
+            }
+        };
+        if text.first() == Some(&b'0') && !self.repairs.contains(&Repair::ZeroCastlingNotation) {
+            self.repairs.push(Repair::ZeroCastlingNotation);
+        }
+        let san = (self.opts.canonical_san || (self.opts.moves && depth == 1))
+            .then(|| line.current.san_plus(m));
+        if self.opts.moves && depth == 1 {
+            self.moves.push(MoveRecord {
+                uci: line.current.uci(m, CastlingNotation::KingTakesRook),
+                san: san.clone().unwrap_or_default(),
+                written: String::from_utf8_lossy(text).into_owned(),
+                chess_move: m,
+                annotations: Annotations::default(),
+            });
+        }
+        if self.opts.canonical_san {
+            self.canonical.push(san.unwrap_or_default());
+        }
+        let before = line.current.clone();
+        line.current.play(m);
+        if depth == 1 {
+            self.plies += 1;
+            if self.opts.dedupe_key {
+                let z = line.current.zobrist();
+                self.key_a = mix(self.key_a ^ z);
+                self.key_b = mix(self.key_b.rotate_left(17) ^ z);
+            }
+            if self.opts.moves {
+                if m.is_zeroing() {
+                    self.history.clear();
+                }
+                self.history.push(line.current.zobrist());
+            }
+        }
+        line.before_last = Some(before);
+    }
+
+    /// What a SAN that did not resolve does: `None` when its variation is dropped instead.
+    fn bad_move(
+        &mut self,
+        text: &[u8],
+        offset: usize,
+        err: SanError,
+        depth: usize,
+    ) -> Option<Rejection> {
+        let line = self.lines.last_mut()?;
+        let san_text = String::from_utf8_lossy(text);
+        let why = san_failure(&line.current, &san_text, err);
+        let label = move_label(&line.current);
+        if depth > 1 {
+            if self.opts.drop_bad_variations {
+                line.dropping = true;
+                if self.opts.canonical_san {
+                    self.canonical.push(String::new());
+                }
+                return None;
+            }
+            let detail =
+                format!("bad move {san_text:?} in a variation ({label} {san_text}): {why}");
+            return Some(Rejection::new(RejectReason::BadVariation, detail, offset));
+        }
+        let (reason, kind) = match err {
+            SanError::Malformed => (RejectReason::MalformedMove, "malformed"),
+            SanError::Ambiguous => (RejectReason::AmbiguousMove, "ambiguous"),
+            SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
+        };
+        let detail = format!(
+            "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",
+            self.plies + 1
+        );
+        Some(Rejection::new(reason, detail, offset))
+    }
+
+    /// A null move (`--`) at byte `offset`: the game is invalid.
+    pub fn null_move(&mut self, offset: usize) {
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let label = self
+            .lines
+            .last()
+            .map(|l| move_label(&l.current))
+            .unwrap_or_default();
+        let detail = format!("null move at ply {} ({label} --)", self.plies + 1);
+        self.fail(Rejection::new(RejectReason::NullMove, detail, offset));
+    }
+
+    /// A `(`: the variation replaces the last move of the current line.
+    pub fn begin_variation(&mut self) {
+        let index = self.tokens;
+        self.tokens += 1;
+        if self.failure.is_some() {
+            return;
+        }
+        let Some(parent) = self.lines.last() else {
+            return;
+        };
+        let dropping = parent.dropping;
+        let current = match (&parent.before_last, dropping) {
+            (Some(base), _) => base.clone(),
+            (None, true) => parent.current.clone(),
+            (None, false) => {
+                let detail = "a variation before any move".to_string();
+                let start = self.game_start;
+                self.fail(Rejection::new(RejectReason::BadVariation, detail, start));
+                return;
+            }
+        };
+        self.lines.push(Line {
+            current,
+            before_last: None,
+            opened_at: index,
+            dropping,
+        });
+    }
+
+    /// A `)`.
+    pub fn end_variation(&mut self) {
+        let index = self.tokens;
+        self.tokens += 1;
+        if self.failure.is_some() || self.lines.len() < 2 {
+            return;
+        }
+        if let Some(line) = self.lines.pop() {
+            let parent_dropping = self.lines.last().is_some_and(|l| l.dropping);
+            if line.dropping && !parent_dropping {
+                self.dropped_tokens.push((line.opened_at, index));
+                if !self.repairs.contains(&Repair::BadVariationDropped) {
+                    self.repairs.push(Repair::BadVariationDropped);
+                }
+            }
+        }
+    }
+
+    /// The termination marker in the movetext.
+    pub fn result(&mut self, result: GameResult) {
+        self.tokens += 1;
+        self.movetext_result = Some(result);
+    }
+
+    /// A comment: its `[%clk]`/`[%eval]` are kept with the main-line move before it (when
+    /// [`ValidateOptions::moves`]).
+    pub fn comment(&mut self, text: &[u8]) {
+        self.tokens += 1;
+        if !self.opts.moves || self.lines.len() != 1 || self.failure.is_some() {
+            return;
+        }
+        let found = Annotations::parse(text);
+        if found.is_empty() {
+            return;
+        }
+        match self.moves.last_mut() {
+            Some(last) => last.annotations.merge(found),
+            None => self.start_annotations.merge(found),
+        }
+    }
+
+    /// A NAG or suffix (counted, for token indices).
+    pub fn other_token(&mut self) {
+        self.tokens += 1;
+    }
+
+    /// The verdict, once the movetext is over; `tags` gives the `Result`, `Variant`, `SetUp`
+    /// and `FEN` tags.
+    pub fn finish(self, tags: &[Tag<'_>]) -> Verdict {
+        if let Some(rejection) = self.failure {
+            return Verdict::Invalid(rejection);
+        }
+        let mut repairs = self.repairs;
+        let Some(main) = self.lines.into_iter().next() else {
+            let detail = "empty game".to_string();
+            return Verdict::Invalid(Rejection::new(
+                RejectReason::ParseError,
+                detail,
+                self.game_start,
+            ));
+        };
+        if let Some(min) = self.opts.min_plies {
+            if self.plies < min {
+                let detail = format!("{} plies, fewer than --min-plies {min}", self.plies);
+                return Verdict::Invalid(Rejection::new(
+                    RejectReason::TooShort,
+                    detail,
+                    self.game_start,
+                ));
+            }
+        }
+        let end = main.current;
+        let tag_result = tag(tags, b"Result")
+            .map(|t| GameResult::from_bytes(&t.value()))
+            .unwrap_or(GameResult::Unknown);
+        let mut result = match self.movetext_result {
+            Some(GameResult::Unknown) | None => tag_result,
+            Some(r) => r,
+        };
+        let termination = end.termination();
+        let implied = match termination {
+            Some(Termination::Checkmate) => Some(match end.turn() {
+                Color::White => GameResult::BlackWins,
+                Color::Black => GameResult::WhiteWins,
+            }),
+            Some(Termination::Stalemate) => Some(GameResult::Draw),
+            _ => None,
+        };
+        if let Some(implied) = implied {
+            if result != implied {
+                repairs.push(Repair::ResultCorrected {
+                    old: result.as_str().to_string(),
+                });
+                result = implied;
+            }
+        }
+        let start = self.start;
+        if let Some(style) = self.opts.normalise {
+            normalising_repairs(&start, tags, style, &mut repairs);
+        }
+        let termination = match termination {
+            None if self.opts.moves => repetition_or_fifty(&self.history, &end),
+            t => t,
+        };
+        let plies = self.plies;
+        Verdict::Valid(Box::new(ValidGame {
+            kind: start.kind,
+            class: start.class,
+            had_fen: start.had_fen,
+            start: start.position,
+            end,
+            plies,
+            result,
+            termination,
+            canonical: self.canonical,
+            dropped_tokens: self.dropped_tokens,
+            repairs,
+            dedupe_key: if self.opts.dedupe_key {
+                ((self.key_a as u128) << 64) | self.key_b as u128 ^ plies as u128
+            } else {
+                0
+            },
+            moves: self.moves,
+            start_annotations: self.start_annotations,
+        }))
+    }
+}
+
+/// The first tag named `name`.
+fn tag<'t, 'a>(tags: &'t [Tag<'a>], name: &[u8]) -> Option<&'t Tag<'a>> {
+    tags.iter().find(|t| t.name == name)
+}
+
+/// The repairs that writing the game normalised (X-FEN or Shredder-FEN) makes to its tags.
+fn normalising_repairs(
+    start: &Start,
+    tags: &[Tag<'_>],
+    style: chess960_core::CastlingStyle,
+    repairs: &mut Vec<Repair>,
+) {
+    let chess960 = start.kind == GameKind::Chess960;
+    if chess960 && tag(tags, b"Variant").is_none_or(|t| t.value().as_ref() != b"Chess960") {
+        repairs.push(Repair::VariantNormalised);
+    }
+    let standard_start = !chess960 && !start.had_fen;
+    if standard_start {
+        return;
+    }
+    if tag(tags, b"SetUp").is_none_or(|t| t.value().trim_ascii() != b"1") {
+        repairs.push(Repair::SetUpAdded);
+    }
+    let fen = super::start_fen(start.kind, &start.position, style);
+    if tag(tags, b"FEN").is_some_and(|t| t.value().trim_ascii() != fen.as_bytes()) {
+        repairs.push(Repair::FenRewritten);
+    }
+}
+
+/// A draw by repetition or the fifty-move rule, from the main line's key history.
+fn repetition_or_fifty(history: &[u64], end: &Position) -> Option<Termination> {
+    let key = end.zobrist();
+    let repetitions = history.iter().filter(|&&k| k == key).count();
+    if repetitions >= 5 {
+        Some(Termination::FivefoldRepetition)
+    } else if end.halfmoves() >= 100 {
+        Some(Termination::FiftyMoves)
+    } else if repetitions >= 3 {
+        Some(Termination::ThreefoldRepetition)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,142 @@
+//! Validating while reading: a [`Visitor`] that feeds the reader's events to a [`Replay`].
+
+use super::replay::Replay;
+use super::{parse_rejection, truncation, RejectReason, Rejection, ValidateOptions, Verdict};
+use pgn_parse::{GameEnd, GameResult, Skip, Tag, Visitor};
+
+/// A [`Visitor`] that validates each game while it is read: no token list is built, the
+/// movetext of a game whose tags already decide it is skipped, and the tags stay available
+/// through [`Validator::tags`] until the next game. Each game's output is its final
+/// verdict, parse errors and games cut short included.
+///
+/// ```
+/// use pgn960::validate::{Validator, ValidateOptions, Verdict};
+/// use pgn_parse::Reader;
+///
+/// let pgn = b"[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. d4 d5 2. Nf3 1-0\n";
+/// let mut reader = Reader::new(pgn);
+/// let mut validator = Validator::new(ValidateOptions::default());
+/// let (_end, verdict) = reader.read_game(&mut validator).unwrap();
+/// assert_eq!(verdict.valid().unwrap().plies, 3);
+/// ```
+pub struct Validator<'a> {
+    opts: ValidateOptions,
+    tags: Vec<Tag<'a>>,
+    game_start: usize,
+    state: State,
+}
+
+/// Where the validator is in the current game. Not boxed: there is one per validator, and a
+/// box would cost an allocation per game.
+#[allow(clippy::large_enum_variant)]
+enum State {
+    Tags,
+    Replaying(Replay),
+    Decided(Verdict),
+}
+
+impl<'a> Validator<'a> {
+    /// A validator with `opts` (canonical SAN is not available: there are no tokens to
+    /// write).
+    pub fn new(opts: ValidateOptions) -> Validator<'a> {
+        Validator {
+            opts: ValidateOptions {
+                canonical_san: false,
+                ..opts
+            },
+            tags: Vec::new(),
+            game_start: 0,
+            state: State::Tags,
+        }
+    }
+
+    /// The tags of the game read last.
+    pub fn tags(&self) -> &[Tag<'a>] {
+        &self.tags
+    }
+
+    fn replay(&mut self) -> Option<&mut Replay> {
+        match &mut self.state {
+            State::Replaying(replay) if !replay.has_failed() => Some(replay),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Validator<'a> {
+    type Output = (GameEnd, Verdict);
+
+    fn begin_game(&mut self, offset: usize) {
+        self.tags.clear();
+        self.game_start = offset;
+        self.state = State::Tags;
+    }
+    fn tag(&mut self, tag: Tag<'a>) {
+        self.tags.push(tag);
+    }
+    fn end_tags(&mut self) -> Skip {
+        match Replay::start(&self.tags, self.game_start, self.opts) {
+            Ok(replay) => {
+                self.state = State::Replaying(replay);
+                Skip(false)
+            }
+            Err(verdict) => {
+                self.state = State::Decided(verdict);
+                Skip(true)
+            }
+        }
+    }
+    fn san(&mut self, san: &'a [u8], offset: usize) {
+        if let Some(replay) = self.replay() {
+            replay.san(san, offset);
+        }
+    }
+    fn null_move(&mut self, offset: usize) {
+        if let Some(replay) = self.replay() {
+            replay.null_move(offset);
+        }
+    }
+    fn comment(&mut self, text: &'a [u8], _offset: usize) {
+        if let Some(replay) = self.replay() {
+            replay.comment(text);
+        }
+    }
+    fn begin_variation(&mut self) -> Skip {
+        match self.replay() {
+            Some(replay) => {
+                replay.begin_variation();
+                Skip(false)
+            }
+            None => Skip(true),
+        }
+    }
+    fn end_variation(&mut self) {
+        if let Some(replay) = self.replay() {
+            replay.end_variation();
+        }
+    }
+    fn result(&mut self, result: GameResult) {
+        if let State::Replaying(replay) = &mut self.state {
+            replay.result(result);
+        }
+    }
+    fn end_game(&mut self, end: GameEnd) -> Self::Output {
+        let state = std::mem::replace(&mut self.state, State::Tags);
+        let structural = match &end.error {
+            Some(error) => Some(parse_rejection(error)),
+            None => truncation(end.termination, &end.byte_range),
+        };
+        let verdict = match (structural, state) {
+            (Some(rejection), _) => Verdict::Invalid(rejection),
+            (None, State::Replaying(replay)) => replay.finish(&self.tags),
+            (None, State::Decided(verdict)) => verdict,
+            // A game that ended inside its tags without a parse error.
+            (None, State::Tags) => Verdict::Invalid(Rejection::new(
+                RejectReason::ParseError,
+                "the game ends inside its tags".into(),
+                self.game_start,
+            )),
+        };
+        (end, verdict)
+    }
+}
