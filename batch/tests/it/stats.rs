@@ -1,31 +1,9 @@
 //! Integration tests of `pgn960 stats`.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+#[allow(unused_imports)]
+use crate::util::*;
 
-fn pgn960() -> Command {
-    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
-    cmd
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(name)
-}
-
-fn shared(relative: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data")
-        .join(relative);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipping: {} not found", path.display());
-        None
-    }
-}
+use std::path::Path;
 
 fn stats(args: &[&str], inputs: &[&Path], out: &Path) -> String {
     let result = pgn960()
@@ -74,7 +52,11 @@ fn table_has_960_rows_in_order_with_all_columns() {
 #[test]
 fn merge_of_halves_equals_the_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let input = shared("corpus/lichess-style-4000.pgn").unwrap_or_else(|| fixture("sample.pgn"));
+    // The corpus when it is there, else the sample: either has games to split.
+    let input = shared_data_dir()
+        .map(|d| d.join("corpus/lichess-style-4000.pgn"))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| fixture("sample.pgn"));
     let bytes = std::fs::read(&input).unwrap();
     let chunks = pgn_parse::split_at_game_boundaries(&bytes, bytes.len() / 2);
     assert!(chunks.len() >= 2);
@@ -94,15 +76,11 @@ fn merge_of_halves_equals_the_whole() {
 
 #[test]
 fn counts_equal_python_chess_on_the_corpus() {
-    let Some(corpus) = shared("corpus/lichess-style-4000.pgn") else {
+    const TEST: &str = "stats::counts_equal_python_chess_on_the_corpus";
+    let Some(corpus) = shared_data(TEST, "corpus/lichess-style-4000.pgn") else {
         return;
     };
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipping: python-chess not installed");
+    if python_with(TEST, &["chess"]).is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -130,7 +108,12 @@ fn counts_equal_python_chess_on_the_corpus() {
 #[test]
 fn headers_only_equals_replay_on_valid_games_and_json_format() {
     let dir = tempfile::tempdir().unwrap();
-    let input = shared("corpus/lichess-style-4000.pgn").unwrap_or_else(|| fixture("sample.pgn"));
+    let Some(input) = shared_data(
+        "stats::headers_only_equals_replay_on_valid_games_and_json_format",
+        "corpus/lichess-style-4000.pgn",
+    ) else {
+        return;
+    };
     let replay = stats(&[], &[&input], &dir.path().join("r.csv"));
     let headers = stats(&["--headers-only"], &[&input], &dir.path().join("h.csv"));
     assert_eq!(replay, headers);

@@ -1,6 +1,9 @@
 //! Replays every input in `fixtures/fuzz-regressions` and `fixtures/pgn` through the whole
 //! check/clean path (read, validate, write): no panic, and the counts add up.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use pgn960_cli::archive::chunk::process_chunk_counts;
 use pgn960_cli::archive::ArchiveOptions;
 use std::path::Path;

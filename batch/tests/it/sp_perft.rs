@@ -1,5 +1,8 @@
 //! Integration tests of `pgn960 sp` and `pgn960 perft`.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use assert_cmd::cargo::CommandCargoExt;
 use assert_cmd::Command;
 

@@ -1,10 +1,13 @@
 //! The plumbing of the command line: atomic outputs, refusing to overwrite inputs,
 //! standard input and directories.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use pgn960::input;
 use pgn960_cli::output::{refuse_input, AtomicFile, Sink};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -74,28 +77,17 @@ fn an_output_that_is_an_input_or_inside_an_input_directory_is_refused() {
     assert!(refuse_input(&link, &[earlier]).is_err());
 }
 
-fn pgn960() -> std::process::Command {
-    use assert_cmd::cargo::CommandCargoExt;
-    let mut cmd = std::process::Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
-    cmd
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sample.pgn")
-}
-
 #[test]
 fn compressed_standard_input_reads_like_the_plain_file() {
     use assert_cmd::assert::OutputAssertExt;
-    let plain = std::fs::read(sample()).unwrap();
-    let expected = pgn960()
+    let plain = std::fs::read(fixture("sample.pgn")).unwrap();
+    let expected = pgn960_process()
         .args(["check", "--json"])
-        .arg(sample())
+        .arg(fixture("sample.pgn"))
         .output()
         .unwrap();
     for bytes in [gzip(&plain), zstd(&plain), bzip2(&plain)] {
-        let mut cmd = pgn960();
+        let mut cmd = pgn960_process();
         cmd.args(["check", "--json", "-"]);
         let got = assert_cmd::Command::from_std(cmd)
             .write_stdin(bytes)
@@ -110,18 +102,18 @@ fn compressed_standard_input_reads_like_the_plain_file() {
         assert_eq!(counts(&got.stdout), counts(&expected.stdout));
     }
     // The whole binary's exit statuses: usage error 2, help 0.
-    pgn960().arg("--no-such-flag").assert().code(2);
-    pgn960().arg("--help").assert().code(0);
+    pgn960_process().arg("--no-such-flag").assert().code(2);
+    pgn960_process().arg("--help").assert().code(0);
 }
 
 #[test]
 fn cleaning_into_an_input_directory_refuses_an_earlier_output() {
     use assert_cmd::assert::OutputAssertExt;
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(sample(), dir.path().join("games.pgn")).unwrap();
+    std::fs::copy(fixture("sample.pgn"), dir.path().join("games.pgn")).unwrap();
     let earlier = dir.path().join("clean.pgn");
     std::fs::write(&earlier, b"earlier output\n").unwrap();
-    pgn960()
+    pgn960_process()
         .arg("clean")
         .arg(dir.path())
         .arg("-o")
@@ -140,7 +132,7 @@ fn a_directory_without_pgn_files_is_an_error_not_an_empty_run() {
     let err = input::expand_inputs(&[dir.path().to_path_buf()]).unwrap_err();
     assert!(err.to_string().contains("no PGN files below"), "{err}");
     use assert_cmd::assert::OutputAssertExt;
-    pgn960()
+    pgn960_process()
         .arg("check")
         .arg(dir.path())
         .assert()

@@ -3,6 +3,9 @@
 //! dropped, the text cut at a random byte). Reading, validating and writing never panics,
 //! and every game read is kept, passed through or rejected.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use chess960_core::{Move, Position};
 use pgn960_cli::archive::chunk::process_chunk_counts;
 use pgn960_cli::archive::ArchiveOptions;

@@ -1,20 +1,10 @@
 //! Integration tests of `pgn960 check` and `pgn960 clean` on the fixtures.
 
-use assert_cmd::Command;
+#[allow(unused_imports)]
+use crate::util::*;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(name)
-}
-
-fn pgn960() -> Command {
-    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
-    cmd
-}
+use std::path::Path;
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     let out = pgn960().args(args).arg("--json").output().expect("runs");

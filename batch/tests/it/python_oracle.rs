@@ -3,32 +3,12 @@
 //! the games python-chess reads without error are exactly the games `check` calls valid, and
 //! every written start position's X-FEN equals python-chess `Board.fen()`.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use assert_cmd::Command;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn python_chess_available() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipping: python-chess not installed (pip install chess)");
-    }
-    ok
-}
-
-fn shared_data() -> Option<PathBuf> {
-    let dir = std::env::var_os("PGN960_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: shared test data not found at {}", dir.display());
-        None
-    }
-}
+use std::path::Path;
 
 /// Games python-chess does not read but pgn960 does, by design (see docs/check.md).
 const KNOWN_DIFFERENCES: &[(&str, u64, &str)] = &[(
@@ -39,9 +19,16 @@ const KNOWN_DIFFERENCES: &[(&str, u64, &str)] = &[(
 
 #[test]
 fn valid_games_and_start_fens_agree_with_python_chess() {
-    let (Some(data), true) = (shared_data(), python_chess_available()) else {
+    const TEST: &str = "python_oracle::valid_games_and_start_fens_agree_with_python_chess";
+    let Some(data) = shared_data(TEST, "pgn") else {
         return;
     };
+    let Some(data) = data.parent().map(Path::to_path_buf) else {
+        return;
+    };
+    if python_with(TEST, &["chess"]).is_none() {
+        return;
+    }
     let mut files = vec![data.join("corpus/lichess-style-4000.pgn")];
     let mut stack = vec![data.join("pgn")];
     while let Some(dir) = stack.pop() {

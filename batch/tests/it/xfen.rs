@@ -1,33 +1,18 @@
 //! Integration tests of `pgn960 xfen`.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+#[allow(unused_imports)]
+use crate::util::*;
 
-fn pgn960() -> Command {
-    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
-    cmd
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(name)
-}
+use std::path::Path;
 
 #[test]
 fn fen_lists_equal_python_chess_both_ways() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    if !data.is_dir() {
-        eprintln!("skipping: shared data not found");
+    const TEST: &str = "xfen::fen_lists_equal_python_chess_both_ways";
+    let Some(data) = shared_data(TEST, "positions").and_then(|p| p.parent().map(Path::to_path_buf))
+    else {
         return;
-    }
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipping: python-chess not installed");
+    };
+    if python_with(TEST, &["chess"]).is_none() {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_chess_fens.py");

@@ -1,22 +1,12 @@
 //! Faults: a full disk, a missing output directory, Ctrl-C in the middle of a run. Each
 //! must end with a clear message, the right exit status and no half-written output.
 
-use assert_cmd::cargo::CommandCargoExt;
+#[allow(unused_imports)]
+use crate::util::*;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(name)
-}
-
-fn pgn960() -> Command {
-    let mut cmd = Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
-    cmd
-}
 
 #[test]
 fn writing_to_a_full_disk_is_a_clear_error_and_no_output_is_left() {
@@ -25,7 +15,7 @@ fn writing_to_a_full_disk_is_a_clear_error_and_no_output_is_left() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = pgn960()
+    let out = pgn960_process()
         .args(["clean", "-o", "-", "--rejects"])
         .arg(dir.path().join("rejects.pgn"))
         .arg(fixture("sample.pgn"))
@@ -65,7 +55,7 @@ fn an_input_truncated_while_mapped_is_a_clear_error_not_a_crash() {
     let big = big_input(dir.path(), 150 << 20);
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
-    let child = pgn960()
+    let child = pgn960_process()
         .args(["-j1", "clean"])
         .arg(&big)
         .arg("-o")
@@ -159,7 +149,7 @@ fn a_read_only_output_directory_is_a_clear_error() {
 #[test]
 fn a_missing_output_directory_is_a_clear_error_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let out = pgn960()
+    let out = pgn960_process()
         .arg("clean")
         .arg(fixture("sample.pgn"))
         .arg("-o")
@@ -181,7 +171,7 @@ fn ctrl_c_leaves_no_output_and_exits_130() {
     let big = big_input(dir.path(), 80 << 20);
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
-    let child = pgn960()
+    let child = pgn960_process()
         .args(["-j1", "clean"])
         .arg(&big)
         .arg("-o")
@@ -223,13 +213,13 @@ fn writing_to_dev_null_never_replaces_it() {
     }
     // Found in this project's own benchmarks: atomic replace must never rename a regular
     // file over a device.
-    let status = pgn960()
+    let status = pgn960_process()
         .args(["stats", "-o", "/dev/null", "--chart", "/dev/null"])
         .arg(fixture("sample.pgn"))
         .status()
         .unwrap();
     assert!(status.success());
-    let status = pgn960()
+    let status = pgn960_process()
         .args(["xfen", "-o", "/dev/null", "--input", "fen"])
         .arg(fixture("sample.pgn"))
         .stderr(Stdio::null())
@@ -245,7 +235,7 @@ fn writing_to_dev_null_never_replaces_it() {
 #[test]
 fn a_second_ctrl_c_stops_a_run_blocked_on_its_input_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = pgn960()
+    let mut child = pgn960_process()
         .args(["clean", "-", "-o"])
         .arg(dir.path().join("clean.pgn"))
         .stdin(Stdio::piped())

@@ -1,6 +1,9 @@
 //! Inputs from the wild: empty, zeros, random bytes, invalid UTF-8, a huge line, cut files,
 //! a 100,000-ply game, 10,000 tags. Never a panic, always an answer, counts that add up.
 
+#[allow(unused_imports)]
+use crate::util::*;
+
 use assert_cmd::Command;
 use std::path::Path;
 

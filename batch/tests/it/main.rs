@@ -1,0 +1,15 @@
+//! The integration tests of the `pgn960` command, in one binary: each module is a
+//! subcommand or a concern; `util` holds what they share.
+
+mod util;
+
+mod bad_input;
+mod check_clean;
+mod faults;
+mod fuzz_regressions;
+mod mutations;
+mod plumbing;
+mod python_oracle;
+mod sp_perft;
+mod stats;
+mod xfen;
