@@ -2,4 +2,5 @@
 
 pub mod chart;
 pub mod filter;
+pub mod significance;
 pub mod table;
