@@ -2,5 +2,6 @@
 
 pub mod chart;
 pub mod filter;
+pub mod pentanomial;
 pub mod significance;
 pub mod table;
