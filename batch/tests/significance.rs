@@ -21,7 +21,11 @@ fn oracle_available() -> bool {
             std::env::var_os("CI").is_none(),
             "CI is set but python3 with scipy and statsmodels is missing (pip install scipy statsmodels)"
         );
-        eprintln!("skipping: python3 with scipy and statsmodels not found (pip install scipy statsmodels)");
+        // Straight to stderr, past the test harness's capture, so the skip shows.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipping significance oracle test: python3 with scipy and statsmodels not found (pip install scipy statsmodels)"
+        );
     }
     ok
 }
