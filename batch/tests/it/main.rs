@@ -10,6 +10,7 @@ mod fuzz_regressions;
 mod mutations;
 mod plumbing;
 mod python_oracle;
+mod significance;
 mod sp_perft;
 mod stats;
 mod xfen;
