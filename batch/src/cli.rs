@@ -32,9 +32,13 @@ pub struct Cli {
         hide_default_value = true
     )]
     pub threads: usize,
-    /// No progress bar (it is shown only when standard error is a terminal).
+    /// Print nothing but errors: no progress bar, no summary, no problem lines (outputs named
+    /// by -o, --json or --report are still written; the exit status still tells).
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// No progress bar (it is drawn only when standard error is a terminal).
+    #[arg(long, global = true)]
+    pub no_progress: bool,
     /// The job.
     #[command(subcommand)]
     pub command: Command,
@@ -71,6 +75,7 @@ pub fn run(cli: Cli) -> Result<i32> {
     let globals = Globals {
         threads: cli.threads,
         quiet: cli.quiet,
+        progress: !cli.quiet && !cli.no_progress,
     };
     let status = |invalid: bool| if invalid { EXIT_INVALID } else { EXIT_OK };
     match &cli.command {

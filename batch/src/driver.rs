@@ -17,8 +17,10 @@ use std::time::Instant;
 pub struct Globals {
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// No progress bar.
+    /// Print nothing but errors (no summary, no problem lines, no progress bar).
     pub quiet: bool,
+    /// Draw a progress bar (when standard error is a terminal).
+    pub progress: bool,
 }
 
 /// A run over every input of a subcommand.
@@ -45,7 +47,7 @@ impl Driver {
         let started = Instant::now();
         let names = input::expand_inputs(inputs)?;
         let pool = pipeline::thread_pool(globals.threads)?;
-        let progress = Progress::new(input::total_size(&names), globals.quiet);
+        let progress = Progress::new(input::total_size(&names), !globals.progress);
         Ok(Driver {
             names,
             pool,

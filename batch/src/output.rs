@@ -2,6 +2,7 @@
 //! only when everything was written; dropped without `commit`, nothing is left behind.
 
 use anyhow::{bail, Context, Result};
+use pgn960::compression::{self, FinishWrite};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -92,10 +93,13 @@ impl Write for Sink {
     }
 }
 
-/// A file written to a temporary name in the target's directory and renamed on commit.
+/// A file written to a temporary name in the target's directory and renamed on commit,
+/// compressed as its name says (`.zst`, `.gz`, `.bz2`, `.xz`: see
+/// [`pgn960::compression::COMPRESSIONS`]).
 pub struct AtomicFile {
     target: PathBuf,
-    writer: BufWriter<tempfile::NamedTempFile>,
+    temp: tempfile::NamedTempFile,
+    writer: Box<dyn FinishWrite>,
     _registered: crate::signals::Registered,
 }
 
@@ -128,10 +132,16 @@ impl AtomicFile {
             .tempfile_in(&dir)
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
         readable_by_all(temp.as_file());
+        let cannot_write = || format!("cannot write {}", target.display());
+        let file = temp.reopen().with_context(cannot_write)?;
+        let buffered = Box::new(BufWriter::with_capacity(1 << 20, file));
+        let writer = compression::encoder(compression::compression_of_name(target), buffered)
+            .with_context(cannot_write)?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
             _registered: crate::signals::Registered::new(temp.path()),
-            writer: BufWriter::with_capacity(1 << 20, temp),
+            temp,
+            writer,
         })
     }
 
@@ -145,10 +155,9 @@ impl AtomicFile {
     /// complete.
     pub fn finish(self) -> Result<Finished> {
         let target = self.target;
-        let temp = self
-            .writer
-            .into_inner()
-            .map_err(|e| e.into_error())
+        let temp = self.temp;
+        self.writer
+            .finish()
             .with_context(|| format!("cannot write {}", target.display()))?;
         temp.as_file()
             .sync_all()
@@ -207,21 +216,47 @@ pub(crate) fn readable_by_all(file: &std::fs::File) {
     let _ = file;
 }
 
-/// Same file: same device and inode (Unix), else same canonical path.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
-        }
+/// What a path resolves to, for comparing outputs: device and inode when the file
+/// exists, else the canonical directory joined with the file name (byte for byte).
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn identity(path: &Path) -> Identity {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Identity::Inode(meta.dev(), meta.ino());
     }
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    Identity::Path(match path.file_name() {
+        Some(name) => dir.join(name),
+        None => path.to_path_buf(),
+    })
+}
+
+/// Whether `path` is an existing file that is not a regular file (a device, a FIFO): it is
+/// written in place, and several outputs may name it.
+pub fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Same file: same device and inode, else the same resolved path.
+fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b)
 }
 
 /// Refuses an output path that is one of the input files, including the PGN files found
 /// below input directories (a second run must not read its own earlier output).
 pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
+    if output.as_os_str() == "-" || is_special(output) {
+        return Ok(());
+    }
     for name in pgn960::input::expand_inputs(inputs)? {
         if let pgn960::input::InputName::File(input) = name {
             if same_file(output, &input) {
@@ -232,6 +267,85 @@ pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// Checks every output of a run before anything is read: none is an input, and no two are
+/// the same file however they are spelled (`out.pgn`, `./out.pgn`, a link), derived names
+/// included. Standard output and special files (devices, FIFOs) may repeat.
+pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[PathBuf]) -> Result<()> {
+    let real: Vec<(&str, &Path, Identity)> = outputs
+        .iter()
+        .filter(|(_, p)| p.as_os_str() != "-" && !is_special(p))
+        .map(|&(role, p)| (role, p, identity(p)))
+        .collect();
+    for (i, (role, path, id)) in real.iter().enumerate() {
+        if let Some((other_role, other, _)) = real[i + 1..].iter().find(|(_, _, o)| o == id) {
+            bail!(
+                "{} ({role}) and {} ({other_role}) are the same file: each output needs a file of its own",
+                path.display(),
+                other.display()
+            );
+        }
+        refuse_input(path, inputs)?;
+    }
+    Ok(())
+}
+
+/// A name derived from `path` by replacing its extensions: `out.pgn.zst` with `.rejects`
+/// and `pgn` gives `out.rejects.pgn.zst` (the compression kept when `keep_compression`).
+/// Byte for byte: names that are not UTF-8 keep their bytes.
+pub fn derived_name(path: &Path, infix: &str, extension: &str, keep_compression: bool) -> PathBuf {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let name = path.file_name().map_or(&b""[..], |n| n.as_bytes());
+    let compression =
+        compression::compression_of_name(Path::new(std::ffi::OsStr::from_bytes(name)));
+    let mut stem = name;
+    let mut suffix = Vec::new();
+    if let Some(format) = compression::format_of(compression) {
+        stem = &stem[..stem.len() - format.extension.len() - 1];
+        if keep_compression {
+            suffix = format!(".{}", format.extension).into_bytes();
+        }
+    }
+    for known in [".pgn", ".PGN"] {
+        if let Some(s) = stem.strip_suffix(known.as_bytes()) {
+            stem = s;
+            break;
+        }
+    }
+    let mut out = stem.to_vec();
+    out.extend_from_slice(infix.as_bytes());
+    out.push(b'.');
+    out.extend_from_slice(extension.as_bytes());
+    out.extend_from_slice(&suffix);
+    path.with_file_name(OsString::from_vec(out))
+}
+
+impl Sink {
+    /// Finishes: everything flushed (a compressed file's trailer written); a regular file
+    /// stays under its temporary name until [`commit_all`].
+    pub fn finish(self) -> Result<Option<Finished>> {
+        match self {
+            Sink::File(f) => f.finish().map(Some),
+            Sink::Special(mut w, path) => w
+                .flush()
+                .with_context(|| format!("cannot write {}", path.display()))
+                .map(|()| None),
+            Sink::Stdout(mut w) => w
+                .flush()
+                .context("cannot write to standard output")
+                .map(|()| None),
+        }
+    }
+}
+
+/// Renames every finished output into place, once all of them are complete.
+pub fn commit_all(finished: impl IntoIterator<Item = Option<Finished>>) -> Result<()> {
+    for file in finished.into_iter().flatten() {
+        file.commit()?;
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! A progress bar on standard error, shown only when it is a terminal and not `--quiet`.
+//! A progress bar on standard error, shown only when it is a terminal and not turned off
+//! (`--quiet`, `--no-progress`).
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;

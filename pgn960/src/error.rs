@@ -24,7 +24,7 @@ pub enum Error {
         source: io::Error,
     },
     /// A directory given as input holds no file of a known kind.
-    #[error("no PGN files below {} (looked for {})", .dir.display(), crate::input::pgn_patterns())]
+    #[error("no PGN files below {} (looked for {})", .dir.display(), crate::compression::pgn_patterns())]
     EmptyDirectory {
         /// The directory.
         dir: PathBuf,

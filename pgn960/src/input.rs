@@ -1,9 +1,10 @@
 //! Inputs as byte sources: memory-mapped files, or streams for standard input, any reader
 //! and compressed files (the formats of [`COMPRESSIONS`], recognised by their magic bytes).
 
+use crate::compression::{detect_compression, format_of, is_pgn_file, Compression, MAGIC_LEN};
 use crate::error::{Error, Result};
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -84,117 +85,6 @@ pub struct Input {
     pub name: InputName,
     /// The bytes.
     pub source: Source,
-}
-
-/// A compression the inputs may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
-    /// Plain text.
-    None,
-    /// Zstandard (`.zst`; lichess database dumps).
-    Zstd,
-    /// gzip (`.gz`; several members are read one after the other).
-    Gzip,
-    /// bzip2 (`.bz2`; several streams are read one after the other).
-    Bzip2,
-}
-
-/// A byte stream as the pipeline reads it.
-pub type ByteStream = Box<dyn Read + Send>;
-
-/// One compressed format: how it is named, recognised and decoded.
-pub struct CompressionFormat {
-    /// The compression.
-    pub compression: Compression,
-    /// Its name in messages (`zstd`).
-    pub name: &'static str,
-    /// The file name extension, without the dot (`zst`).
-    pub extension: &'static str,
-    /// Whether the first bytes of an input are this format's magic number.
-    pub matches: fn(&[u8]) -> bool,
-    /// A decoder reading from the raw bytes.
-    pub decoder: fn(ByteStream) -> io::Result<ByteStream>,
-}
-
-/// The compressed formats, the one table that detection, decoding, the directory walk,
-/// messages and help text read.
-pub const COMPRESSIONS: &[CompressionFormat] = &[
-    CompressionFormat {
-        compression: Compression::Zstd,
-        name: "zstd",
-        extension: "zst",
-        matches: |head| head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]),
-        decoder: |raw| Ok(Box::new(zstd::stream::read::Decoder::new(raw)?)),
-    },
-    CompressionFormat {
-        compression: Compression::Gzip,
-        name: "gzip",
-        extension: "gz",
-        matches: |head| head.starts_with(&[0x1f, 0x8b]),
-        decoder: |raw| {
-            Ok(Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(
-                raw,
-            ))))
-        },
-    },
-    CompressionFormat {
-        compression: Compression::Bzip2,
-        name: "bzip2",
-        extension: "bz2",
-        matches: |head| head.starts_with(b"BZh") && head.get(3).is_some_and(u8::is_ascii_digit),
-        decoder: |raw| {
-            Ok(Box::new(bzip2::read::MultiBzDecoder::new(BufReader::new(
-                raw,
-            ))))
-        },
-    },
-];
-
-/// The bytes [`detect_compression`] looks at.
-pub const MAGIC_LEN: usize = 4;
-
-/// The file name patterns of PGN inputs, for messages: `*.pgn, *.pgn.zst, ...`.
-pub fn pgn_patterns() -> String {
-    std::iter::once("*.pgn".to_string())
-        .chain(
-            COMPRESSIONS
-                .iter()
-                .map(|c| format!("*.pgn.{}", c.extension)),
-        )
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Recognises a compression by magic bytes; an empty file named for a compression is that
-/// compression (so that it is reported as not a valid compressed file).
-pub fn detect_compression(path: &Path, head: &[u8]) -> Compression {
-    if let Some(format) = COMPRESSIONS.iter().find(|c| (c.matches)(head)) {
-        return format.compression;
-    }
-    let extension = path.extension().and_then(|e| e.to_str());
-    match COMPRESSIONS.iter().find(|c| Some(c.extension) == extension) {
-        Some(format) if head.is_empty() && format.compression == Compression::Zstd => {
-            format.compression
-        }
-        _ => Compression::None,
-    }
-}
-
-fn format_of(compression: Compression) -> Option<&'static CompressionFormat> {
-    COMPRESSIONS.iter().find(|c| c.compression == compression)
-}
-
-/// Whether a directory entry is a PGN file to read (`.pgn`, or `.pgn` and a compression's
-/// extension), ignoring case.
-pub fn is_pgn_file(path: &Path) -> bool {
-    let Some(name) = path.file_name() else {
-        return false;
-    };
-    let lower = name.to_string_lossy().to_ascii_lowercase();
-    lower.ends_with(".pgn")
-        || COMPRESSIONS
-            .iter()
-            .any(|c| lower.ends_with(&format!(".pgn.{}", c.extension)))
 }
 
 /// Collects the PGN files below `dir`, sorted by path. Symbolic links to files are read;
@@ -449,21 +339,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn magic_bytes() {
-        let p = Path::new("x.pgn");
-        assert_eq!(
-            detect_compression(p, &[0x28, 0xb5, 0x2f, 0xfd]),
-            Compression::Zstd
-        );
-        assert_eq!(
-            detect_compression(p, &[0x1f, 0x8b, 8, 0]),
-            Compression::Gzip
-        );
-        assert_eq!(detect_compression(p, b"BZh9"), Compression::Bzip2);
-        assert_eq!(detect_compression(p, b"[Eve"), Compression::None);
-    }
-
-    #[test]
     fn total_size_is_known_for_regular_files_only() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.pgn");
@@ -479,6 +354,7 @@ mod tests {
     fn pgn_file_names() {
         assert!(is_pgn_file(Path::new("a/b.pgn")));
         assert!(is_pgn_file(Path::new("b.PGN.zst")));
+        assert!(is_pgn_file(Path::new("b.pgn.xz")));
         assert!(!is_pgn_file(Path::new("b.txt")));
     }
 }

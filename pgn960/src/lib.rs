@@ -36,6 +36,7 @@
 #![deny(unsafe_code)]
 
 pub mod annotations;
+pub mod compression;
 mod error;
 pub mod facts;
 pub mod input;

@@ -50,8 +50,47 @@ pub struct Problem {
     pub offset: usize,
     /// Line of the game's start, counted from the chunk's start.
     pub game_line: u32,
-    /// "White - Black, Site".
-    pub label: String,
+    /// Who played, and where.
+    pub players: Players,
+}
+
+/// The `White`, `Black` and `Site` tags of a game (`?` when absent), to name it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Players {
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Where the game was played (`?` when unknown).
+    pub site: String,
+}
+
+impl Players {
+    /// Reads them from a game's tags.
+    pub fn of(tags: &[Tag<'_>]) -> Players {
+        let get = |name: &[u8]| {
+            tags.iter()
+                .find(|t| t.name == name)
+                .map(|t| t.value_lossy_str().into_owned())
+                .unwrap_or_else(|| "?".into())
+        };
+        Players {
+            white: get(b"White"),
+            black: get(b"Black"),
+            site: get(b"Site"),
+        }
+    }
+}
+
+impl std::fmt::Display for Players {
+    /// "White - Black, Site" (the site left out when unknown).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} - {}", self.white, self.black)?;
+        if self.site != "?" {
+            write!(f, ", {}", self.site)?;
+        }
+        Ok(())
+    }
 }
 
 /// The result of judging one chunk.
@@ -67,22 +106,6 @@ pub struct ChunkOutcome {
 impl ChunkOutput for ChunkOutcome {
     fn games(&self) -> u64 {
         self.fates.len() as u64
-    }
-}
-
-/// "White - Black, Site" for messages.
-pub fn label(tags: &[Tag<'_>]) -> String {
-    let get = |name: &[u8]| {
-        tags.iter()
-            .find(|t| t.name == name)
-            .map(|t| t.value_lossy_str().into_owned())
-            .unwrap_or_else(|| "?".into())
-    };
-    let site = get(b"Site");
-    if site == "?" {
-        format!("{} - {}", get(b"White"), get(b"Black"))
-    } else {
-        format!("{} - {}, {site}", get(b"White"), get(b"Black"))
     }
 }
 
@@ -143,7 +166,7 @@ fn fate(
                     column,
                     offset: rejection.offset,
                     game_line: judged.line.unwrap_or(1),
-                    label: label(judged.tags),
+                    players: Players::of(judged.tags),
                 },
             }
         }

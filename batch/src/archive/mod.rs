@@ -19,7 +19,7 @@ use pgn960::pipeline::{ChunkInfo, Cut};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
-pub use summary::{summary_text, write_json_report, RejectRow, Summary};
+pub use summary::{summary_text, write_json, write_json_report, RejectRow, Summary};
 
 /// What to do with the games beyond checking them.
 #[derive(Debug, Clone)]
@@ -122,7 +122,9 @@ impl Collector<'_> {
                         game_line: info.line(problem.game_line),
                         reason: problem.reason.name(),
                         detail: problem.detail,
-                        players: problem.label,
+                        white: problem.players.white,
+                        black: problem.players.black,
+                        site: problem.players.site,
                     };
                     if let Some(out) = self.outputs.rejects.as_mut() {
                         out.write_all(&outcome.text[range])?;

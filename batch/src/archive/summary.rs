@@ -57,8 +57,12 @@ pub struct RejectRow {
     pub reason: &'static str,
     /// Explanation.
     pub detail: String,
-    /// "White - Black, Site".
-    pub players: String,
+    /// White's name (`?` when absent).
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The `Site` tag.
+    pub site: String,
 }
 
 impl RejectRow {
@@ -66,7 +70,16 @@ impl RejectRow {
     pub fn message(&self) -> String {
         format!(
             "{}:{}:{}: game {} ({}): {}",
-            self.file, self.line, self.column, self.game, self.players, self.detail
+            self.file,
+            self.line,
+            self.column,
+            self.game,
+            super::chunk::Players {
+                white: self.white.clone(),
+                black: self.black.clone(),
+                site: self.site.clone(),
+            },
+            self.detail
         )
     }
 }
@@ -114,6 +127,13 @@ pub fn summary_text(s: &Summary, cleaning: bool) -> String {
     out
 }
 
+/// Writes a value as pretty JSON, with a final line break.
+pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
 /// Writes a JSON report atomically.
 pub fn write_json_report(
     path: &std::path::Path,
@@ -121,7 +141,6 @@ pub fn write_json_report(
     inputs: &[PathBuf],
 ) -> Result<()> {
     let mut sink = crate::output::Sink::create(path, inputs)?;
-    serde_json::to_writer_pretty(&mut sink, value)?;
-    sink.write_all(b"\n")?;
+    write_json(&mut sink, value)?;
     sink.commit()
 }

@@ -35,7 +35,11 @@ struct CheckReport<'a> {
 pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
     let mut problems: Vec<RejectRow> = Vec::new();
     let mut outputs = Outputs::default();
-    let max = args.max_errors;
+    let max = if globals.quiet && !args.json {
+        0
+    } else {
+        args.max_errors
+    };
     let json = args.json;
     let summary = archive::run(
         &args.inputs,
@@ -57,7 +61,7 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
             first_problems: &problems,
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
+    } else if !globals.quiet {
         if !problems.is_empty() {
             println!();
         }

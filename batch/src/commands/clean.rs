@@ -3,7 +3,7 @@
 use crate::archive::{self, ArchiveOptions, Outputs, Summary};
 use crate::cli::castling_style;
 use crate::driver::Globals;
-use crate::output::{refuse_input, Sink};
+use crate::output::{check_outputs, commit_all, derived_name, is_special, Sink};
 use anyhow::{bail, Result};
 use chess960_core::CastlingStyle;
 use std::path::{Path, PathBuf};
@@ -20,7 +20,8 @@ pub struct CleanArgs {
     /// The cleaned archive (- for standard output).
     #[arg(short, long, value_name = "OUT.pgn")]
     pub output: PathBuf,
-    /// Where rejected games go, byte for byte as read [default: OUT.rejects.pgn]; a TSV of
+    /// Where rejected games go, byte for byte as read [default: OUT.rejects.pgn beside a file
+    /// OUT, compressed like it, and only when a game was rejected; none with -o -]; a TSV of
     /// reasons is written beside it (.tsv).
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
@@ -48,39 +49,48 @@ pub struct CleanArgs {
     pub report: Option<PathBuf>,
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("out");
-    path.with_file_name(format!("{stem}{suffix}"))
+/// Where rejected games and their reasons go: `--rejects`, else beside a file named by
+/// `-o` (`OUT.rejects.pgn`, compressed like `OUT`, and `OUT.rejects.tsv`); none when the
+/// kept games go to standard output or a device and `--rejects` is not given.
+fn rejects_paths(args: &CleanArgs) -> Option<(PathBuf, PathBuf, bool)> {
+    if let Some(rejects) = &args.rejects {
+        let tsv = derived_name(rejects, "", "tsv", false);
+        return Some((rejects.clone(), tsv, true));
+    }
+    let output = &args.output;
+    if output.as_os_str() == "-" || is_special(output) {
+        return None;
+    }
+    let pgn = derived_name(output, ".rejects", "pgn", true);
+    let tsv = derived_name(output, ".rejects", "tsv", false);
+    Some((pgn, tsv, false))
 }
 
 /// Runs `pgn960 clean`; returns the summary.
 pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
-    let stdout = args.output.as_os_str() == "-";
-    let rejects_path = match &args.rejects {
-        Some(p) => p.clone(),
-        None if stdout => PathBuf::from("stdout.rejects.pgn"),
-        None => with_suffix(&args.output, ".rejects.pgn"),
-    };
-    let tsv_path = rejects_path.with_extension("tsv");
-    let mut files = vec![rejects_path.clone(), tsv_path.clone()];
-    if !stdout {
-        files.push(args.output.clone());
+    let to_stdout = args.output.as_os_str() == "-";
+    let rejects = rejects_paths(args);
+    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
+    if let Some((pgn, tsv, _)) = &rejects {
+        planned.push(("rejected games", pgn));
+        planned.push(("reasons of rejected games", tsv));
     }
-    for (i, a) in files.iter().enumerate() {
-        if files[i + 1..].contains(a) {
-            bail!("{} is given for two outputs", a.display());
-        }
-        refuse_input(a, &args.inputs)?;
+    if let Some(report) = &args.report {
+        planned.push(("--report", report));
     }
-    let mut tsv = csv::WriterBuilder::new()
-        .delimiter(b'\t')
-        .from_writer(Sink::create(&tsv_path, &args.inputs)?);
-    tsv.flush()?;
+    check_outputs(&planned, &args.inputs)?;
     let mut outputs = Outputs {
         kept: Some(Sink::create(&args.output, &args.inputs)?),
-        rejects: Some(Sink::create(&rejects_path, &args.inputs)?),
-        rejects_tsv: Some(tsv),
+        ..Outputs::default()
     };
+    if let Some((pgn, tsv, _)) = &rejects {
+        outputs.rejects = Some(Sink::create(pgn, &args.inputs)?);
+        let mut writer = csv::WriterBuilder::new()
+            .delimiter(b'\t')
+            .from_writer(Sink::create(tsv, &args.inputs)?);
+        writer.flush()?;
+        outputs.rejects_tsv = Some(writer);
+    }
     let opts = ArchiveOptions {
         write: true,
         fen_style: args.fen_style,
@@ -91,8 +101,13 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         dedupe: args.dedupe,
     };
     let summary = archive::run(&args.inputs, globals, &opts, &mut outputs, &mut |_| {})?;
-    let written_plus = summary.written + summary.rejected + summary.deduplicated;
-    if written_plus != summary.games_read {
+    let accounted = summary.written + summary.rejected + summary.deduplicated;
+    let not_written = if outputs.rejects.is_none() {
+        summary.rejected
+    } else {
+        0
+    };
+    if accounted != summary.games_read {
         bail!(
             "internal error: games read ({}) != written ({}) + rejected ({}) + deduplicated ({}); outputs not written",
             summary.games_read,
@@ -101,40 +116,58 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
             summary.deduplicated
         );
     }
-    // Everything is flushed before anything is renamed into place: a write error on any
-    // output (a full disk, a closed pipe) leaves none of them behind.
-    let tsv =
-        match outputs.rejects_tsv.take() {
-            Some(tsv) => Some(tsv.into_inner().map_err(|e| {
-                anyhow::anyhow!("cannot write {}: {}", tsv_path.display(), e.error())
-            })?),
-            None => None,
-        };
-    let mut sinks = [tsv, outputs.rejects.take(), outputs.kept.take()];
-    for sink in sinks.iter_mut().flatten() {
-        sink.flush_all()?;
+    // Every output is finished before any is renamed into place: a write error on any (a
+    // full disk, a closed pipe) leaves none of them behind.
+    let tsv = match outputs.rejects_tsv.take() {
+        Some(w) => Some(
+            w.into_inner()
+                .map_err(|e| anyhow::anyhow!("cannot write the reasons file: {}", e.error()))?,
+        ),
+        None => None,
+    };
+    let mut finished = Vec::new();
+    // Rejects files nobody asked for are left out when no game was rejected.
+    let keep_rejects = summary.rejected > 0 || rejects.as_ref().is_some_and(|r| r.2);
+    for sink in [tsv, outputs.rejects.take()].into_iter().flatten() {
+        let done = sink.finish()?;
+        if keep_rejects {
+            finished.push(done);
+        }
     }
-    for sink in sinks.into_iter().flatten() {
-        sink.commit()?;
-    }
+    finished.push(outputs.kept.take().map(Sink::finish).transpose()?.flatten());
     if let Some(report) = &args.report {
-        archive::write_json_report(report, &summary, &args.inputs)?;
+        let mut sink = Sink::create(report, &args.inputs)?;
+        archive::write_json(&mut sink, &summary)?;
+        finished.push(sink.finish()?);
     }
-    let text = archive::summary_text(&summary, true);
-    let check = format!(
+    commit_all(finished)?;
+    if globals.quiet {
+        return Ok(summary);
+    }
+    let mut text = archive::summary_text(&summary, true);
+    text.push_str(&format!(
         "games read {} = written {} + rejected {} + deduplicated {}\n",
         summary.games_read, summary.written, summary.rejected, summary.deduplicated
-    );
-    if stdout {
-        eprint!("{text}{check}");
+    ));
+    if !to_stdout {
+        text.push_str(&format!("kept games:     {}\n", args.output.display()));
+    }
+    match &rejects {
+        Some((pgn, tsv, _)) if keep_rejects => text.push_str(&format!(
+            "rejected games: {} (reasons in {})\n",
+            pgn.display(),
+            tsv.display()
+        )),
+        Some(_) => text.push_str("rejected games: none, no rejects file written\n"),
+        None if not_written > 0 => text.push_str(&format!(
+            "rejected games: {not_written} counted, not written (name a file with --rejects)\n"
+        )),
+        None => {}
+    }
+    if to_stdout {
+        eprint!("{text}");
     } else {
-        print!("{text}{check}");
-        println!("kept games:     {}", args.output.display());
-        println!(
-            "rejected games: {} (reasons in {})",
-            rejects_path.display(),
-            tsv_path.display()
-        );
+        print!("{text}");
     }
     Ok(summary)
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 fn check_json(path: &Path) -> (Option<i32>, serde_json::Value) {
     let out = Command::cargo_bin("pgn960")
         .unwrap()
-        .args(["--quiet", "check", "--json"])
+        .args(["--no-progress", "check", "--json"])
         .arg(path)
         .output()
         .unwrap();

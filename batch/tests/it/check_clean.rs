@@ -128,7 +128,7 @@ fn clean_writes_normalised_games_and_quarantines_the_rest_byte_for_byte() {
     let tsv = std::fs::read_to_string(dir.path().join("out.rejects.tsv")).unwrap();
     assert_eq!(tsv.lines().count(), 1 + 11);
     assert!(tsv.starts_with(
-        "game\tfile\tline\tcolumn\tbyte_offset\tgame_line\treason\tdetail\tplayers\n"
+        "game\tfile\tline\tcolumn\tbyte_offset\tgame_line\treason\tdetail\twhite\tblack\tsite\n"
     ));
 }
 

@@ -123,7 +123,7 @@ fn a_read_only_output_directory_is_a_clear_error() {
         Command::new(&binary)
     };
     let Ok(out) = cmd
-        .args(["--quiet", "clean"])
+        .args(["--no-progress", "clean"])
         .arg(&input)
         .arg("-o")
         .arg(locked.join("clean.pgn"))

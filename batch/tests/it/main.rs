@@ -9,6 +9,7 @@ mod faults;
 mod fuzz_regressions;
 mod library;
 mod mutations;
+mod outputs;
 mod plumbing;
 mod python_oracle;
 mod significance;

@@ -63,10 +63,12 @@ fn valid_games_and_start_fens_agree_with_python_chess() {
         let out = tmp.path().join("out.pgn");
         Command::cargo_bin("pgn960")
             .unwrap()
-            .args(["--quiet", "clean"])
+            .args(["--no-progress", "clean"])
             .arg(file)
             .arg("-o")
             .arg(&out)
+            .arg("--rejects")
+            .arg(tmp.path().join("out.rejects.pgn"))
             .output()
             .unwrap();
         let tsv = std::fs::read_to_string(tmp.path().join("out.rejects.tsv")).unwrap();

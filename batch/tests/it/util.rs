@@ -5,7 +5,7 @@ pub use test_support::{fixture, python_with, shared_data, shared_data_dir};
 /// The `pgn960` binary, quiet (no progress bar), as an `assert_cmd` command.
 pub fn pgn960() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
+    cmd.arg("--no-progress");
     cmd
 }
 
@@ -13,6 +13,6 @@ pub fn pgn960() -> assert_cmd::Command {
 pub fn pgn960_process() -> std::process::Command {
     use assert_cmd::cargo::CommandCargoExt;
     let mut cmd = std::process::Command::cargo_bin("pgn960").expect("binary built");
-    cmd.arg("--quiet");
+    cmd.arg("--no-progress");
     cmd
 }
