@@ -3,8 +3,9 @@
 
 use crate::cli::speed;
 use crate::driver::{Driver, Globals};
-use crate::output::Sink;
+use crate::output::{check_outputs, commit_all, is_special, Sink};
 use crate::select::{Date, FilteredBy, Filters, GameFacts, Speed};
+use crate::stats::table;
 use crate::stats::table::{Row, Tables, Winner};
 use anyhow::{bail, Context, Result};
 use chess960_core::sp::StartKind;
@@ -69,8 +70,15 @@ pub struct StatsArgs {
     /// Games on or before this date.
     #[arg(long, value_name = "DATE")]
     pub until: Option<Date>,
-    /// Merge tables (CSV files from earlier runs) instead of reading games.
-    #[arg(long)]
+    /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
+    /// -o, Double Chess960 tables (recognised by their header) into --dfrc.
+    #[arg(
+        long,
+        conflicts_with_all = [
+            "include_classical", "headers_only", "min_elo", "max_elo_diff", "min_plies",
+            "time_control", "since", "until",
+        ]
+    )]
     pub merge: bool,
     /// Draw white's score per SP with its interval as an SVG picture.
     #[arg(long, value_name = "FILE.svg")]
@@ -282,11 +290,21 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
     stats
 }
 
-fn write_rows(path: &Path, rows: &[Row], format: Format, inputs: &[PathBuf]) -> Result<()> {
+/// Writes a table (with its header even when it has no row), finished but not renamed.
+fn write_rows(
+    path: &Path,
+    rows: &[Row],
+    pairs: bool,
+    format: Format,
+    inputs: &[PathBuf],
+) -> Result<Option<crate::output::Finished>> {
     let mut sink = Sink::create(path, inputs)?;
     match format {
         Format::Csv => {
-            let mut w = csv::Writer::from_writer(&mut sink);
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(&mut sink);
+            w.write_record(table::csv_header(pairs))?;
             for row in rows {
                 w.serialize(row)?;
             }
@@ -297,51 +315,123 @@ fn write_rows(path: &Path, rows: &[Row], format: Format, inputs: &[PathBuf]) -> 
             sink.write_all(b"\n")?;
         }
     }
-    sink.commit()
+    sink.finish()
 }
 
-/// Reads tables written by `pgn960 stats` (CSV) and adds them up.
-pub fn merge_tables(paths: &[PathBuf]) -> Result<Tables> {
-    let mut tables = Tables::default();
+/// The kinds of table `stats` writes, told apart by their header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    /// One row per SP.
+    Sp,
+    /// One row per (white SP, black SP) pair of Double Chess960.
+    DoubleChess960,
+}
+
+/// The tables read by [`merge_tables`], and which kinds were given.
+pub struct Merged {
+    /// The sums.
+    pub tables: Tables,
+    /// Whether SP tables were given.
+    pub sp: bool,
+    /// Whether Double Chess960 tables were given.
+    pub double_chess960: bool,
+}
+
+/// Reads tables written by `pgn960 stats` (CSV) and adds them up exactly. A file whose
+/// header is not one of ours, a row that cannot be (counts that do not add up, an SP out
+/// of range) or a sum past the counters' range is an error naming the file and row.
+pub fn merge_tables(paths: &[PathBuf]) -> Result<Merged> {
+    let mut merged = Merged {
+        tables: Tables::default(),
+        sp: false,
+        double_chess960: false,
+    };
+    let headers = [
+        (TableKind::Sp, table::csv_header(false)),
+        (TableKind::DoubleChess960, table::csv_header(true)),
+    ];
     for path in paths {
         let mut reader = csv::Reader::from_path(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
+        let header: Vec<String> = reader
+            .headers()
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let Some(&(kind, _)) = headers.iter().find(|(_, h)| *h == header) else {
+            bail!(
+                "{}: not a table written by pgn960 stats (its header is {:?})",
+                path.display(),
+                header.join(",")
+            );
+        };
+        match kind {
+            TableKind::Sp => merged.sp = true,
+            TableKind::DoubleChess960 => merged.double_chess960 = true,
+        }
         for (i, row) in reader.deserialize::<Row>().enumerate() {
-            let row = row.with_context(|| {
-                format!(
-                    "{}: row {}: not a pgn960 stats table",
-                    path.display(),
-                    i + 2
-                )
-            })?;
+            let at = || format!("{}: row {}", path.display(), i + 2);
+            let row = row.with_context(|| format!("{}: not a pgn960 stats row", at()))?;
             let counts = row.counts();
-            match row.black_sp {
-                Some(black) => tables
-                    .by_pair
-                    .entry((row.sp, black))
-                    .or_default()
-                    .merge(&counts),
-                None => match tables.by_sp.get_mut(row.sp as usize) {
-                    Some(c) => c.merge(&counts),
-                    None => bail!(
-                        "{}: row {}: SP {} is out of range",
-                        path.display(),
-                        i + 2,
-                        row.sp
-                    ),
+            counts
+                .check()
+                .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
+            let target = match row.black_sp {
+                Some(black) if black < 960 && row.sp < 960 => {
+                    merged.tables.by_pair.entry((row.sp, black)).or_default()
+                }
+                None => match merged.tables.by_sp.get_mut(row.sp as usize) {
+                    Some(c) => c,
+                    None => bail!("{}: SP {} is out of range", at(), row.sp),
                 },
-            }
+                Some(black) => bail!("{}: SP pair {}/{black} is out of range", at(), row.sp),
+            };
+            target
+                .checked_merge(&counts)
+                .with_context(|| format!("{}: the sums overflow", at()))?;
         }
     }
-    Ok(tables)
+    Ok(merged)
 }
 
 /// Runs `pgn960 stats`.
 pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
     let mut summary = StatsSummary::default();
-    let tables = if args.merge {
-        merge_tables(&args.inputs)?
+    let (write_sp, write_dfrc) = (true, args.dfrc.is_some());
+    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
+    for (role, path) in [
+        ("--dfrc", &args.dfrc),
+        ("--report", &args.report),
+        ("--chart", &args.chart),
+    ] {
+        if let Some(path) = path {
+            planned.push((role, path));
+        }
+    }
+    check_outputs(&planned, &args.inputs)?;
+    if let Some(chart) = &args.chart {
+        let svg = chart
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if !svg && chart.as_os_str() != "-" && !is_special(chart) {
+            bail!(
+                "--chart writes SVG: name the file .svg ({} is not)",
+                chart.display()
+            );
+        }
+    }
+    let (tables, write_sp, write_dfrc) = if args.merge {
+        let merged = merge_tables(&args.inputs)?;
+        if merged.double_chess960 && args.dfrc.is_none() {
+            bail!("Double Chess960 tables were given: name the merged table with --dfrc FILE");
+        }
+        (
+            merged.tables,
+            merged.sp || !merged.double_chess960,
+            merged.double_chess960,
+        )
     } else {
         let filters = Filters {
             min_elo: args.min_elo,
@@ -374,36 +464,49 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         )?;
         driver.finish();
         summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
-        tables
+        (tables, write_sp, write_dfrc)
     };
     summary.seconds = started.elapsed().as_secs_f64();
-    let inputs_for_refusal: Vec<PathBuf> = args.inputs.clone();
-    write_rows(
-        &args.output,
-        &tables.sp_rows(),
-        args.format,
-        &inputs_for_refusal,
-    )?;
-    if let Some(dfrc) = &args.dfrc {
-        write_rows(dfrc, &tables.pair_rows(), args.format, &inputs_for_refusal)?;
+    // Every output is finished before any is renamed into place.
+    let inputs = &args.inputs;
+    let mut finished = Vec::new();
+    if write_sp {
+        finished.push(write_rows(
+            &args.output,
+            &tables.sp_rows(),
+            false,
+            args.format,
+            inputs,
+        )?);
+    }
+    if let (Some(dfrc), true) = (&args.dfrc, write_dfrc) {
+        finished.push(write_rows(
+            dfrc,
+            &tables.pair_rows(),
+            true,
+            args.format,
+            inputs,
+        )?);
     }
     if let Some(report) = &args.report {
-        crate::archive::write_json_report(report, &summary, &inputs_for_refusal)?;
+        let mut sink = Sink::create(report, inputs)?;
+        crate::archive::write_json(&mut sink, &summary)?;
+        finished.push(sink.finish()?);
     }
     if let Some(chart) = &args.chart {
-        // Drawn to a temporary file, then written through a Sink (atomic for regular files,
-        // in place for devices such as /dev/null).
-        let temp = tempfile::Builder::new().suffix(".svg").tempfile()?;
-        crate::stats::chart::draw(&tables, temp.path(), args.chart_min_games)?;
-        let svg = std::fs::read(temp.path())
-            .with_context(|| format!("cannot read back {}", temp.path().display()))?;
-        let mut sink = Sink::create(chart, &inputs_for_refusal)?;
-        sink.write_all(&svg)?;
-        sink.commit()?;
+        let svg = crate::stats::chart::draw(&tables, args.chart_min_games)?;
+        let mut sink = Sink::create(chart, inputs)?;
+        sink.write_all(svg.as_bytes())?;
+        finished.push(sink.finish()?);
     }
-    if !args.merge {
+    commit_all(finished)?;
+    if !args.merge && !globals.quiet {
+        let dfrc = match &args.dfrc {
+            Some(path) => format!("in {}", path.display()),
+            None => "their table: --dfrc FILE".to_string(),
+        };
         let mut text = format!(
-            "games read: {}, counted: {} (SP table) + {} (Double Chess960 table)",
+            "games read: {}, counted: {} in the SP table + {} Double Chess960 games ({dfrc})",
             summary.games_read, summary.counted, summary.counted_double_chess960
         );
         for (k, v) in &summary.excluded {

@@ -4,10 +4,15 @@
 use super::table::Tables;
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
-use std::path::Path;
 
-/// Draws the chart of `tables` to an SVG file.
-pub fn draw(tables: &Tables, path: &Path, min_games: u64) -> Result<()> {
+/// Draws the chart of `tables` as SVG text.
+pub fn draw(tables: &Tables, min_games: u64) -> Result<String> {
+    let mut svg = String::new();
+    draw_into(tables, min_games, &mut svg)?;
+    Ok(svg)
+}
+
+fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
     let rows = tables.sp_rows();
     let total: u64 = rows.iter().map(|r| r.games).sum();
     let points: f64 = rows
@@ -34,8 +39,8 @@ pub fn draw(tables: &Tables, path: &Path, min_games: u64) -> Result<()> {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
 
-    let root = SVGBackend::new(path, (1600, 700)).into_drawing_area();
-    let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw {}: {e}", path.display());
+    let root = SVGBackend::with_string(svg, (1600, 700)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw the chart: {e}");
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let title = format!(
         "White's score by Chess960 start position ({total} games; SPs with >= {} games; mean {mean:.3})",

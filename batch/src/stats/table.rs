@@ -88,6 +88,55 @@ impl Counts {
         self.expected_micropoints += other.expected_micropoints;
     }
 
+    /// Adds another row's counts, or fails (changing nothing) if a sum would overflow.
+    pub fn checked_merge(&mut self, other: &Counts) -> Option<()> {
+        let sum = |a: u64, b: u64| a.checked_add(b);
+        let merged = Counts {
+            games: sum(self.games, other.games)?,
+            white_wins: sum(self.white_wins, other.white_wins)?,
+            draws: sum(self.draws, other.draws)?,
+            black_wins: sum(self.black_wins, other.black_wins)?,
+            rated_games: sum(self.rated_games, other.rated_games)?,
+            white_elo_sum: sum(self.white_elo_sum, other.white_elo_sum)?,
+            black_elo_sum: sum(self.black_elo_sum, other.black_elo_sum)?,
+            rated_white_half_points: sum(
+                self.rated_white_half_points,
+                other.rated_white_half_points,
+            )?,
+            expected_micropoints: sum(self.expected_micropoints, other.expected_micropoints)?,
+        };
+        *self = merged;
+        Some(())
+    }
+
+    /// Whether the counts could come from games: wins, draws and losses add up to the games,
+    /// rated games are at most the games, their points and expectations at most theirs.
+    pub fn check(&self) -> Result<(), String> {
+        let decided = self
+            .white_wins
+            .checked_add(self.draws)
+            .and_then(|s| s.checked_add(self.black_wins));
+        if decided != Some(self.games) {
+            return Err(format!(
+                "white_wins + draws + black_wins ({} + {} + {}) is not games ({})",
+                self.white_wins, self.draws, self.black_wins, self.games
+            ));
+        }
+        if self.rated_games > self.games {
+            return Err(format!(
+                "rated_games ({}) is more than games ({})",
+                self.rated_games, self.games
+            ));
+        }
+        let most = self.rated_games.saturating_mul(2);
+        if self.rated_white_half_points > most
+            || self.expected_micropoints > self.rated_games.saturating_mul(1_000_000)
+        {
+            return Err("more points than rated games can score".into());
+        }
+        Ok(())
+    }
+
     /// White's score (wins + draws/2) per game.
     pub fn white_score(&self) -> Option<f64> {
         (self.games > 0)
@@ -201,6 +250,24 @@ impl Row {
             expected_micropoints: self.expected_micropoints,
         }
     }
+}
+
+/// The CSV header of an SP table, or of a Double Chess960 table (`pairs`, with `black_sp`).
+pub fn csv_header(pairs: bool) -> Vec<String> {
+    let row = Row::new(0, pairs.then_some(0), String::new(), &Counts::default());
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let text = writer
+        .serialize(&row)
+        .ok()
+        .and_then(|()| writer.into_inner().ok())
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    text.lines()
+        .next()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::to_string)
+        .collect()
 }
 
 /// Counts for all 960 SPs and for Double Chess960 pairs.

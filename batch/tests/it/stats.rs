@@ -219,3 +219,132 @@ fn chart_is_an_svg_naming_best_and_worst() {
         assert!(svg.contains(text), "{text}");
     }
 }
+
+#[test]
+fn merging_checks_what_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (sp, dfrc) = (d.join("a.csv"), d.join("a.dfrc.csv"));
+    pgn960()
+        .arg("stats")
+        .arg(fixture("sample.pgn"))
+        .arg("-o")
+        .arg(&sp)
+        .arg("--dfrc")
+        .arg(&dfrc)
+        .assert()
+        .success();
+    // An empty Double Chess960 table still has its header.
+    let empty = std::fs::read_to_string(&dfrc).unwrap();
+    assert!(empty.starts_with("sp,black_sp,start,games,"), "{empty}");
+    assert_eq!(empty.lines().count(), 1);
+    let fails = |args: &[&std::ffi::OsStr], needle: &str| {
+        let out = pgn960().arg("stats").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    };
+    let os = |p: &Path| p.as_os_str().to_owned();
+    // A Double Chess960 table needs --dfrc for its merged table.
+    fails(&["--merge".as_ref(), &os(&sp), &os(&dfrc)], "--dfrc FILE");
+    // A file that is not one of our tables.
+    fails(
+        &["--merge".as_ref(), &os(&fixture("sample.pgn"))],
+        "not a table written by pgn960 stats",
+    );
+    // Filters do not apply to merging.
+    fails(
+        &[
+            "--merge".as_ref(),
+            &os(&sp),
+            "--min-elo".as_ref(),
+            "2000".as_ref(),
+        ],
+        "cannot be used with",
+    );
+    // A row whose counts cannot come from games.
+    let text = std::fs::read_to_string(&sp).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut cells: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    cells[2] = "1".into(); // games
+    cells[3] = "5".into(); // white wins
+    lines[1] = cells.join(",");
+    let bad = d.join("bad.csv");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    fails(
+        &["--merge".as_ref(), &os(&bad)],
+        "row 2: white_wins + draws + black_wins",
+    );
+    // Sums past the counters' range.
+    let mut cells: Vec<String> = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    cells[2] = u64::MAX.to_string(); // games
+    cells[3] = u64::MAX.to_string(); // white wins
+    lines[1] = cells.join(",");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    fails(&["--merge".as_ref(), &os(&bad), &os(&bad)], "overflow");
+    // Both kinds merge into their own outputs.
+    let (m, md) = (d.join("m.csv"), d.join("m.dfrc.csv"));
+    pgn960()
+        .args(["stats", "--merge"])
+        .args([&sp, &dfrc, &sp])
+        .arg("-o")
+        .arg(&m)
+        .arg("--dfrc")
+        .arg(&md)
+        .assert()
+        .success();
+    assert_eq!(
+        column(&std::fs::read_to_string(&m).unwrap(), "games")
+            .iter()
+            .filter(|g| *g != "0")
+            .count(),
+        column(&text, "games").iter().filter(|g| *g != "0").count()
+    );
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), empty);
+}
+
+#[test]
+fn outputs_of_stats_are_checked_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let st = d.join("st.csv");
+    for other in ["--dfrc", "--report", "--chart"] {
+        let target = if other == "--chart" {
+            d.join("st.svg")
+        } else {
+            st.clone()
+        };
+        let out = pgn960()
+            .arg("stats")
+            .arg(fixture("sample.pgn"))
+            .arg("-o")
+            .arg(&target)
+            .arg(other)
+            .arg(d.join(".").join(target.file_name().unwrap()))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{other}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("are the same file"),
+            "{other}"
+        );
+    }
+    let out = pgn960()
+        .arg("stats")
+        .arg(fixture("sample.pgn"))
+        .arg("-o")
+        .arg(&st)
+        .arg("--chart")
+        .arg(d.join("chart.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--chart writes SVG"));
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+}
