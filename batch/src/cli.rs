@@ -22,7 +22,7 @@ use pgn960::facts::Speed;
                   and renamed into place only when complete."
 )]
 pub struct Cli {
-    /// Worker threads (0, the default: one per core).
+    /// Worker threads (0, the default: one per core; at most 8 per core).
     #[arg(
         short = 'j',
         long,
@@ -73,7 +73,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// Runs a parsed command line; returns the exit status.
 pub fn run(cli: Cli) -> Result<i32> {
     let globals = Globals {
-        threads: cli.threads,
+        threads: thread_count(cli.threads),
         quiet: cli.quiet,
         progress: !cli.quiet && !cli.no_progress,
     };
@@ -94,8 +94,27 @@ pub fn run(cli: Cli) -> Result<i32> {
     }
 }
 
-/// Prints an error that ended a run and returns its exit status: quiet success when the
-/// reader of the output went away (`pgn960 sp --all | head`), 130 when interrupted.
+/// Threads per core at most: more only adds switching and memory (each worker holds a few
+/// chunks of about 2 MiB in flight).
+pub const MAX_THREADS_PER_CORE: usize = 8;
+
+/// The `-j` to use: as asked (0: one per core), at most [`MAX_THREADS_PER_CORE`] per core,
+/// with a message when it is lowered.
+fn thread_count(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores * MAX_THREADS_PER_CORE;
+    if asked > most {
+        eprintln!(
+            "pgn960: -j {asked} is more than {MAX_THREADS_PER_CORE} threads per core ({cores} cores); using {most}"
+        );
+        return most;
+    }
+    asked
+}
+
+/// Prints an error that ended a run and returns its exit status: when the reader of the
+/// output went away (`pgn960 check ... | head`), the verdict so far, quietly (1 if
+/// something invalid was met, else 0); 130 when interrupted; else 2.
 pub fn report_error(e: &anyhow::Error) -> i32 {
     let broken_pipe = e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
@@ -108,7 +127,11 @@ pub fn report_error(e: &anyhow::Error) -> i32 {
         )
     });
     if broken_pipe {
-        EXIT_OK
+        if crate::signals::seen_invalid() {
+            EXIT_INVALID
+        } else {
+            EXIT_OK
+        }
     } else if interrupted {
         eprintln!("pgn960: interrupted; no output was written");
         EXIT_INTERRUPTED

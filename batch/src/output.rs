@@ -96,11 +96,125 @@ impl Write for Sink {
 /// A file written to a temporary name in the target's directory and renamed on commit,
 /// compressed as its name says (`.zst`, `.gz`, `.bz2`, `.xz`: see
 /// [`pgn960::compression::COMPRESSIONS`]).
+///
+/// The temporary name is short whatever the target's (`.pgn960-HASH.PID.RANDOM.tmp`, the
+/// hash of the target's name), so a later run writing the same output finds the leftovers
+/// of a run that was killed (its process gone) and removes them. While it is written, the
+/// output is locked (`.pgn960-HASH.lock`, an advisory lock), so two runs writing the same
+/// output at once cannot mix their files: the second is refused.
 pub struct AtomicFile {
     target: PathBuf,
     temp: tempfile::NamedTempFile,
     writer: Box<dyn FinishWrite>,
+    lock: OutputLock,
     _registered: crate::signals::Registered,
+}
+
+/// The hash that names an output's temporary and lock files (FNV-1a of its name).
+fn name_hash(target: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let name = target.file_name().map_or(&b""[..], |n| n.as_bytes());
+    let hash = name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{:08x}", hash as u32 ^ (hash >> 32) as u32)
+}
+
+/// The directory an output goes to.
+fn directory_of(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// An advisory lock on one output, held while it is written and removed after.
+struct OutputLock {
+    path: PathBuf,
+    _file: std::fs::File,
+    // Removed by an abrupt exit too (a second Ctrl-C), like the temporary files.
+    _registered: crate::signals::Registered,
+}
+
+impl OutputLock {
+    /// Locks `target`'s lock file, or fails when another run holds it.
+    fn take(target: &Path) -> Result<OutputLock> {
+        use std::os::unix::fs::MetadataExt;
+        let path = directory_of(target).join(format!(".pgn960-{}.lock", name_hash(target)));
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .with_context(|| {
+                    format!(
+                        "cannot create a temporary file in {}",
+                        directory_of(target).display()
+                    )
+                })?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => bail!(
+                    "another pgn960 run is writing {} right now; wait for it to finish (or name another output)",
+                    target.display()
+                ),
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+                }
+            }
+            // The file may have been removed by the run that held it before we locked it:
+            // lock the one that is there now.
+            let same = match (file.metadata(), std::fs::metadata(&path)) {
+                (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+                _ => false,
+            };
+            if same {
+                return Ok(OutputLock {
+                    _registered: crate::signals::Registered::new(&path),
+                    path,
+                    _file: file,
+                });
+            }
+        }
+    }
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Removes the temporary files of `target` left by runs whose process is gone (killed, or
+/// the machine stopped); returns how many.
+fn remove_stale_temporaries(target: &Path) -> usize {
+    use std::os::unix::ffi::OsStrExt;
+    let prefix = format!(".pgn960-{}.", name_hash(target));
+    let Ok(entries) = std::fs::read_dir(directory_of(target)) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.as_bytes().strip_prefix(prefix.as_bytes()) else {
+            continue;
+        };
+        if !rest.ends_with(b".tmp") {
+            continue;
+        }
+        let pid = rest
+            .split(|&b| b == b'.')
+            .next()
+            .and_then(|p| std::str::from_utf8(p).ok());
+        let Some(pid) = pid.and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        if !crate::signals::process_exists(pid) && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 impl AtomicFile {
@@ -118,17 +232,23 @@ impl AtomicFile {
                 target.display()
             );
         }
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("output");
+        let dir = directory_of(target);
+        let lock = OutputLock::take(target)?;
+        let stale = remove_stale_temporaries(target);
+        if stale > 0 {
+            eprintln!(
+                "pgn960: removed {stale} temporary file(s) left by an interrupted run writing {}",
+                target.display()
+            );
+        }
         let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&format!(
+                ".pgn960-{}.{}.",
+                name_hash(target),
+                std::process::id()
+            ))
             .suffix(".tmp")
+            .rand_bytes(6)
             .tempfile_in(&dir)
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
         readable_by_all(temp.as_file());
@@ -142,6 +262,7 @@ impl AtomicFile {
             _registered: crate::signals::Registered::new(temp.path()),
             temp,
             writer,
+            lock,
         })
     }
 
@@ -165,6 +286,7 @@ impl AtomicFile {
         Ok(Finished {
             temp: temp.into_temp_path(),
             target,
+            _lock: self.lock,
             _registered: self._registered,
         })
     }
@@ -174,6 +296,7 @@ impl AtomicFile {
 pub struct Finished {
     temp: tempfile::TempPath,
     target: PathBuf,
+    _lock: OutputLock,
     _registered: crate::signals::Registered,
 }
 
@@ -384,7 +507,9 @@ mod tests {
                 let p = (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) });
                 p.is_some_and(|p| {
                     let p = Path::new(std::ffi::OsStr::from_bytes(p.to_bytes()));
-                    p.starts_with(dir.path()) && p.to_string_lossy().contains(&format!(".{name}."))
+                    let hash = name_hash(Path::new(name));
+                    p.starts_with(dir.path())
+                        && p.to_string_lossy().contains(&format!(".pgn960-{hash}."))
                 })
             })
         };

@@ -9,8 +9,30 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
-/// Set by the first Ctrl-C; the pipeline stops between chunks when it is set.
+/// Set by the first Ctrl-C (or SIGTERM, SIGHUP); the pipeline stops between chunks when it
+/// is set.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Set as soon as a run meets something invalid (a rejected game, an unreadable FEN, a
+/// perft mismatch): the exit status of a run cut short by a closed output pipe.
+static SEEN_INVALID: AtomicBool = AtomicBool::new(false);
+
+/// Records that the run met something invalid.
+pub fn note_invalid() {
+    SEEN_INVALID.store(true, Ordering::Relaxed);
+}
+
+/// Whether the run met something invalid so far.
+pub fn seen_invalid() -> bool {
+    SEEN_INVALID.load(Ordering::Relaxed)
+}
+
+/// Whether a process with this id exists (it may belong to another user).
+pub fn process_exists(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let result = unsafe { libc::kill(pid, 0) };
+    result == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
 
 /// Installs the Ctrl-C and SIGBUS handlers.
 pub fn install(exit_interrupted: i32) {

@@ -326,6 +326,10 @@ where
                 spawned += 1;
             }
             if emitted == spawned {
+                // A stop asked for while the last read was blocked still stops the run.
+                if options.stopped() {
+                    return Err(Error::Interrupted.into());
+                }
                 return Ok(());
             }
             let (id, finished) = rx

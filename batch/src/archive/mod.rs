@@ -108,6 +108,7 @@ impl Collector<'_> {
                     }
                 }
                 Fate::Rejected { range, problem } => {
+                    crate::signals::note_invalid();
                     summary.rejected += 1;
                     *summary
                         .rejected_by_reason

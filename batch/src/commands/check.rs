@@ -4,6 +4,7 @@ use crate::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
 use crate::driver::Globals;
 use anyhow::Result;
 use serde::Serialize;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `pgn960 check`.
@@ -41,6 +42,9 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
         args.max_errors
     };
     let json = args.json;
+    let mut stdout = std::io::stdout().lock();
+    // A closed standard output (`check ... | head`) ends the run: the error carries it.
+    let mut written: std::io::Result<()> = Ok(());
     let summary = archive::run(
         &args.inputs,
         globals,
@@ -48,30 +52,33 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
         &mut outputs,
         &mut |row| {
             if problems.len() < max {
-                if !json {
-                    println!("{}", row.message());
+                if !json && written.is_ok() {
+                    written = writeln!(stdout, "{}", row.message());
                 }
                 problems.push(row.clone());
             }
         },
     )?;
+    written?;
     if json {
         let report = CheckReport {
             summary: &summary,
             first_problems: &problems,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
     } else if !globals.quiet {
         if !problems.is_empty() {
-            println!();
+            writeln!(stdout)?;
         }
-        print!("{}", archive::summary_text(&summary, false));
+        write!(stdout, "{}", archive::summary_text(&summary, false))?;
         if summary.rejected as usize > problems.len() && max > 0 {
-            println!(
+            writeln!(
+                stdout,
                 "({} more problems not shown; raise --max-errors)",
                 summary.rejected as usize - problems.len()
-            );
+            )?;
         }
     }
+    stdout.flush()?;
     Ok(summary)
 }

@@ -6,6 +6,7 @@ use crate::driver::Globals;
 use crate::output::{check_outputs, commit_all, derived_name, is_special, Sink};
 use anyhow::{bail, Result};
 use chess960_core::CastlingStyle;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `pgn960 clean`.
@@ -167,7 +168,9 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
     if to_stdout {
         eprint!("{text}");
     } else {
-        print!("{text}");
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
     }
     Ok(summary)
 }

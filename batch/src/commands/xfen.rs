@@ -335,6 +335,9 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                 fens += chunk.fens;
                 changed += chunk.changed;
                 failed += chunk.problems.len() as u64;
+                if failed > 0 {
+                    crate::signals::note_invalid();
+                }
                 Ok(())
             },
         )?;

@@ -69,7 +69,9 @@ fn an_input_truncated_while_mapped_is_a_clear_error_not_a_crash() {
     let writing = || {
         std::fs::read_dir(&out_dir).unwrap().any(|e| {
             let e = e.unwrap();
-            e.file_name().to_string_lossy().starts_with(".clean.pgn.")
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(".pgn960-")
+                && name.ends_with(".tmp")
                 && e.metadata().is_ok_and(|m| m.len() > 0)
         })
     };

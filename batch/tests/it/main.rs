@@ -7,6 +7,7 @@ mod bad_input;
 mod check_clean;
 mod faults;
 mod fuzz_regressions;
+mod hardening;
 mod library;
 mod mutations;
 mod outputs;
