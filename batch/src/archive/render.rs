@@ -4,6 +4,21 @@
 use super::ArchiveOptions;
 use pgn960::validate::{start_fen, GameKind, Repair, ValidGame};
 use pgn_parse::{Game, PgnWriter, Token, SEVEN_TAG_ROSTER};
+use std::borrow::Cow;
+
+/// A game's text as written: UTF-8 as it is, or every byte a Latin-1 character when the
+/// game is not UTF-8 ([`Repair::Latin1Decoded`]): one rule for the whole game.
+fn text<'a>(bytes: &'a [u8], latin1: bool) -> Cow<'a, str> {
+    if latin1 {
+        Cow::Owned(bytes.iter().map(|&b| b as char).collect())
+    } else {
+        String::from_utf8_lossy(bytes)
+    }
+}
+
+fn is_latin1(valid: &ValidGame) -> bool {
+    valid.repairs.contains(&Repair::Latin1Decoded)
+}
 
 /// Appends `game`, valid as `valid` says, normalised, to `text`.
 pub fn render(game: &Game<'_>, valid: &ValidGame, opts: &ArchiveOptions, text: &mut Vec<u8>) {
@@ -26,7 +41,7 @@ fn write_tags(
             w.tag(name, valid.result.as_str().as_bytes())?;
         } else {
             match game.tag(name) {
-                Some(t) => w.tag(name, t.value_lossy_str().as_bytes())?,
+                Some(t) => w.tag(name, text(&t.value(), is_latin1(valid)).as_bytes())?,
                 None => w.tag(name, default)?,
             }
         }
@@ -53,7 +68,7 @@ fn write_tags(
             || t.name == b"FEN"
             || (chess960 && t.name == b"Variant");
         if !skip {
-            w.tag(t.name, t.value_lossy_str().as_bytes())?;
+            w.tag(t.name, text(&t.value(), is_latin1(valid)).as_bytes())?;
         }
     }
     Ok(())
@@ -118,6 +133,9 @@ fn write_movetext(
                 w.san(san)?;
             }
             Token::Comment { .. } if opts.strip_comments => {}
+            Token::Comment { text: comment, .. } => {
+                w.comment(text(comment, is_latin1(valid)).as_bytes())?;
+            }
             other => w.write_token(other)?,
         }
     }

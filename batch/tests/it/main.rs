@@ -10,6 +10,7 @@ mod fuzz_regressions;
 mod hardening;
 mod library;
 mod mutations;
+mod normalise;
 mod outputs;
 mod plumbing;
 mod python_oracle;

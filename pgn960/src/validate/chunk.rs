@@ -75,12 +75,11 @@ pub fn validate_chunk<'a>(
         let mut games = read_games_at(bytes, origin);
         for (index, item) in games.by_ref().enumerate() {
             let (tags, game, byte_range, verdict) = match &item {
-                Ok(game) => (
-                    &game.tags[..],
-                    Some(game),
-                    game.byte_range.clone(),
-                    validate(game, *opts),
-                ),
+                Ok(game) => {
+                    let mut verdict = validate(game, *opts);
+                    note_latin1(&mut verdict, bytes, origin, &game.byte_range, opts);
+                    (&game.tags[..], Some(game), game.byte_range.clone(), verdict)
+                }
                 Err(bad) => (
                     &bad.tags[..],
                     None,
@@ -104,7 +103,8 @@ pub fn validate_chunk<'a>(
     } else {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut validator = Validator::new(*opts);
-        while let Some((end, verdict)) = reader.read_game(&mut validator) {
+        while let Some((end, mut verdict)) = reader.read_game(&mut validator) {
+            note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
             let (line, problem_at) = locate(&verdict, &end.byte_range);
             f(Judged {
                 index: counts.games,
@@ -120,6 +120,22 @@ pub fn validate_chunk<'a>(
         counts.junk_bytes = reader.junk_bytes();
     }
     counts
+}
+
+/// When normalising, a valid game whose text is not UTF-8 is read as Latin-1: a repair.
+fn note_latin1(
+    verdict: &mut Verdict,
+    bytes: &[u8],
+    origin: Origin,
+    range: &Range<usize>,
+    opts: &ValidateOptions,
+) {
+    if let (Verdict::Valid(valid), Some(_)) = (verdict, opts.normalise) {
+        let text = &bytes[range.start - origin.offset..range.end - origin.offset];
+        if std::str::from_utf8(text).is_err() {
+            valid.repairs.push(super::Repair::Latin1Decoded);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -142,7 +158,13 @@ mod tests {
                     "{:?} valid {:x} {:?} {:?}",
                     judged.line,
                     v.dedupe_key,
-                    v.repairs.iter().map(Repair::name).collect::<Vec<_>>(),
+                    // Canonical SAN, and so `san-normalised`, is worked out only when the
+                    // game is read whole to be written.
+                    v.repairs
+                        .iter()
+                        .filter(|r| **r != Repair::SanNormalised)
+                        .map(Repair::name)
+                        .collect::<Vec<_>>(),
                     v.end.to_xfen()
                 ),
                 Verdict::Unsupported(variant) => format!("unsupported {variant}"),

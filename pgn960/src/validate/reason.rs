@@ -107,6 +107,20 @@ pub enum Repair {
     ZeroCastlingNotation,
     /// A variation with an illegal move dropped (`--drop-bad-variations`).
     BadVariationDropped,
+    /// The `Result` tag rewritten in its standard spelling, or added (when normalising;
+    /// `-`, `½-½`, a missing tag).
+    ResultNormalised {
+        /// The value the file had (empty when the tag was missing).
+        old: String,
+    },
+    /// A tag of the seven-tag roster was missing and is written as `?` (when normalising).
+    RosterCompleted,
+    /// A move written other than in canonical SAN (`Ng1f3`, a missing `+`) is written in
+    /// canonical SAN (when normalising).
+    SanNormalised,
+    /// The game's text is not UTF-8: it is read as Latin-1 (every byte one character) and
+    /// written as UTF-8 (when normalising).
+    Latin1Decoded,
 }
 
 impl Repair {
@@ -123,6 +137,10 @@ impl Repair {
             Repair::ResultCorrected { .. } => "result-corrected",
             Repair::ZeroCastlingNotation => "zero-castling-notation",
             Repair::BadVariationDropped => "bad-variation-dropped",
+            Repair::ResultNormalised { .. } => "result-normalised",
+            Repair::RosterCompleted => "roster-completed",
+            Repair::SanNormalised => "san-normalised",
+            Repair::Latin1Decoded => "latin1-decoded",
         }
     }
 }

@@ -175,7 +175,11 @@ impl Replay {
             });
         }
         if self.opts.canonical_san {
-            self.canonical.push(san.unwrap_or_default());
+            let san = san.unwrap_or_default();
+            if san.as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
+                self.repairs.push(Repair::SanNormalised);
+            }
+            self.canonical.push(san);
         }
         let before = line.current.clone();
         line.current.play(m);
@@ -375,6 +379,15 @@ impl Replay {
         let start = self.start;
         if let Some(style) = self.opts.normalise {
             normalising_repairs(&start, tags, style, &mut repairs);
+            let corrected = repairs
+                .iter()
+                .any(|r| matches!(r, Repair::ResultCorrected { .. }));
+            let written = tag(tags, b"Result").map(|t| t.value_lossy_str().trim().to_string());
+            if !corrected && written.as_deref() != Some(result.as_str()) {
+                repairs.push(Repair::ResultNormalised {
+                    old: written.unwrap_or_default(),
+                });
+            }
         }
         let termination = match termination {
             None if self.opts.moves => repetition_or_fifty(&self.history, &end),
@@ -416,6 +429,17 @@ fn normalising_repairs(
     style: chess960_core::CastlingStyle,
     repairs: &mut Vec<Repair>,
 ) {
+    let roster = [
+        &b"Event"[..],
+        b"Site",
+        b"Date",
+        b"Round",
+        b"White",
+        b"Black",
+    ];
+    if roster.iter().any(|name| tag(tags, name).is_none()) {
+        repairs.push(Repair::RosterCompleted);
+    }
     let chess960 = start.kind == GameKind::Chess960;
     if chess960 && tag(tags, b"Variant").is_none_or(|t| t.value().as_ref() != b"Chess960") {
         repairs.push(Repair::VariantNormalised);
