@@ -89,6 +89,40 @@ impl Annotations {
     }
 }
 
+/// The `[%name ...]` commands of a comment whose name is in `names` (every command when
+/// `names` is empty), separated by a space: what is left of a comment when its text is
+/// stripped and its annotations kept.
+///
+/// ```
+/// use pgn960::annotations::commands;
+/// assert_eq!(commands(b"good move [%eval 0.3] [%clk 0:01:00] [%csl Ga4]", &["clk", "eval"]), b"[%eval 0.3] [%clk 0:01:00]");
+/// assert_eq!(commands(b"just text", &[]), b"");
+/// ```
+pub fn commands(comment: &[u8], names: &[&str]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = comment;
+    while let Some(start) = memchr_percent(rest) {
+        let after = &rest[start + 2..];
+        let Some(end) = after.iter().position(|&b| b == b']') else {
+            break;
+        };
+        let command = &after[..end];
+        let name_len = command
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(command.len());
+        let name = &command[..name_len];
+        if names.is_empty() || names.iter().any(|n| n.as_bytes() == name) {
+            if !out.is_empty() {
+                out.push(b' ');
+            }
+            out.extend_from_slice(&rest[start..start + 2 + end + 1]);
+        }
+        rest = &after[end + 1..];
+    }
+    out
+}
+
 /// The index of the next `[%`.
 fn memchr_percent(bytes: &[u8]) -> Option<usize> {
     bytes.windows(2).position(|w| w == b"[%")

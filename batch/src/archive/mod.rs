@@ -30,6 +30,9 @@ pub struct ArchiveOptions {
     pub fen_style: CastlingStyle,
     /// Leave comments out of written games.
     pub strip_comments: bool,
+    /// With `strip_comments`: keep these `[%...]` commands of each comment (`clk`, `eval`;
+    /// an empty list keeps every command).
+    pub keep_annotations: Option<Vec<String>>,
     /// Leave variations out of written games.
     pub strip_variations: bool,
     /// Drop variations with bad moves instead of rejecting the game.
@@ -46,6 +49,7 @@ impl Default for ArchiveOptions {
             write: false,
             fen_style: CastlingStyle::Xfen,
             strip_comments: false,
+            keep_annotations: None,
             strip_variations: false,
             drop_bad_variations: false,
             min_plies: None,

@@ -132,7 +132,15 @@ fn write_movetext(
                 san_index += 1;
                 w.san(san)?;
             }
-            Token::Comment { .. } if opts.strip_comments => {}
+            Token::Comment { text: comment, .. } if opts.strip_comments => {
+                if let Some(names) = &opts.keep_annotations {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    let keep = pgn960::annotations::commands(comment, &names);
+                    if !keep.is_empty() {
+                        w.comment(text(&keep, is_latin1(valid)).as_bytes())?;
+                    }
+                }
+            }
             Token::Comment { text: comment, .. } => {
                 w.comment(text(comment, is_latin1(valid)).as_bytes())?;
             }

@@ -30,9 +30,18 @@ pub struct CleanArgs {
     /// rook) or shredder (file letters, HAha).
     #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen")]
     pub fen_style: CastlingStyle,
-    /// Leave comments (and clock annotations) out.
+    /// Leave comments out (with their [%clk]/[%eval] annotations, unless --keep-annotations).
     #[arg(long)]
     pub strip_comments: bool,
+    /// With --strip-comments: keep these [%...] commands of each comment (e.g. clk,eval; all
+    /// for every command), dropping only the text.
+    #[arg(
+        long,
+        value_name = "NAMES",
+        value_delimiter = ',',
+        requires = "strip_comments"
+    )]
+    pub keep_annotations: Vec<String>,
     /// Leave variations out.
     #[arg(long)]
     pub strip_variations: bool,
@@ -96,6 +105,11 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         write: true,
         fen_style: args.fen_style,
         strip_comments: args.strip_comments,
+        keep_annotations: match args.keep_annotations.as_slice() {
+            [] => None,
+            names if names.iter().any(|n| n == "all") => Some(Vec::new()),
+            names => Some(names.to_vec()),
+        },
         strip_variations: args.strip_variations,
         drop_bad_variations: args.drop_bad_variations,
         min_plies: args.min_plies,

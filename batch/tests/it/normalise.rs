@@ -66,3 +66,39 @@ fn every_change_clean_makes_is_a_named_repair() {
     assert_eq!(again, normal);
     assert_eq!(report["repairs"], serde_json::json!({}), "{report}");
 }
+
+#[test]
+fn stripping_comments_can_keep_clocks_and_evals() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.pgn");
+    std::fs::write(
+        &input,
+        "[Event \"e\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"*\"]\n\n\
+         1. e4 { a long engine line [%eval 0.3] [%clk 0:03:00] [%csl Ga4] } e5 { just words } *\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = dir.path().join("out.pgn");
+        pgn960()
+            .arg("clean")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .success();
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let kept = run(&["--strip-comments", "--keep-annotations", "clk,eval"]);
+    assert!(
+        kept.contains("1. e4 { [%eval 0.3] [%clk 0:03:00] } 1... e5 *"),
+        "{kept}"
+    );
+    let all = run(&["--strip-comments", "--keep-annotations", "all"]);
+    assert!(
+        all.contains("[%csl Ga4]") && !all.contains("engine line"),
+        "{all}"
+    );
+    let none = run(&["--strip-comments"]);
+    assert!(none.contains("1. e4 e5 *"), "{none}");
+}
