@@ -91,7 +91,7 @@ fn stripping_comments_can_keep_clocks_and_evals() {
     };
     let kept = run(&["--strip-comments", "--keep-annotations", "clk,eval"]);
     assert!(
-        kept.contains("1. e4 { [%eval 0.3] [%clk 0:03:00] } 1... e5 *"),
+        kept.contains("1. e4 {[%eval 0.3] [%clk 0:03:00]} 1... e5 *"),
         "{kept}"
     );
     let all = run(&["--strip-comments", "--keep-annotations", "all"]);
