@@ -3,20 +3,33 @@
 
 pub use pgn960::facts::{Date, GameFacts, Speed};
 
-/// The filters of `pgn960 stats`.
-#[derive(Debug, Clone, Default)]
+/// The game selection every subcommand that selects games takes (flattened into its
+/// arguments): a game is selected when it passes every filter given.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Selection (a game must pass every filter given)")]
 pub struct Filters {
-    /// Both ratings at least this.
+    /// Both players rated at least N.
+    #[arg(long, value_name = "N")]
     pub min_elo: Option<u32>,
-    /// Rating difference at most this.
+    /// Rating difference at most N.
+    #[arg(long, value_name = "N")]
     pub max_elo_diff: Option<u32>,
-    /// At least this many plies.
+    /// At least N plies (with stats --headers-only: from the PlyCount tag, when there is one).
+    #[arg(long, value_name = "N")]
     pub min_plies: Option<u32>,
-    /// Only these speeds (empty = all).
+    /// Only these speeds, from the TimeControl tag (lichess boundaries).
+    #[arg(
+        long = "time-control",
+        value_parser = crate::cli::speed(),
+        value_delimiter = ',',
+        value_name = "SPEED"
+    )]
     pub speeds: Vec<Speed>,
-    /// Games on or after this date.
+    /// Games on or after this date (YYYY.MM.DD; UTCDate tag, else Date).
+    #[arg(long, value_name = "DATE")]
     pub since: Option<Date>,
     /// Games on or before this date.
+    #[arg(long, value_name = "DATE")]
     pub until: Option<Date>,
 }
 

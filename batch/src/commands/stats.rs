@@ -1,10 +1,9 @@
 //! `pgn960 stats`: per-start-position results (SP 0..959), Double Chess960 pairs apart,
 //! with filters, exact merging of tables from separate runs, CSV or JSON.
 
-use crate::cli::speed;
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, is_special, Sink};
-use crate::select::{Date, FilteredBy, Filters, GameFacts, Speed};
+use crate::select::{FilteredBy, Filters, GameFacts};
 use crate::stats::table;
 use crate::stats::table::{Row, Tables, Winner};
 use anyhow::{bail, Context, Result};
@@ -52,31 +51,13 @@ pub struct StatsArgs {
     /// Do not replay moves: trust the FEN and Result tags (much faster).
     #[arg(long)]
     pub headers_only: bool,
-    /// Both players rated at least N.
-    #[arg(long, value_name = "N")]
-    pub min_elo: Option<u32>,
-    /// Rating difference at most N.
-    #[arg(long, value_name = "N")]
-    pub max_elo_diff: Option<u32>,
-    /// At least N plies (with --headers-only: from the PlyCount tag, when there is one).
-    #[arg(long, value_name = "N")]
-    pub min_plies: Option<u32>,
-    /// Only these speeds, from the TimeControl tag (lichess boundaries).
-    #[arg(long, value_parser = speed(), value_delimiter = ',', value_name = "SPEED")]
-    pub time_control: Vec<Speed>,
-    /// Games on or after this date (YYYY.MM.DD; UTCDate tag, else Date).
-    #[arg(long, value_name = "DATE")]
-    pub since: Option<Date>,
-    /// Games on or before this date.
-    #[arg(long, value_name = "DATE")]
-    pub until: Option<Date>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
     /// -o, Double Chess960 tables (recognised by their header) into --dfrc.
     #[arg(
         long,
         conflicts_with_all = [
             "include_classical", "headers_only", "min_elo", "max_elo_diff", "min_plies",
-            "time_control", "since", "until",
+            "speeds", "since", "until",
         ]
     )]
     pub merge: bool,
@@ -89,6 +70,9 @@ pub struct StatsArgs {
     /// Write the summary of counted and excluded games as JSON.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Which games are counted.
+    #[command(flatten)]
+    pub filters: Filters,
 }
 
 /// Why a game was not counted.
@@ -433,14 +417,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             merged.double_chess960,
         )
     } else {
-        let filters = Filters {
-            min_elo: args.min_elo,
-            max_elo_diff: args.max_elo_diff,
-            min_plies: args.min_plies,
-            speeds: args.time_control.clone(),
-            since: args.since,
-            until: args.until,
-        };
+        let filters = args.filters.clone();
         let judge = Judge {
             filters: &filters,
             include_classical: args.include_classical,
