@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod boundary;
@@ -46,6 +47,6 @@ pub use lines::{count_line_breaks, LineIndex};
 pub use reader::{Origin, Reader};
 pub use split::{split_at_game_boundaries, Chunk};
 pub use stream::{Block, StreamReader};
-pub use types::{decode_text, unescape, Game, GameResult, Suffix, Tag, Termination, Token};
+pub use types::{decode_text, unescape, Game, GameResult, MovetextEnd, Suffix, Tag, Token};
 pub use visitor::{GameEnd, Skip, Visitor};
 pub use writer::{fen_move_number, PgnWriter, SEVEN_TAG_ROSTER};

@@ -5,7 +5,7 @@ use crate::boundary::{
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
-use crate::types::{GameResult, Suffix, Tag, Termination};
+use crate::types::{GameResult, MovetextEnd, Suffix, Tag};
 use crate::visitor::{GameEnd, Visitor};
 
 /// A byte set: `bytes`, plus every byte up to 0x20 (white space) if `with_space`.
@@ -68,9 +68,9 @@ pub struct Reader<'a> {
     junk_bytes: u64,
 }
 
-/// How the movetext of one game stopped.
-struct MovetextEnd {
-    termination: Termination,
+/// Where and how the movetext of one game stopped.
+struct Stop {
+    how: MovetextEnd,
     /// Local end of the game's bytes (exclusive).
     end: usize,
     error: Option<(ErrorKind, usize, &'static str)>,
@@ -255,10 +255,10 @@ impl<'a> Reader<'a> {
                     return Some(visitor.end_game(GameEnd {
                         byte_range: self.origin.offset + start..self.origin.offset + end,
                         index,
-                        termination: if resume < self.input.len() || self.origin.followed_by_game {
-                            Termination::Truncated
+                        movetext_end: if resume < self.input.len() || self.origin.followed_by_game {
+                            MovetextEnd::NextGame
                         } else {
-                            Termination::EndOfInput
+                            MovetextEnd::EndOfInput
                         },
                         error: Some(error),
                     }));
@@ -273,26 +273,21 @@ impl<'a> Reader<'a> {
         Some(visitor.end_game(GameEnd {
             byte_range: self.origin.offset + start..self.origin.offset + end.end,
             index,
-            termination: end.termination,
+            movetext_end: end.how,
             error,
         }))
     }
 
-    /// The termination used when the input (slice) ends without a marker.
-    fn end_of_input(&self) -> Termination {
+    /// How the movetext ended when the input (slice) ends without a marker.
+    fn end_of_input(&self) -> MovetextEnd {
         if self.origin.followed_by_game {
-            Termination::Truncated
+            MovetextEnd::NextGame
         } else {
-            Termination::EndOfInput
+            MovetextEnd::EndOfInput
         }
     }
 
-    fn movetext<V: Visitor<'a>>(
-        &mut self,
-        v: &mut V,
-        skip_all: bool,
-        mut last_end: usize,
-    ) -> MovetextEnd {
+    fn movetext<V: Visitor<'a>>(&mut self, v: &mut V, skip_all: bool, mut last_end: usize) -> Stop {
         let input = self.input;
         let mut depth = 0usize;
         // Depth at which a skipped variation started (0 = not skipping a variation).
@@ -302,8 +297,8 @@ impl<'a> Reader<'a> {
             let pos = self.pos;
             let Some(&b) = input.get(pos) else {
                 let error = (depth > 0).then_some((ErrorKind::UnterminatedVariation, pos, "')'"));
-                return MovetextEnd {
-                    termination: self.end_of_input(),
+                return Stop {
+                    how: self.end_of_input(),
                     end: last_end,
                     error,
                 };
@@ -316,8 +311,8 @@ impl<'a> Reader<'a> {
                         pos,
                         "')' before the next game",
                     ));
-                    return MovetextEnd {
-                        termination: Termination::Truncated,
+                    return Stop {
+                        how: MovetextEnd::NextGame,
                         end: last_end,
                         error,
                     };
@@ -332,13 +327,13 @@ impl<'a> Reader<'a> {
                     }
                     Err(resume) => {
                         self.pos = resume;
-                        let termination = if resume < input.len() {
-                            Termination::Truncated
+                        let how = if resume < input.len() {
+                            MovetextEnd::NextGame
                         } else {
                             self.end_of_input()
                         };
-                        return MovetextEnd {
-                            termination,
+                        return Stop {
+                            how,
                             end: trim_end(input, pos, resume),
                             error: Some((ErrorKind::UnterminatedComment, pos, "'}'")),
                         };
@@ -422,8 +417,8 @@ impl<'a> Reader<'a> {
                             if !skip_all {
                                 v.result(result);
                             }
-                            return MovetextEnd {
-                                termination: Termination::Result(result),
+                            return Stop {
+                                how: MovetextEnd::Result(result),
                                 end: self.pos,
                                 error: None,
                             };

@@ -100,7 +100,8 @@ impl Suffix {
     }
 }
 
-/// A tag pair `[Name "value"]`, borrowing from the input.
+/// A tag pair `[Name "value"]`, borrowing from the input: bytes, as everything the reader
+/// produces; [`Tag::value_str`] decodes the value as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tag<'a> {
     /// The tag name.
@@ -112,13 +113,14 @@ pub struct Tag<'a> {
 }
 
 impl<'a> Tag<'a> {
-    /// The value with escapes removed (borrowed when there are none).
+    /// The value's bytes with escapes removed (borrowed when there are none).
     pub fn value(&self) -> Cow<'a, [u8]> {
         unescape(self.raw_value)
     }
 
-    /// The value decoded as text: UTF-8, or Latin-1 where it is not valid UTF-8.
-    pub fn value_lossy_str(&self) -> Cow<'a, str> {
+    /// The value as text: escapes removed, then decoded by [`decode_text`] (UTF-8, else
+    /// Latin-1; never fails, never replaces a byte).
+    pub fn value_str(&self) -> Cow<'a, str> {
         match self.value() {
             Cow::Borrowed(b) => decode_text(b),
             Cow::Owned(v) => Cow::Owned(decode_text(&v).into_owned()),
@@ -146,8 +148,9 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// Decodes text from a PGN file: UTF-8 when valid, else Latin-1 (every byte a character), as
-/// old GUIs wrote player names.
+/// Decodes text from a PGN file, the one rule for all text (tag values, comments, SAN):
+/// UTF-8 when the bytes are valid UTF-8, else Latin-1 (every byte one character), as old
+/// GUIs wrote player names.
 ///
 /// ```
 /// use pgn_parse::decode_text;
@@ -195,15 +198,15 @@ pub enum Token<'a> {
     Result(GameResult),
 }
 
-/// How a game's movetext ended.
+/// How a game's movetext ended (how the text stopped, not how the chess game ended).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Termination {
-    /// With a termination marker.
+pub enum MovetextEnd {
+    /// With a result (termination marker).
     Result(GameResult),
-    /// The input ended without a marker.
+    /// The input ended without a result.
     EndOfInput,
-    /// The next game's tags started without a marker: the game was cut short.
-    Truncated,
+    /// The next game's tags started without a result: the game was cut short.
+    NextGame,
 }
 
 /// A game read by [`crate::read_games`]: tags in file order and movetext tokens.
@@ -220,7 +223,7 @@ pub struct Game<'a> {
     /// 0-based index of the game among all games read (good and bad).
     pub index: u64,
     /// How the movetext ended.
-    pub termination: Termination,
+    pub movetext_end: MovetextEnd,
 }
 
 impl<'a> Game<'a> {

@@ -2,8 +2,8 @@
 //! games included), and writing then reading a game gives the same game.
 
 use pgn_parse::{
-    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, PgnWriter, Reader, Skip,
-    StreamReader, Termination, Token, Visitor,
+    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, MovetextEnd, PgnWriter,
+    Reader, Skip, StreamReader, Token, Visitor,
 };
 use proptest::prelude::*;
 
@@ -59,7 +59,7 @@ fn summary(input: &[u8], origin_chunks: Option<usize>) -> Vec<String> {
     let describe = |g: Result<Game<'_>, pgn_parse::BadGame<'_>>| match g {
         Ok(g) => format!(
             "ok {:?} {:?} {:?} {:?}",
-            g.byte_range, g.termination, g.tags, g.movetext
+            g.byte_range, g.movetext_end, g.tags, g.movetext
         ),
         Err(b) => format!(
             "bad {:?} {:?} {}",
@@ -138,11 +138,11 @@ proptest! {
         let mut streamed = Vec::new();
         while let Some(b) = stream.next_block().unwrap() {
             for g in read_games_at(&b.data, b.origin()) {
-                streamed.push(match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) });
+                streamed.push(match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.movetext_end), Err(e) => format!("bad {:?}", e.byte_range) });
             }
         }
         let sequential: Vec<String> = read_games(&input)
-            .map(|g| match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) })
+            .map(|g| match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.movetext_end), Err(e) => format!("bad {:?}", e.byte_range) })
             .collect();
         prop_assert_eq!(streamed, sequential);
     }
@@ -150,7 +150,7 @@ proptest! {
     #[test]
     fn write_then_read_gives_the_same_game(input in file()) {
         for game in read_games(&input).flatten() {
-            if !matches!(game.termination, Termination::Result(_)) {
+            if !matches!(game.movetext_end, MovetextEnd::Result(_)) {
                 continue;
             }
             let mut out = Vec::new();

@@ -13,8 +13,8 @@ use crate::validate::{
 use anyhow::{Context, Result};
 use chess960_core::Color;
 use pgn_parse::{
-    count_line_breaks, read_games_at, ErrorKind, Game, LineIndex, Origin, PgnWriter, Reader, Tag,
-    Termination, Token, SEVEN_TAG_ROSTER,
+    count_line_breaks, read_games_at, ErrorKind, Game, LineIndex, MovetextEnd, Origin, PgnWriter,
+    Reader, Tag, Token, SEVEN_TAG_ROSTER,
 };
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -94,7 +94,7 @@ fn label(tags: &[Tag<'_>]) -> String {
     let get = |name: &[u8]| {
         tags.iter()
             .find(|t| t.name == name)
-            .map(|t| t.value_lossy_str().into_owned())
+            .map(|t| t.value_str().into_owned())
             .unwrap_or_else(|| "?".into())
     };
     let site = get(b"Site");
@@ -137,7 +137,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
             Ok(game) => {
                 let view = GameView {
                     tags: &game.tags,
-                    termination: game.termination,
+                    termination: game.movetext_end,
                     byte_range: game.byte_range.clone(),
                 };
                 let fate = judge(
@@ -180,7 +180,7 @@ fn copy_original(
 /// What `judge` needs to know of a game read whole.
 struct GameView<'g, 'a> {
     tags: &'g [Tag<'a>],
-    termination: Termination,
+    termination: MovetextEnd,
     byte_range: std::ops::Range<usize>,
 }
 
@@ -195,7 +195,8 @@ fn parse_problem(
 ) -> Problem {
     let reason = match error.kind {
         ErrorKind::UnterminatedComment => RejectReason::UnterminatedComment,
-        ErrorKind::BadTag | ErrorKind::UnterminatedVariation => RejectReason::ParseError,
+        // BadTag, UnterminatedVariation (ErrorKind is non-exhaustive).
+        _ => RejectReason::ParseError,
     };
     let (line, column) = lines.locate(bytes, error.offset - base);
     let (game_line, _) = lines.locate(bytes, byte_range.start - base);
@@ -245,7 +246,7 @@ fn check_chunk(
             None => {
                 let view = GameView {
                     tags,
-                    termination: end.termination,
+                    termination: end.movetext_end,
                     byte_range: end.byte_range.clone(),
                 };
                 judge(
@@ -300,9 +301,9 @@ fn judge(
             },
         }
     };
-    if !matches!(game.termination, Termination::Result(_)) {
+    if !matches!(game.termination, MovetextEnd::Result(_)) {
         let why = match game.termination {
-            Termination::EndOfInput => "no result at the end of the file: the game was cut short",
+            MovetextEnd::EndOfInput => "no result at the end of the file: the game was cut short",
             _ => "no result before the next game: the game was cut short",
         };
         let mut r = Rejection::new(RejectReason::Truncated, why.into());
@@ -367,7 +368,7 @@ fn render(
                 w.tag(name, result.as_str().as_bytes())?;
             } else {
                 match game.tag(name) {
-                    Some(t) => w.tag(name, t.value_lossy_str().as_bytes())?,
+                    Some(t) => w.tag(name, t.value_str().as_bytes())?,
                     None => w.tag(name, default)?,
                 }
             }
@@ -416,7 +417,7 @@ fn render(
                 || t.name == b"FEN"
                 || (chess960 && t.name == b"Variant");
             if !skip {
-                w.tag(t.name, t.value_lossy_str().as_bytes())?;
+                w.tag(t.name, t.value_str().as_bytes())?;
             }
         }
         w.begin_movetext(valid.start.fullmoves(), valid.start.turn() == Color::White)?;

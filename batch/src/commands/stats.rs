@@ -11,7 +11,7 @@ use crate::validate::start::{resolve_start, GameKind, RuleTags, StartOutcome};
 use crate::validate::{ValidateOptions, Validator, Verdict};
 use anyhow::{bail, Context, Result};
 use chess960_core::sp::StartKind;
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Termination, Visitor};
+use pgn_parse::{GameEnd, GameResult, MovetextEnd, Origin, Reader, Skip, Tag, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -160,9 +160,7 @@ impl<'a> Visitor<'a> for HeaderVisitor<'a> {
 }
 
 fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
-    tags.iter()
-        .find(|t| t.name == name)
-        .map(|t| t.value_lossy_str())
+    tags.iter().find(|t| t.name == name).map(|t| t.value_str())
 }
 
 fn facts(tags: &[Tag<'_>], plies: Option<u32>) -> GameFacts {
@@ -253,7 +251,7 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         while let Some(end) = reader.read_game(&mut v) {
             let tags = &v.tags;
             let verdict = if end.error.is_some()
-                || !matches!(end.termination, Termination::Result(_))
+                || !matches!(end.movetext_end, MovetextEnd::Result(_))
             {
                 Err(Excluded::Invalid)
             } else {
@@ -282,7 +280,7 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
             judge.count(&mut stats, &[], Err(Excluded::Invalid));
             continue;
         }
-        let verdict = if !matches!(end.termination, Termination::Result(_)) {
+        let verdict = if !matches!(end.movetext_end, MovetextEnd::Result(_)) {
             Err(Excluded::Invalid)
         } else {
             match verdict {
