@@ -47,6 +47,9 @@ pub use lines::{count_line_breaks, LineIndex};
 pub use reader::{Origin, Reader};
 pub use split::{split_at_game_boundaries, Chunk};
 pub use stream::{Block, StreamReader};
-pub use types::{decode_text, unescape, Game, GameResult, MovetextEnd, Suffix, Tag, Token};
+pub use types::{
+    decode_text, unescape, Game, GameResult, MainLine, MainLineMove, MovetextEnd, Suffix, Tag,
+    Token,
+};
 pub use visitor::{GameEnd, Skip, Visitor};
 pub use writer::{fen_move_number, PgnWriter, SEVEN_TAG_ROSTER};

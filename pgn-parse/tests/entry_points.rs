@@ -1,0 +1,91 @@
+//! The convenience entry points: the main-line iterator.
+
+use pgn_parse::{read_games, Token};
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// Every PGN fixture, concatenated (damaged games included).
+fn all_fixtures() -> Vec<u8> {
+    let mut all = fixture("sample.pgn");
+    let dir = format!("{}/../fixtures/pgn", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in names {
+        all.extend_from_slice(b"\n\n");
+        all.extend_from_slice(&std::fs::read(path).unwrap());
+    }
+    all
+}
+
+#[test]
+fn main_line_skips_variations_and_keeps_the_comments_after_each_move() {
+    let pgn = b"{game comment} 1. e4 {a} (1. d4 {b} (1. c4 {c}) d5) {after the variation} $1 e5! \
+                2. Z0 {null} (2. Nf3) 2... Nc6 {last} 1-0";
+    let game = read_games(pgn).next().unwrap().unwrap();
+    let moves: Vec<_> = game
+        .main_line()
+        .map(|m| (m.san, m.is_null(), m.comments().collect::<Vec<_>>()))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            (
+                Some(&b"e4"[..]),
+                false,
+                vec![&b"a"[..], b"after the variation"]
+            ),
+            (Some(b"e5"), false, vec![]),
+            (None, true, vec![b"null"]),
+            (Some(b"Nc6"), false, vec![b"last"]),
+        ]
+    );
+    let e4 = game.main_line().next().unwrap();
+    assert_eq!(&pgn[e4.offset..e4.offset + 2], b"e4");
+    assert!(e4.after.contains(&Token::Nag(1)));
+    assert_eq!(
+        e4.after
+            .iter()
+            .filter(|t| **t == Token::BeginVariation)
+            .count(),
+        2
+    );
+    // The result is not part of the last move's tokens.
+    let last = game.main_line().last().unwrap();
+    assert!(!last.after.iter().any(|t| matches!(t, Token::Result(_))));
+    assert_eq!(game.main_line_moves(), 4);
+}
+
+#[test]
+fn main_line_moves_counts_what_main_line_yields_on_every_fixture() {
+    let all = all_fixtures();
+    for game in read_games(&all).flatten() {
+        let mut depth = 0usize;
+        let mut expected = Vec::new();
+        for token in &game.movetext {
+            match token {
+                Token::BeginVariation => depth += 1,
+                Token::EndVariation => depth = depth.saturating_sub(1),
+                Token::San { offset, .. } | Token::NullMove { offset } if depth == 0 => {
+                    expected.push(*offset)
+                }
+                _ => {}
+            }
+        }
+        let offsets: Vec<usize> = game.main_line().map(|m| m.offset).collect();
+        assert_eq!(offsets, expected);
+        // Every token after the first move belongs to exactly one move.
+        let after: usize = game.main_line().map(|m| m.after.len() + 1).sum();
+        let first = game
+            .movetext
+            .iter()
+            .position(|t| matches!(t, Token::San { .. } | Token::NullMove { .. }));
+        let results = usize::from(matches!(game.movetext.last(), Some(Token::Result(_))));
+        let expected_len = first.map_or(0, |f| game.movetext.len() - f - results);
+        assert_eq!(after, expected_len);
+    }
+}
