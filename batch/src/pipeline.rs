@@ -25,15 +25,8 @@ pub struct ChunkInfo {
     pub source_bytes: u64,
 }
 
-/// Where chunks may be cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Cut {
-    /// At game boundaries (PGN).
-    #[default]
-    Games,
-    /// After line breaks (FEN/EPD lists).
-    Lines,
-}
+/// Where chunks may be cut: at game boundaries (PGN) or after line breaks (FEN/EPD lists).
+pub use pgn_parse::Cut;
 
 /// How to cut and schedule.
 #[derive(Debug, Clone, Copy)]
@@ -136,41 +129,23 @@ where
                 last_read = now;
                 advance
             };
-            if options.cut == Cut::Lines {
-                let mut lines = LineBlocks::new(reader, options.chunk_bytes);
-                Box::new(move || {
-                    let block = lines.next_block()?;
-                    Ok(block.map(|(offset, data)| {
-                        let info = ChunkInfo {
-                            offset,
-                            len: data.len(),
-                            source_bytes: source_advance(lines.bytes_read),
-                        };
-                        let origin = Origin {
-                            offset,
-                            ..Origin::default()
-                        };
-                        (ChunkData::Owned(data), origin, info)
-                    }))
-                })
-            } else {
-                let mut stream = StreamReader::with_block_size(reader, options.chunk_bytes);
-                Box::new(move || {
-                    let block = stream.next_block()?;
-                    Ok(block.map(|b| {
-                        let origin = Origin {
-                            line: 1,
-                            ..b.origin()
-                        };
-                        let info = ChunkInfo {
-                            offset: b.offset,
-                            len: b.data.len(),
-                            source_bytes: source_advance(stream.bytes_read()),
-                        };
-                        (ChunkData::Owned(b.data), origin, info)
-                    }))
-                })
-            }
+            let mut stream =
+                StreamReader::with_block_size(reader, options.chunk_bytes).with_cut(options.cut);
+            Box::new(move || {
+                let block = stream.next_block()?;
+                Ok(block.map(|b| {
+                    let origin = Origin {
+                        line: 1,
+                        ..b.origin()
+                    };
+                    let info = ChunkInfo {
+                        offset: b.offset,
+                        len: b.data.len(),
+                        source_bytes: source_advance(stream.bytes_read()),
+                    };
+                    (ChunkData::Owned(b.data), origin, info)
+                }))
+            })
         }
     };
     let process = &process;
@@ -252,70 +227,6 @@ pub fn split_at_lines(input: &[u8], target: usize) -> Vec<pgn_parse::Chunk> {
         start = end;
     }
     chunks
-}
-
-/// Reads a stream in blocks that end after a line break.
-struct LineBlocks<R> {
-    source: R,
-    carry: Vec<u8>,
-    block: usize,
-    offset: usize,
-    bytes_read: u64,
-    eof: bool,
-}
-
-impl<R: std::io::Read> LineBlocks<R> {
-    fn new(source: R, block: usize) -> LineBlocks<R> {
-        LineBlocks {
-            source,
-            carry: Vec::new(),
-            block: block.max(64),
-            offset: 0,
-            bytes_read: 0,
-            eof: false,
-        }
-    }
-
-    fn next_block(&mut self) -> std::io::Result<Option<(usize, Vec<u8>)>> {
-        let mut buf = std::mem::take(&mut self.carry);
-        let mut want = self.block;
-        loop {
-            while !self.eof && buf.len() < want {
-                let old = buf.len();
-                buf.resize(want, 0);
-                match self.source.read(&mut buf[old..]) {
-                    Ok(0) => {
-                        buf.truncate(old);
-                        self.eof = true;
-                    }
-                    Ok(n) => {
-                        buf.truncate(old + n);
-                        self.bytes_read += n as u64;
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
-                    Err(e) => return Err(e),
-                }
-            }
-            if buf.is_empty() {
-                return Ok(None);
-            }
-            let cut = if self.eof {
-                buf.len()
-            } else {
-                match buf.iter().rposition(|&b| b == b'\n') {
-                    Some(i) => i + 1,
-                    None => {
-                        want = want.saturating_mul(2);
-                        continue;
-                    }
-                }
-            };
-            self.carry = buf.split_off(cut);
-            let offset = self.offset;
-            self.offset += buf.len();
-            return Ok(Some((offset, buf)));
-        }
-    }
 }
 
 /// A pool of `threads` workers (0 = one per core).

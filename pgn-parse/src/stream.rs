@@ -1,5 +1,5 @@
-//! Reading a non-seekable input (stdin, a decompressor) in blocks of whole games, with
-//! bounded memory.
+//! Reading a non-seekable input (stdin, a decompressor) in blocks of whole games (or whole
+//! lines), with memory bounded by the block size.
 //!
 //! ```
 //! use pgn_parse::{read_games_at, StreamReader};
@@ -19,7 +19,17 @@ use crate::lines::count_line_breaks;
 use crate::reader::Origin;
 use std::io::{self, Read};
 
-/// A block of whole games read from a stream.
+/// Where a [`StreamReader`] may end a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Cut {
+    /// At game boundaries (see [`crate::boundary`]): every block holds whole games.
+    #[default]
+    Games,
+    /// After a line feed: every block holds whole lines (FEN or EPD lists, any text).
+    Lines,
+}
+
+/// A block of whole games (or whole lines, with [`Cut::Lines`]) read from a stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     /// The bytes.
@@ -30,7 +40,7 @@ pub struct Block {
     pub line: u32,
     /// Index of the block (0, 1, ...).
     pub index: u64,
-    /// Whether more games follow in the stream.
+    /// Whether more of the stream follows the block (more games, with [`Cut::Games`]).
     pub followed_by_game: bool,
 }
 
@@ -46,12 +56,14 @@ impl Block {
     }
 }
 
-/// Reads a stream in blocks that end at game boundaries. A block is at most the block size,
-/// unless a single game is larger (then the buffer grows to hold it).
+/// Reads a stream in blocks that end at game boundaries (or after line breaks: see
+/// [`Cut`]). A block is at most the block size, unless a single game (line) is larger: then
+/// the buffer grows to hold it.
 pub struct StreamReader<R> {
     source: R,
     buf: Vec<u8>,
     block_size: usize,
+    cut: Cut,
     offset: usize,
     line: u32,
     index: u64,
@@ -71,12 +83,18 @@ impl<R: Read> StreamReader<R> {
             source,
             buf: Vec::new(),
             block_size: block_size.max(64),
+            cut: Cut::Games,
             offset: 0,
             line: 1,
             index: 0,
             eof: false,
             bytes_read: 0,
         }
+    }
+
+    /// The same reader, cutting blocks by `cut` instead of at game boundaries.
+    pub fn with_cut(self, cut: Cut) -> StreamReader<R> {
+        StreamReader { cut, ..self }
     }
 
     /// Bytes read from the source so far.
@@ -108,6 +126,17 @@ impl<R: Read> StreamReader<R> {
         Ok(())
     }
 
+    /// Where to end a block of at most `limit` bytes by the cut rule: the last game boundary
+    /// after the start of the buffer whose line is complete, or the end of the last line.
+    fn last_cut(&self, limit: usize) -> Option<usize> {
+        match self.cut {
+            Cut::Games => self.last_boundary(limit),
+            Cut::Lines => {
+                memchr::memrchr(b'\n', &self.buf[..limit.min(self.buf.len())]).map(|i| i + 1)
+            }
+        }
+    }
+
     /// The last game boundary after the start of the buffer whose line is complete.
     fn last_boundary(&self, limit: usize) -> Option<usize> {
         let buf = &self.buf[..limit.min(self.buf.len())];
@@ -125,7 +154,7 @@ impl<R: Read> StreamReader<R> {
         None
     }
 
-    /// The next block of whole games, or `None` at the end of the stream.
+    /// The next block of whole games (lines), or `None` at the end of the stream.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         let mut want = self.block_size;
         loop {
@@ -136,7 +165,7 @@ impl<R: Read> StreamReader<R> {
             let cut = if self.eof && self.buf.len() <= want {
                 None
             } else {
-                self.last_boundary(want)
+                self.last_cut(want)
             };
             match cut {
                 Some(cut) => return Ok(Some(self.emit(cut, true))),

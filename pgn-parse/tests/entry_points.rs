@@ -1,6 +1,7 @@
-//! The convenience entry points: the main-line iterator.
+//! The convenience entry points: the main-line iterator and the line cut of the stream
+//! reader.
 
-use pgn_parse::{read_games, Token};
+use pgn_parse::{read_games, Cut, StreamReader, Token};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -88,4 +89,40 @@ fn main_line_moves_counts_what_main_line_yields_on_every_fixture() {
         let expected_len = first.map_or(0, |f| game.movetext.len() - f - results);
         assert_eq!(after, expected_len);
     }
+}
+
+#[test]
+fn line_cut_blocks_end_after_line_feeds_and_cover_the_input() {
+    let mut text = Vec::new();
+    for i in 0..2000 {
+        text.extend_from_slice(format!("line {i} {}\r\n", "x".repeat(i % 37)).as_bytes());
+    }
+    text.extend_from_slice(b"no line feed at the end");
+    let mut stream = StreamReader::with_block_size(text.as_slice(), 100).with_cut(Cut::Lines);
+    let mut joined = Vec::new();
+    let mut blocks = 0;
+    while let Some(block) = stream.next_block().unwrap() {
+        assert_eq!(block.offset, joined.len());
+        assert!(block.data.len() <= 100);
+        assert_eq!(block.followed_by_game, block.data.ends_with(b"\n"));
+        joined.extend_from_slice(&block.data);
+        blocks += 1;
+    }
+    assert_eq!(joined, text);
+    assert!(blocks > 100);
+    assert_eq!(stream.bytes_read(), text.len() as u64);
+    // A line longer than a block grows the block; a stream without line feeds is one block.
+    let long = [b"short\n".as_slice(), &[b'x'; 1000], &b"\nend".repeat(500)].concat();
+    let mut stream = StreamReader::with_block_size(long.as_slice(), 64).with_cut(Cut::Lines);
+    let blocks: Vec<Vec<u8>> = std::iter::from_fn(|| stream.next_block().unwrap())
+        .map(|b| b.data)
+        .collect();
+    assert_eq!(blocks[0], b"short\n");
+    assert!(blocks[1].len() > 1000 && blocks[1].ends_with(b"\n"));
+    assert!(blocks[2..].iter().all(|b| b.len() <= 64));
+    assert_eq!(blocks.concat(), long);
+    let cr_only = b"a\rb\rc\r".repeat(100);
+    let mut stream = StreamReader::with_block_size(cr_only.as_slice(), 64).with_cut(Cut::Lines);
+    assert_eq!(stream.next_block().unwrap().unwrap().data, cr_only);
+    assert_eq!(stream.next_block().unwrap(), None);
 }
