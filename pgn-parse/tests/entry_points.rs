@@ -1,7 +1,10 @@
-//! The convenience entry points: the main-line iterator and the line cut of the stream
-//! reader.
+//! The convenience entry points: the main-line iterator, reading games from any `impl Read`,
+//! and the line cut of the stream reader.
 
-use pgn_parse::{read_games, Cut, StreamReader, Token};
+use pgn_parse::{
+    for_each_game, read_games, BadGame, Cut, GameEnd, MovetextEnd, StreamReader, Token, Visitor,
+};
+use std::io::Cursor;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -89,6 +92,91 @@ fn main_line_moves_counts_what_main_line_yields_on_every_fixture() {
         let expected_len = first.map_or(0, |f| game.movetext.len() - f - results);
         assert_eq!(after, expected_len);
     }
+}
+
+/// A damaged game, without the error's excerpt: at the end of a block the reader cannot see
+/// the next game's text, so `expected` and `found` may say "end of input" there.
+fn bad(b: &BadGame<'_>) -> String {
+    let e = &b.error;
+    let at = (e.kind, e.offset, e.line, e.column, e.game_index);
+    format!("bad {} {} {:?} {at:?}", b.index, b.line, b.byte_range)
+}
+
+#[test]
+fn for_each_game_reads_what_read_games_reads() {
+    let all = all_fixtures();
+    let expected: Vec<String> = read_games(&all)
+        .map(|g| match g {
+            Ok(g) => format!(
+                "ok {} {} {:?} {:?}",
+                g.index, g.line, g.byte_range, g.movetext
+            ),
+            Err(b) => bad(&b),
+        })
+        .collect();
+    let mut streamed = Vec::new();
+    for_each_game(Cursor::new(&all), |g| {
+        streamed.push(match g {
+            Ok(g) => format!(
+                "ok {} {} {:?} {:?}",
+                g.index, g.line, g.byte_range, g.movetext
+            ),
+            Err(b) => bad(&b),
+        })
+    })
+    .unwrap();
+    assert_eq!(streamed, expected);
+    // Small blocks: many per stream, the same games.
+    for block in [64, 300, 4096] {
+        let mut streamed = Vec::new();
+        StreamReader::with_block_size(all.as_slice(), block)
+            .for_each_game(|g| {
+                streamed.push(match g {
+                    Ok(g) => {
+                        format!(
+                            "ok {} {} {:?} {:?}",
+                            g.index, g.line, g.byte_range, g.movetext
+                        )
+                    }
+                    Err(b) => bad(&b),
+                })
+            })
+            .unwrap();
+        let first_difference = streamed.iter().zip(&expected).position(|(a, b)| a != b);
+        if let Some(i) = first_difference {
+            panic!("block {block}: {}\n{}", streamed[i], expected[i]);
+        }
+        assert_eq!(streamed.len(), expected.len(), "block {block}");
+    }
+}
+
+#[test]
+fn visit_games_gives_absolute_indices_and_offsets() {
+    /// Each game's end, the error's excerpt left out (see [`bad`]).
+    struct Ends;
+    impl<'a> Visitor<'a> for Ends {
+        type Output = GameEnd;
+        fn end_game(&mut self, mut end: GameEnd) -> GameEnd {
+            if let Some(e) = &mut end.error {
+                (e.expected, e.found) = ("", String::new());
+            }
+            end
+        }
+    }
+    let all = all_fixtures();
+    let mut reader = pgn_parse::Reader::new(&all);
+    let mut expected = Vec::new();
+    while let Some(end) = reader.read_game(&mut Ends) {
+        expected.push(end);
+    }
+    let mut streamed = Vec::new();
+    StreamReader::with_block_size(all.as_slice(), 512)
+        .visit_games(&mut Ends, |end| streamed.push(end))
+        .unwrap();
+    assert_eq!(streamed, expected);
+    assert!(streamed
+        .iter()
+        .any(|e| e.movetext_end == MovetextEnd::NextGame));
 }
 
 #[test]
