@@ -90,7 +90,7 @@ impl Block {
     }
 }
 
-/// Reads a stream in blocks that end at game boundaries (or after line breaks: see
+/// Reads a stream in blocks that end at game boundaries (or after line feeds: see
 /// [`Cut`]). A block is at most the block size, unless a single game (line) is larger: then
 /// the buffer grows to hold it.
 pub struct StreamReader<R> {
