@@ -2,8 +2,8 @@
 //! games included), and writing then reading a game gives the same game.
 
 use pgn_parse::{
-    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, MovetextEnd, PgnWriter,
-    Reader, Skip, StreamReader, Token, Visitor,
+    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, GameResult, MovetextEnd,
+    PgnWriter, Reader, Skip, StreamReader, Token, Visitor,
 };
 use proptest::prelude::*;
 
@@ -101,6 +101,61 @@ fn game_ends(input: &[u8], skip: bool) -> (Vec<GameEnd>, u64) {
     (ends, reader.junk_bytes())
 }
 
+/// Every game's main line (moves, comments, result, each with its offset where it has one)
+/// and end, with variations skipped by the visitor (`skip`) or read and left out by depth.
+fn main_lines(input: &[u8], skip: bool) -> Vec<(Vec<String>, GameEnd)> {
+    struct MainLine {
+        skip: bool,
+        depth: usize,
+        seen: Vec<String>,
+    }
+    impl<'a> Visitor<'a> for MainLine {
+        type Output = (Vec<String>, GameEnd);
+        fn san(&mut self, san: &'a [u8], offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} {san:?}"));
+            }
+        }
+        fn null_move(&mut self, offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} --"));
+            }
+        }
+        fn comment(&mut self, text: &'a [u8], offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} {text:?}"));
+            }
+        }
+        fn nag(&mut self, nag: u16) {
+            if self.depth == 0 {
+                self.seen.push(format!("${nag}"));
+            }
+        }
+        fn begin_variation(&mut self) -> Skip {
+            self.depth += usize::from(!self.skip);
+            Skip(self.skip)
+        }
+        fn end_variation(&mut self) {
+            assert!(!self.skip, "no end_variation after a skipped variation");
+            self.depth -= 1;
+        }
+        fn result(&mut self, result: GameResult) {
+            self.seen.push(result.as_str().to_string());
+        }
+        fn end_game(&mut self, end: GameEnd) -> (Vec<String>, GameEnd) {
+            self.depth = 0;
+            (std::mem::take(&mut self.seen), end)
+        }
+    }
+    let mut reader = Reader::new(input);
+    let mut visitor = MainLine {
+        skip,
+        depth: 0,
+        seen: Vec::new(),
+    };
+    std::iter::from_fn(|| reader.read_game(&mut visitor)).collect()
+}
+
 /// Bytes from the characters that matter to the movetext reader.
 fn movetext_soup() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
@@ -125,6 +180,16 @@ proptest! {
     #[test]
     fn skipping_the_movetext_of_any_soup_ends_games_where_reading_does(input in movetext_soup()) {
         prop_assert_eq!(game_ends(&input, true), game_ends(&input, false));
+    }
+
+    #[test]
+    fn skipping_variations_leaves_the_main_line_and_the_game_ends_as_they_are(input in file()) {
+        prop_assert_eq!(main_lines(&input, true), main_lines(&input, false));
+    }
+
+    #[test]
+    fn skipping_variations_of_any_soup_leaves_the_main_line_as_it_is(input in movetext_soup()) {
+        prop_assert_eq!(main_lines(&input, true), main_lines(&input, false));
     }
 
     #[test]
