@@ -23,7 +23,7 @@ fn san_pairs() -> Vec<(Position, Chess, Vec<u8>)> {
     let (_, bytes) = corpus();
     let mut pairs = Vec::new();
     for game in pgn_parse::read_games(&bytes).take(300).flatten() {
-        let fen = game.tag(b"FEN").map(|t| t.value_lossy_str().into_owned());
+        let fen = game.tag(b"FEN").map(|t| t.value_str().into_owned());
         let Ok(mut ours) = fen
             .as_deref()
             .map_or(Position::from_sp(518).map_err(|_| ()), |f| {

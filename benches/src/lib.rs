@@ -179,7 +179,7 @@ pub fn our_check(bytes: &[u8]) -> Counts {
     while let Some((end, verdict)) = reader.read_game(&mut validator) {
         counts.games += 1;
         let ok = end.error.is_none()
-            && matches!(end.termination, pgn_parse::Termination::Result(_))
+            && matches!(end.movetext_end, pgn_parse::MovetextEnd::Result(_))
             && matches!(verdict, Verdict::Valid(_));
         if let Verdict::Valid(v) = &verdict {
             counts.moves += u64::from(v.plies);

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// What went wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// A tag pair that is not `[Name "value"]`.
     BadTag,

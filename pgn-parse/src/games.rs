@@ -1,15 +1,15 @@
 //! The convenience API: an iterator of [`Game`]s, each with its tags and tokens.
 //!
 //! ```
-//! use pgn_parse::{read_games, GameResult, Termination, Token};
+//! use pgn_parse::{read_games, GameResult, MovetextEnd, Token};
 //!
 //! let pgn = b"[Event \"Casual\"]\n[FEN \"?\"]\n\n1. e4 {best by test} e5 (1... c5) 1-0\n\n\
 //!             [Event \"Broken\"]\n\n1. d4 {never closed\n\n[Event \"Next\"]\n\n1. c4 *\n";
 //! let games: Vec<_> = read_games(pgn).collect();
 //! assert_eq!(games.len(), 3);
 //! let first = games[0].as_ref().unwrap();
-//! assert_eq!(first.tag(b"Event").unwrap().value_lossy_str(), "Casual");
-//! assert_eq!(first.termination, Termination::Result(GameResult::WhiteWins));
+//! assert_eq!(first.tag(b"Event").unwrap().value_str(), "Casual");
+//! assert_eq!(first.movetext_end, MovetextEnd::Result(GameResult::WhiteWins));
 //! assert!(matches!(first.movetext[1], Token::Comment { text: b"best by test", .. }));
 //! let broken = games[1].as_ref().unwrap_err();
 //! assert_eq!(broken.error.line, 8);
@@ -18,7 +18,7 @@
 
 use crate::error::ParseError;
 use crate::reader::{Origin, Reader};
-use crate::types::{Game, GameResult, Suffix, Tag, Termination, Token};
+use crate::types::{Game, GameResult, MovetextEnd, Suffix, Tag, Token};
 use crate::visitor::{GameEnd, Visitor};
 use std::ops::Range;
 
@@ -125,7 +125,7 @@ impl<'a> Iterator for Games<'a> {
                 byte_range: end.byte_range,
                 line,
                 index: end.index,
-                termination: end.termination,
+                movetext_end: end.movetext_end,
             }),
             Some(error) => Err(BadGame {
                 index: end.index,
@@ -153,9 +153,9 @@ pub fn read_games_at(input: &[u8], origin: Origin) -> Games<'_> {
     }
 }
 
-impl Termination {
-    /// Whether the game had a termination marker.
+impl MovetextEnd {
+    /// Whether the movetext ended with a result.
     pub fn is_terminated(self) -> bool {
-        matches!(self, Termination::Result(_))
+        matches!(self, MovetextEnd::Result(_))
     }
 }

@@ -1,5 +1,9 @@
-//! Reading a non-seekable input (stdin, a decompressor) in blocks of whole games, with
-//! bounded memory.
+//! Reading a non-seekable input (stdin, a decompressor) in blocks of whole games (or whole
+//! lines), with memory bounded by the block size.
+//!
+//! [`for_each_game`] reads every game in one call; [`StreamReader::visit_games`] drives a
+//! [`Visitor`]; [`StreamReader::next_block`] hands out the blocks themselves (to read them
+//! in parallel, for instance):
 //!
 //! ```
 //! use pgn_parse::{read_games_at, StreamReader};
@@ -15,11 +19,51 @@
 //! ```
 
 use crate::boundary::{at_line_start, is_game_boundary, line_end};
+use crate::games::{read_games_at, BadGame};
 use crate::lines::count_line_breaks;
-use crate::reader::Origin;
+use crate::reader::{Origin, Reader};
+use crate::types::Game;
+use crate::visitor::Visitor;
 use std::io::{self, Read};
 
-/// A block of whole games read from a stream.
+/// Reads every game of `source` (stdin, a file, a decompressor) and calls `f` for each, a
+/// damaged game as `Err`; offsets, lines and game indices count from the start of the
+/// stream. Memory is bounded by the block size ([`StreamReader::new`]), or by the largest
+/// game if a single game is larger.
+///
+/// ```
+/// use std::io::Cursor;
+///
+/// // Any `impl Read`: `std::io::stdin()`, a file, a decompressor...
+/// let input = Cursor::new(b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n".to_vec());
+/// let mut events = Vec::new();
+/// pgn_parse::for_each_game(input, |game| {
+///     let game = game.expect("no damaged game here");
+///     let event = game.tag(b"Event").map(|t| t.value_str().into_owned());
+///     events.push((event, game.main_line_moves(), game.index, game.line));
+/// })
+/// .unwrap();
+/// assert_eq!(events, [(Some("a".into()), 2, 0, 1), (Some("b".into()), 1, 1, 5)]);
+/// ```
+pub fn for_each_game<R, F>(source: R, f: F) -> io::Result<()>
+where
+    R: Read,
+    F: FnMut(Result<Game<'_>, BadGame<'_>>),
+{
+    StreamReader::new(source).for_each_game(f)
+}
+
+/// Where a [`StreamReader`] may end a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Cut {
+    /// At game boundaries (see [`crate::boundary`]): every block holds whole games.
+    #[default]
+    Games,
+    /// After a line feed: every block holds whole lines (FEN or EPD lists, any text).
+    Lines,
+}
+
+/// A block of whole games (or whole lines, with [`Cut::Lines`]) read from a stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     /// The bytes.
@@ -30,7 +74,7 @@ pub struct Block {
     pub line: u32,
     /// Index of the block (0, 1, ...).
     pub index: u64,
-    /// Whether more games follow in the stream.
+    /// Whether more of the stream follows the block (more games, with [`Cut::Games`]).
     pub followed_by_game: bool,
 }
 
@@ -46,12 +90,14 @@ impl Block {
     }
 }
 
-/// Reads a stream in blocks that end at game boundaries. A block is at most the block size,
-/// unless a single game is larger (then the buffer grows to hold it).
+/// Reads a stream in blocks that end at game boundaries (or after line feeds: see
+/// [`Cut`]). A block is at most the block size, unless a single game (line) is larger: then
+/// the buffer grows to hold it.
 pub struct StreamReader<R> {
     source: R,
     buf: Vec<u8>,
     block_size: usize,
+    cut: Cut,
     offset: usize,
     line: u32,
     index: u64,
@@ -71,12 +117,18 @@ impl<R: Read> StreamReader<R> {
             source,
             buf: Vec::new(),
             block_size: block_size.max(64),
+            cut: Cut::Games,
             offset: 0,
             line: 1,
             index: 0,
             eof: false,
             bytes_read: 0,
         }
+    }
+
+    /// The same reader, cutting blocks by `cut` instead of at game boundaries.
+    pub fn with_cut(self, cut: Cut) -> StreamReader<R> {
+        StreamReader { cut, ..self }
     }
 
     /// Bytes read from the source so far.
@@ -108,6 +160,17 @@ impl<R: Read> StreamReader<R> {
         Ok(())
     }
 
+    /// Where to end a block of at most `limit` bytes by the cut rule: the last game boundary
+    /// after the start of the buffer whose line is complete, or the end of the last line.
+    fn last_cut(&self, limit: usize) -> Option<usize> {
+        match self.cut {
+            Cut::Games => self.last_boundary(limit),
+            Cut::Lines => {
+                memchr::memrchr(b'\n', &self.buf[..limit.min(self.buf.len())]).map(|i| i + 1)
+            }
+        }
+    }
+
     /// The last game boundary after the start of the buffer whose line is complete.
     fn last_boundary(&self, limit: usize) -> Option<usize> {
         let buf = &self.buf[..limit.min(self.buf.len())];
@@ -125,7 +188,7 @@ impl<R: Read> StreamReader<R> {
         None
     }
 
-    /// The next block of whole games, or `None` at the end of the stream.
+    /// The next block of whole games (lines), or `None` at the end of the stream.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         let mut want = self.block_size;
         loop {
@@ -136,7 +199,7 @@ impl<R: Read> StreamReader<R> {
             let cut = if self.eof && self.buf.len() <= want {
                 None
             } else {
-                self.last_boundary(want)
+                self.last_cut(want)
             };
             match cut {
                 Some(cut) => return Ok(Some(self.emit(cut, true))),
@@ -147,6 +210,69 @@ impl<R: Read> StreamReader<R> {
                 None => want = want.saturating_mul(2),
             }
         }
+    }
+
+    /// Calls `f` for every game of the rest of the stream, a damaged game as `Err`, with
+    /// absolute offsets, lines and game indices (see [`for_each_game`]). Blocks must end at
+    /// game boundaries ([`Cut::Games`], the default).
+    pub fn for_each_game<F>(&mut self, mut f: F) -> io::Result<()>
+    where
+        F: FnMut(Result<Game<'_>, BadGame<'_>>),
+    {
+        let mut first_index = 0;
+        while let Some(block) = self.next_block()? {
+            let origin = Origin {
+                first_index,
+                ..block.origin()
+            };
+            let mut games = read_games_at(&block.data, origin);
+            games.by_ref().for_each(&mut f);
+            first_index += games.reader().games_read();
+        }
+        Ok(())
+    }
+
+    /// Reads every game of the rest of the stream with `visitor` (which must not borrow from
+    /// the input: each block is dropped once read) and calls `f` with each game's output.
+    /// Offsets, lines and game indices are absolute.
+    ///
+    /// ```
+    /// use pgn_parse::{GameEnd, StreamReader, Visitor};
+    ///
+    /// /// Counts each game's moves.
+    /// struct Moves(usize);
+    /// impl<'a> Visitor<'a> for Moves {
+    ///     type Output = (u64, usize);
+    ///     fn begin_game(&mut self, _offset: usize) { self.0 = 0; }
+    ///     fn san(&mut self, _san: &'a [u8], _offset: usize) { self.0 += 1; }
+    ///     fn end_game(&mut self, end: GameEnd) -> (u64, usize) { (end.index, self.0) }
+    /// }
+    ///
+    /// let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n".repeat(100);
+    /// let mut stream = StreamReader::with_block_size(std::io::Cursor::new(pgn), 256);
+    /// let mut games = Vec::new();
+    /// stream.visit_games(&mut Moves(0), |output| games.push(output)).unwrap();
+    /// assert_eq!(games.len(), 100);
+    /// assert_eq!(games[99], (99, 3));
+    /// ```
+    pub fn visit_games<V, T, F>(&mut self, visitor: &mut V, mut f: F) -> io::Result<()>
+    where
+        V: for<'b> Visitor<'b, Output = T>,
+        F: FnMut(T),
+    {
+        let mut first_index = 0;
+        while let Some(block) = self.next_block()? {
+            let origin = Origin {
+                first_index,
+                ..block.origin()
+            };
+            let mut reader = Reader::with_origin(&block.data, origin);
+            while let Some(output) = reader.read_game(visitor) {
+                f(output);
+            }
+            first_index += reader.games_read();
+        }
+        Ok(())
     }
 
     fn emit(&mut self, cut: usize, followed_by_game: bool) -> Block {

@@ -100,7 +100,8 @@ impl Suffix {
     }
 }
 
-/// A tag pair `[Name "value"]`, borrowing from the input.
+/// A tag pair `[Name "value"]`, borrowing from the input: bytes, as everything the reader
+/// produces; [`Tag::value_str`] decodes the value as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tag<'a> {
     /// The tag name.
@@ -112,13 +113,14 @@ pub struct Tag<'a> {
 }
 
 impl<'a> Tag<'a> {
-    /// The value with escapes removed (borrowed when there are none).
+    /// The value's bytes with escapes removed (borrowed when there are none).
     pub fn value(&self) -> Cow<'a, [u8]> {
         unescape(self.raw_value)
     }
 
-    /// The value decoded as text: UTF-8, or Latin-1 where it is not valid UTF-8.
-    pub fn value_lossy_str(&self) -> Cow<'a, str> {
+    /// The value as text: escapes removed, then decoded by [`decode_text`] (UTF-8, else
+    /// Latin-1; never fails, never replaces a byte).
+    pub fn value_str(&self) -> Cow<'a, str> {
         match self.value() {
             Cow::Borrowed(b) => decode_text(b),
             Cow::Owned(v) => Cow::Owned(decode_text(&v).into_owned()),
@@ -146,8 +148,9 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// Decodes text from a PGN file: UTF-8 when valid, else Latin-1 (every byte a character), as
-/// old GUIs wrote player names.
+/// Decodes text from a PGN file, the one rule for all text (tag values, comments, SAN):
+/// UTF-8 when the bytes are valid UTF-8, else Latin-1 (every byte one character), as old
+/// GUIs wrote player names.
 ///
 /// ```
 /// use pgn_parse::decode_text;
@@ -195,15 +198,15 @@ pub enum Token<'a> {
     Result(GameResult),
 }
 
-/// How a game's movetext ended.
+/// How a game's movetext ended (how the text stopped, not how the chess game ended).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Termination {
-    /// With a termination marker.
+pub enum MovetextEnd {
+    /// With a result (termination marker).
     Result(GameResult),
-    /// The input ended without a marker.
+    /// The input ended without a result.
     EndOfInput,
-    /// The next game's tags started without a marker: the game was cut short.
-    Truncated,
+    /// The next game's tags started without a result: the game was cut short.
+    NextGame,
 }
 
 /// A game read by [`crate::read_games`]: tags in file order and movetext tokens.
@@ -220,7 +223,7 @@ pub struct Game<'a> {
     /// 0-based index of the game among all games read (good and bad).
     pub index: u64,
     /// How the movetext ended.
-    pub termination: Termination,
+    pub movetext_end: MovetextEnd,
 }
 
 impl<'a> Game<'a> {
@@ -234,18 +237,114 @@ impl<'a> Game<'a> {
         self.tags.iter().filter(move |t| t.name == name)
     }
 
-    /// The number of SAN tokens in the main line (variations not counted).
+    /// The number of moves in the main line, null moves included (variations not counted).
     pub fn main_line_moves(&self) -> usize {
+        self.main_line().count()
+    }
+
+    /// The moves of the main line in order, variations skipped, each with the tokens that
+    /// follow it (comments, NAGs, suffixes, variations) up to the next main-line move.
+    ///
+    /// ```
+    /// use pgn_parse::read_games;
+    ///
+    /// let pgn = b"1. e4 {best by test} e5 (1... c5 {Sicilian}) 2. -- $2 {a pass} Nc6 *";
+    /// let game = read_games(pgn).next().unwrap().unwrap();
+    /// let moves: Vec<_> = game
+    ///     .main_line()
+    ///     .map(|m| (m.san, m.comments().collect::<Vec<_>>()))
+    ///     .collect();
+    /// assert_eq!(
+    ///     moves,
+    ///     [
+    ///         (Some(&b"e4"[..]), vec![&b"best by test"[..]]),
+    ///         (Some(b"e5"), vec![]), // the variation's comment is not the main line's
+    ///         (None, vec![b"a pass"]), // a null move
+    ///         (Some(b"Nc6"), vec![]),
+    ///     ]
+    /// );
+    /// assert_eq!(game.main_line().nth(1).unwrap().offset, 21); // byte offset of `e5`
+    /// ```
+    pub fn main_line(&self) -> MainLine<'_, 'a> {
+        MainLine {
+            rest: &self.movetext,
+        }
+    }
+}
+
+/// The moves of a game's main line: see [`Game::main_line`].
+#[derive(Debug, Clone)]
+pub struct MainLine<'g, 'a> {
+    rest: &'g [Token<'a>],
+}
+
+/// A move of the main line, with what follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MainLineMove<'g, 'a> {
+    /// The move in SAN as written, or `None` for a null move (`--`, `Z0`).
+    pub san: Option<&'a [u8]>,
+    /// Absolute byte offset of the move.
+    pub offset: usize,
+    /// The tokens after the move, up to the next main-line move or the result.
+    pub after: &'g [Token<'a>],
+}
+
+impl<'g, 'a> MainLineMove<'g, 'a> {
+    /// Whether the move is a null move.
+    pub fn is_null(&self) -> bool {
+        self.san.is_none()
+    }
+
+    /// The comments that follow the move in the main line (not those inside variations).
+    pub fn comments(&self) -> impl Iterator<Item = &'a [u8]> + 'g {
         let mut depth = 0usize;
-        let mut n = 0;
-        for token in &self.movetext {
-            match token {
+        self.after.iter().filter_map(move |token| {
+            match *token {
                 Token::BeginVariation => depth += 1,
                 Token::EndVariation => depth = depth.saturating_sub(1),
-                Token::San { .. } | Token::NullMove { .. } if depth == 0 => n += 1,
+                Token::Comment { text, .. } if depth == 0 => return Some(text),
                 _ => {}
             }
-        }
-        n
+            None
+        })
+    }
+}
+
+impl<'g, 'a> Iterator for MainLine<'g, 'a> {
+    type Item = MainLineMove<'g, 'a>;
+
+    fn next(&mut self) -> Option<MainLineMove<'g, 'a>> {
+        // The next move at depth 0, then its tokens up to the next one (or the result).
+        let mut depth = 0usize;
+        let mut at = 0;
+        let (san, offset) = loop {
+            match *self.rest.get(at)? {
+                Token::BeginVariation => depth += 1,
+                Token::EndVariation => depth = depth.saturating_sub(1),
+                Token::San { text, offset } if depth == 0 => break (Some(text), offset),
+                Token::NullMove { offset } if depth == 0 => break (None, offset),
+                _ => {}
+            }
+            at += 1;
+        };
+        let from = at + 1;
+        let mut depth = 0usize;
+        let len = self.rest[from..]
+            .iter()
+            .position(|token| {
+                match token {
+                    Token::BeginVariation => depth += 1,
+                    Token::EndVariation => depth = depth.saturating_sub(1),
+                    Token::San { .. } | Token::NullMove { .. } | Token::Result(_) => {
+                        return depth == 0
+                    }
+                    _ => {}
+                }
+                false
+            })
+            .unwrap_or(self.rest.len() - from);
+        let after = &self.rest[from..from + len];
+        self.rest = &self.rest[from + len..];
+        Some(MainLineMove { san, offset, after })
     }
 }

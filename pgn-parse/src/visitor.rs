@@ -26,7 +26,7 @@
 //! ```
 
 use crate::error::ParseError;
-use crate::types::{GameResult, Suffix, Tag, Termination};
+use crate::types::{GameResult, MovetextEnd, Suffix, Tag};
 use std::ops::Range;
 
 /// Whether to skip what follows (the movetext after [`Visitor::end_tags`], a variation after
@@ -42,7 +42,7 @@ pub struct GameEnd {
     /// 0-based index of the game among all games read by this reader (plus its first index).
     pub index: u64,
     /// How the movetext ended.
-    pub termination: Termination,
+    pub movetext_end: MovetextEnd,
     /// The parse error that damaged the game, if any.
     pub error: Option<ParseError>,
 }

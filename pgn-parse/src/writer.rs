@@ -326,8 +326,8 @@ impl<W: Write> PgnWriter<W> {
     /// Writes a whole game as read (move numbers from 1, white to move, unless its FEN tag
     /// says otherwise).
     pub fn write_game(&mut self, game: &Game<'_>) -> io::Result<()> {
-        let result = match game.termination {
-            crate::Termination::Result(r) => r,
+        let result = match game.movetext_end {
+            crate::MovetextEnd::Result(r) => r,
             _ => game
                 .tag(b"Result")
                 .map_or(GameResult::Unknown, |t| GameResult::from_bytes(&t.value())),

@@ -1,6 +1,6 @@
 //! Hand-written fixtures in `fixtures/pgn`, one per grammar rule and leniency case.
 
-use pgn_parse::{read_games, ErrorKind, GameResult, Suffix, Termination, Token};
+use pgn_parse::{read_games, ErrorKind, GameResult, MovetextEnd, Suffix, Token};
 use std::path::Path;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -110,13 +110,13 @@ fn grammar() {
         2
     );
     assert_eq!(
-        games[4].termination,
-        Termination::Result(GameResult::WhiteWins)
+        games[4].movetext_end,
+        MovetextEnd::Result(GameResult::WhiteWins)
     );
-    assert_eq!(games[5].termination, Termination::Result(GameResult::Draw));
+    assert_eq!(games[5].movetext_end, MovetextEnd::Result(GameResult::Draw));
     assert_eq!(
-        games[6].termination,
-        Termination::Result(GameResult::BlackWins)
+        games[6].movetext_end,
+        MovetextEnd::Result(GameResult::BlackWins)
     );
     assert_eq!(sans(&games[6].movetext).last().copied(), Some(&b"Qh4#"[..]));
 }
@@ -134,7 +134,10 @@ fn line_ends_bom_and_latin1() {
             .map(|g| g.unwrap_or_else(|b| panic!("{name}: {}", b.error)))
             .collect();
         assert_eq!(read.len(), games, "{name}");
-        assert!(read.iter().all(|g| g.termination.is_terminated()), "{name}");
+        assert!(
+            read.iter().all(|g| g.movetext_end.is_terminated()),
+            "{name}"
+        );
     }
     let bytes = fixture("crlf.pgn");
     let second = read_games(&bytes).nth(1).unwrap().unwrap();
@@ -143,8 +146,8 @@ fn line_ends_bom_and_latin1() {
     assert_eq!(read_games(&bytes).nth(1).unwrap().unwrap().line, 6);
     let bytes = fixture("latin1.pgn");
     let g = read_games(&bytes).next().unwrap().unwrap();
-    assert_eq!(g.tag(b"White").unwrap().value_lossy_str(), "Müller, Jürgen");
-    assert_eq!(g.tag(b"Event").unwrap().value_lossy_str(), "latin1");
+    assert_eq!(g.tag(b"White").unwrap().value_str(), "Müller, Jürgen");
+    assert_eq!(g.tag(b"Event").unwrap().value_str(), "latin1");
 }
 
 #[test]
@@ -160,7 +163,7 @@ fn leniency() {
         .iter()
         .map(|g| {
             g.tag(b"Event")
-                .map(|t| t.value_lossy_str().into_owned())
+                .map(|t| t.value_str().into_owned())
                 .unwrap_or_default()
         })
         .collect();
@@ -180,14 +183,14 @@ fn leniency() {
     assert_eq!(sans(&all[2].movetext), [&b"c4"[..], b"c5"]);
     assert!(
         all[3].movetext.len() == 1
-            && all[3].termination == Termination::Result(GameResult::Unknown)
+            && all[3].movetext_end == MovetextEnd::Result(GameResult::Unknown)
     );
     assert_eq!(sans(&all[4].movetext), [&b"e4"[..], b"e5"]);
-    assert_eq!(all[5].termination, Termination::Truncated);
+    assert_eq!(all[5].movetext_end, MovetextEnd::NextGame);
     assert_eq!(all[6].tags_named(b"FEN").count(), 2);
     let position = |name: &[u8]| all[6].tags.iter().position(|t| t.name == name).unwrap();
     assert!(position(b"Variant") > position(b"FEN"));
-    assert_eq!(all[7].termination, Termination::EndOfInput);
+    assert_eq!(all[7].movetext_end, MovetextEnd::EndOfInput);
 }
 
 #[test]
@@ -258,13 +261,13 @@ fn result_glued_to_a_move_number_ends_the_game() {
         .map(|g| g.unwrap())
         .collect();
     assert_eq!(
-        games[0].termination,
-        Termination::Result(GameResult::Unknown)
+        games[0].movetext_end,
+        MovetextEnd::Result(GameResult::Unknown)
     );
     assert_eq!(sans(&games[0].movetext), [&b"e4"[..], b"e5"]);
     assert_eq!(
-        games.last().unwrap().termination,
-        Termination::Result(GameResult::WhiteWins)
+        games.last().unwrap().movetext_end,
+        MovetextEnd::Result(GameResult::WhiteWins)
     );
     let bytes = fixture("../fuzz-regressions/pgn-reader-move-number-glued-to-result.pgn");
     for game in read_games(&bytes).flatten() {
@@ -287,8 +290,8 @@ fn move_numbers_glued_together_are_all_skipped() {
         [&b"e4"[..], b"e5", b"Nf3", b"Nc6"]
     );
     assert_eq!(
-        games[0].termination,
-        Termination::Result(GameResult::Unknown)
+        games[0].movetext_end,
+        MovetextEnd::Result(GameResult::Unknown)
     );
     assert_eq!(sans(&games.last().unwrap().movetext), [&b"d4"[..], b"d5"]);
 }

@@ -2,8 +2,8 @@
 //! games included), and writing then reading a game gives the same game.
 
 use pgn_parse::{
-    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, PgnWriter, Reader, Skip,
-    StreamReader, Termination, Token, Visitor,
+    read_games, read_games_at, split_at_game_boundaries, Game, GameEnd, GameResult, MovetextEnd,
+    PgnWriter, Reader, Skip, StreamReader, Token, Visitor,
 };
 use proptest::prelude::*;
 
@@ -59,7 +59,7 @@ fn summary(input: &[u8], origin_chunks: Option<usize>) -> Vec<String> {
     let describe = |g: Result<Game<'_>, pgn_parse::BadGame<'_>>| match g {
         Ok(g) => format!(
             "ok {:?} {:?} {:?} {:?}",
-            g.byte_range, g.termination, g.tags, g.movetext
+            g.byte_range, g.movetext_end, g.tags, g.movetext
         ),
         Err(b) => format!(
             "bad {:?} {:?} {}",
@@ -101,6 +101,61 @@ fn game_ends(input: &[u8], skip: bool) -> (Vec<GameEnd>, u64) {
     (ends, reader.junk_bytes())
 }
 
+/// Every game's main line (moves, comments, result, each with its offset where it has one)
+/// and end, with variations skipped by the visitor (`skip`) or read and left out by depth.
+fn main_lines(input: &[u8], skip: bool) -> Vec<(Vec<String>, GameEnd)> {
+    struct MainLine {
+        skip: bool,
+        depth: usize,
+        seen: Vec<String>,
+    }
+    impl<'a> Visitor<'a> for MainLine {
+        type Output = (Vec<String>, GameEnd);
+        fn san(&mut self, san: &'a [u8], offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} {san:?}"));
+            }
+        }
+        fn null_move(&mut self, offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} --"));
+            }
+        }
+        fn comment(&mut self, text: &'a [u8], offset: usize) {
+            if self.depth == 0 {
+                self.seen.push(format!("{offset} {text:?}"));
+            }
+        }
+        fn nag(&mut self, nag: u16) {
+            if self.depth == 0 {
+                self.seen.push(format!("${nag}"));
+            }
+        }
+        fn begin_variation(&mut self) -> Skip {
+            self.depth += usize::from(!self.skip);
+            Skip(self.skip)
+        }
+        fn end_variation(&mut self) {
+            assert!(!self.skip, "no end_variation after a skipped variation");
+            self.depth -= 1;
+        }
+        fn result(&mut self, result: GameResult) {
+            self.seen.push(result.as_str().to_string());
+        }
+        fn end_game(&mut self, end: GameEnd) -> (Vec<String>, GameEnd) {
+            self.depth = 0;
+            (std::mem::take(&mut self.seen), end)
+        }
+    }
+    let mut reader = Reader::new(input);
+    let mut visitor = MainLine {
+        skip,
+        depth: 0,
+        seen: Vec::new(),
+    };
+    std::iter::from_fn(|| reader.read_game(&mut visitor)).collect()
+}
+
 /// Bytes from the characters that matter to the movetext reader.
 fn movetext_soup() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
@@ -128,6 +183,16 @@ proptest! {
     }
 
     #[test]
+    fn skipping_variations_leaves_the_main_line_and_the_game_ends_as_they_are(input in file()) {
+        prop_assert_eq!(main_lines(&input, true), main_lines(&input, false));
+    }
+
+    #[test]
+    fn skipping_variations_of_any_soup_leaves_the_main_line_as_it_is(input in movetext_soup()) {
+        prop_assert_eq!(main_lines(&input, true), main_lines(&input, false));
+    }
+
+    #[test]
     fn chunked_reading_equals_sequential_reading(input in file(), target in 1usize..400) {
         prop_assert_eq!(summary(&input, Some(target)), summary(&input, None));
     }
@@ -138,11 +203,11 @@ proptest! {
         let mut streamed = Vec::new();
         while let Some(b) = stream.next_block().unwrap() {
             for g in read_games_at(&b.data, b.origin()) {
-                streamed.push(match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) });
+                streamed.push(match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.movetext_end), Err(e) => format!("bad {:?}", e.byte_range) });
             }
         }
         let sequential: Vec<String> = read_games(&input)
-            .map(|g| match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.termination), Err(e) => format!("bad {:?}", e.byte_range) })
+            .map(|g| match g { Ok(g) => format!("ok {:?} {:?}", g.byte_range, g.movetext_end), Err(e) => format!("bad {:?}", e.byte_range) })
             .collect();
         prop_assert_eq!(streamed, sequential);
     }
@@ -150,7 +215,7 @@ proptest! {
     #[test]
     fn write_then_read_gives_the_same_game(input in file()) {
         for game in read_games(&input).flatten() {
-            if !matches!(game.termination, Termination::Result(_)) {
+            if !matches!(game.movetext_end, MovetextEnd::Result(_)) {
                 continue;
             }
             let mut out = Vec::new();

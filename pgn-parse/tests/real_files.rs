@@ -3,7 +3,7 @@
 
 mod shared_data;
 
-use pgn_parse::{read_games, read_games_at, split_at_game_boundaries, Termination};
+use pgn_parse::{read_games, read_games_at, split_at_game_boundaries, MovetextEnd};
 
 const FILES: &[(&str, usize)] = &[
     (
@@ -63,7 +63,7 @@ fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
                 .as_ref()
                 .unwrap_or_else(|bad| panic!("{file}: {}", bad.error));
             assert!(
-                matches!(game.termination, Termination::Result(_)),
+                matches!(game.movetext_end, MovetextEnd::Result(_)),
                 "{file}: game {} at line {} has no result",
                 game.index,
                 game.line

@@ -128,11 +128,7 @@ pub struct GameFacts {
 impl GameFacts {
     /// Reads the facts from a game's tags.
     pub fn from_tags(tags: &[pgn_parse::Tag<'_>]) -> GameFacts {
-        let text = |name: &[u8]| {
-            tags.iter()
-                .find(|t| t.name == name)
-                .map(|t| t.value_lossy_str())
-        };
+        let text = |name: &[u8]| tags.iter().find(|t| t.name == name).map(|t| t.value_str());
         let elo = |name: &[u8]| text(name).and_then(|v| v.trim().parse::<u32>().ok());
         GameFacts {
             ratings: elo(b"WhiteElo").zip(elo(b"BlackElo")),

@@ -77,15 +77,8 @@ pub trait ChunkOutput {
     fn games(&self) -> u64;
 }
 
-/// Where chunks may be cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Cut {
-    /// At game boundaries (PGN).
-    #[default]
-    Games,
-    /// After line breaks (FEN/EPD lists).
-    Lines,
-}
+/// Where chunks may be cut: at game boundaries (PGN) or after line breaks (FEN/EPD lists).
+pub use pgn_parse::Cut;
 
 /// How to cut and schedule.
 #[derive(Debug, Clone, Copy)]
@@ -160,8 +153,7 @@ enum SourceKind {
         bytes: Arc<Bytes>,
         chunks: std::vec::IntoIter<pgn_parse::Chunk>,
     },
-    Games(StreamReader<Box<dyn Read + Send>>),
-    Lines(LineBlocks<Box<dyn Read + Send>>),
+    Stream(StreamReader<Box<dyn Read + Send>>),
 }
 
 impl ChunkSource {
@@ -189,13 +181,10 @@ impl ChunkSource {
             } => {
                 let compressed_read = compressed_read.clone();
                 let reader = std::mem::replace(reader, Box::new(std::io::empty()));
-                let kind = match options.cut {
-                    Cut::Games => SourceKind::Games(StreamReader::with_block_size(
-                        reader,
-                        options.chunk_bytes,
-                    )),
-                    Cut::Lines => SourceKind::Lines(LineBlocks::new(reader, options.chunk_bytes)),
-                };
+                let kind = SourceKind::Stream(
+                    StreamReader::with_block_size(reader, options.chunk_bytes)
+                        .with_cut(options.cut),
+                );
                 ChunkSource {
                     kind,
                     last_read: 0,
@@ -231,7 +220,7 @@ impl ChunkSource {
                 origin: c.origin(),
                 data: ChunkData::Shared(Arc::clone(bytes), c.range),
             })),
-            SourceKind::Games(stream) => {
+            SourceKind::Stream(stream) => {
                 let Some(block) = stream.next_block()? else {
                     return Ok(None);
                 };
@@ -246,22 +235,6 @@ impl ChunkSource {
                     data: ChunkData::Owned(block.data),
                     origin,
                     info: info(offset, len, source_bytes),
-                }))
-            }
-            SourceKind::Lines(lines) => {
-                let Some((offset, data)) = lines.next_block()? else {
-                    return Ok(None);
-                };
-                let read = lines.bytes_read;
-                let source_bytes = self.source_advance(read);
-                let origin = Origin {
-                    offset,
-                    ..Origin::default()
-                };
-                Ok(Some(Chunk {
-                    info: info(offset, data.len(), source_bytes),
-                    data: ChunkData::Owned(data),
-                    origin,
                 }))
             }
         }
@@ -378,70 +351,6 @@ pub fn split_at_lines(input: &[u8], target: usize) -> Vec<pgn_parse::Chunk> {
         start = end;
     }
     chunks
-}
-
-/// Reads a stream in blocks that end after a line break.
-struct LineBlocks<R> {
-    source: R,
-    carry: Vec<u8>,
-    block: usize,
-    offset: usize,
-    bytes_read: u64,
-    eof: bool,
-}
-
-impl<R: std::io::Read> LineBlocks<R> {
-    fn new(source: R, block: usize) -> LineBlocks<R> {
-        LineBlocks {
-            source,
-            carry: Vec::new(),
-            block: block.max(64),
-            offset: 0,
-            bytes_read: 0,
-            eof: false,
-        }
-    }
-
-    fn next_block(&mut self) -> std::io::Result<Option<(usize, Vec<u8>)>> {
-        let mut buf = std::mem::take(&mut self.carry);
-        let mut want = self.block;
-        loop {
-            while !self.eof && buf.len() < want {
-                let old = buf.len();
-                buf.resize(want, 0);
-                match self.source.read(&mut buf[old..]) {
-                    Ok(0) => {
-                        buf.truncate(old);
-                        self.eof = true;
-                    }
-                    Ok(n) => {
-                        buf.truncate(old + n);
-                        self.bytes_read += n as u64;
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
-                    Err(e) => return Err(e),
-                }
-            }
-            if buf.is_empty() {
-                return Ok(None);
-            }
-            let cut = if self.eof {
-                buf.len()
-            } else {
-                match buf.iter().rposition(|&b| b == b'\n') {
-                    Some(i) => i + 1,
-                    None => {
-                        want = want.saturating_mul(2);
-                        continue;
-                    }
-                }
-            };
-            self.carry = buf.split_off(cut);
-            let offset = self.offset;
-            self.offset += buf.len();
-            return Ok(Some((offset, buf)));
-        }
-    }
 }
 
 /// A pool of `threads` workers (0 = one per core).

@@ -140,7 +140,7 @@ pub fn chunk_records(
                 .iter()
                 .map(|t| {
                     let name = String::from_utf8_lossy(t.name).into_owned();
-                    (name, t.value_lossy_str().into_owned())
+                    (name, t.value_str().into_owned())
                 })
                 .collect()
         } else {

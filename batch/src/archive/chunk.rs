@@ -71,7 +71,7 @@ impl Players {
         let get = |name: &[u8]| {
             tags.iter()
                 .find(|t| t.name == name)
-                .map(|t| t.value_lossy_str().into_owned())
+                .map(|t| t.value_str().into_owned())
                 .unwrap_or_else(|| "?".into())
         };
         Players {

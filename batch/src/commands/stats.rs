@@ -152,9 +152,7 @@ impl<'a> Visitor<'a> for HeaderVisitor<'a> {
 }
 
 fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
-    tags.iter()
-        .find(|t| t.name == name)
-        .map(|t| t.value_lossy_str())
+    tags.iter().find(|t| t.name == name).map(|t| t.value_str())
 }
 
 /// Counts of one chunk.
@@ -239,7 +237,7 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         while let Some(end) = reader.read_game(&mut v) {
             let tags = &v.tags;
             let verdict = if end.error.is_some()
-                || truncation(end.termination, &end.byte_range).is_some()
+                || truncation(end.movetext_end, &end.byte_range).is_some()
             {
                 Err(Excluded::Invalid)
             } else {

@@ -245,7 +245,7 @@ fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
             out.fens += 1;
             let start = tag.raw_value.as_ptr() as usize - bytes.as_ptr() as usize;
             let end = start + tag.raw_value.len();
-            let value = tag.value_lossy_str();
+            let value = tag.value_str();
             match convert_fen(value.trim(), to) {
                 Ok(new) if new.as_bytes() != tag.raw_value => {
                     out.changed += 1;

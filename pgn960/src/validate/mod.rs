@@ -197,10 +197,10 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
 }
 
 /// The rejection of a game whose movetext stopped without a result (`None` if it has one).
-pub fn truncation(ending: pgn_parse::Termination, byte_range: &Range<usize>) -> Option<Rejection> {
+pub fn truncation(ending: pgn_parse::MovetextEnd, byte_range: &Range<usize>) -> Option<Rejection> {
     let why = match ending {
-        pgn_parse::Termination::Result(_) => return None,
-        pgn_parse::Termination::EndOfInput => {
+        pgn_parse::MovetextEnd::Result(_) => return None,
+        pgn_parse::MovetextEnd::EndOfInput => {
             "no result at the end of the file: the game was cut short"
         }
         _ => "no result before the next game: the game was cut short",
@@ -211,7 +211,7 @@ pub fn truncation(ending: pgn_parse::Termination, byte_range: &Range<usize>) -> 
 
 /// Validates one game read whole (its structure, tags and every move).
 pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
-    if let Some(rejection) = truncation(game.termination, &game.byte_range) {
+    if let Some(rejection) = truncation(game.movetext_end, &game.byte_range) {
         return Verdict::Invalid(rejection);
     }
     let mut replay = match Replay::start(&game.tags, game.byte_range.start, opts) {

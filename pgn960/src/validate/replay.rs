@@ -382,7 +382,7 @@ impl Replay {
             let corrected = repairs
                 .iter()
                 .any(|r| matches!(r, Repair::ResultCorrected { .. }));
-            let written = tag(tags, b"Result").map(|t| t.value_lossy_str().trim().to_string());
+            let written = tag(tags, b"Result").map(|t| t.value_str().trim().to_string());
             if !corrected && written.as_deref() != Some(result.as_str()) {
                 repairs.push(Repair::ResultNormalised {
                     old: written.unwrap_or_default(),

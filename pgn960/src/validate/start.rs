@@ -27,9 +27,9 @@ impl<'t> RuleTags<'t> {
         let mut tags = RuleTags::default();
         for tag in game_tags {
             match tag.name {
-                b"FEN" => tags.fens.push(tag.value_lossy_str()),
-                b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_lossy_str()),
-                b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_lossy_str()),
+                b"FEN" => tags.fens.push(tag.value_str()),
+                b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_str()),
+                b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_str()),
                 _ => {}
             }
         }

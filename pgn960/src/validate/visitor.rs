@@ -124,7 +124,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
         let state = std::mem::replace(&mut self.state, State::Tags);
         let structural = match &end.error {
             Some(error) => Some(parse_rejection(error)),
-            None => truncation(end.termination, &end.byte_range),
+            None => truncation(end.movetext_end, &end.byte_range),
         };
         let verdict = match (structural, state) {
             (Some(rejection), _) => Verdict::Invalid(rejection),
