@@ -11,7 +11,7 @@ use crate::validate::{
     validate, RejectReason, Rejection, Repair, ValidGame, ValidateOptions, Validator, Verdict,
 };
 use anyhow::{Context, Result};
-use chess960_core::Color;
+use chess960_core::{CastlingStyle, Color};
 use pgn_parse::{
     count_line_breaks, read_games_at, ErrorKind, Game, LineIndex, Origin, PgnWriter, Reader, Tag,
     Termination, Token, SEVEN_TAG_ROSTER,
@@ -374,8 +374,8 @@ fn render(
         }
         let chess960 = valid.kind == GameKind::Chess960;
         let fen = match (opts.fen_style, chess960) {
-            (FenStyle::Shredder, true) => valid.start.to_shredder_fen(),
-            _ => valid.start.to_xfen(),
+            (FenStyle::Shredder, true) => valid.start.fen(CastlingStyle::Shredder).to_string(),
+            _ => valid.start.to_string(),
         };
         let standard_start = !chess960 && !valid.had_fen;
         if chess960 {

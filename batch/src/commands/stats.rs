@@ -10,7 +10,7 @@ use crate::stats::table::{Row, Tables, Winner};
 use crate::validate::start::{resolve_start, GameKind, RuleTags, StartOutcome};
 use crate::validate::{ValidateOptions, Validator, Verdict};
 use anyhow::{bail, Context, Result};
-use chess960_core::sp::StartKind;
+use chess960_core::StartKind;
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Termination, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;

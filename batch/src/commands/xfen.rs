@@ -6,8 +6,7 @@ use crate::output::{AtomicFile, Sink};
 use crate::pipeline::{self, Cut, PipelineOptions};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use chess960_core::fen::{CastlingStyle, FieldSpans, Setup};
-use chess960_core::Position;
+use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn_parse::{read_games_at, LineIndex, Origin};
 use std::io::Write;
 use std::path::PathBuf;
@@ -85,7 +84,7 @@ struct Converted {
 /// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
 pub fn convert_fen(fen: &str, to: Notation) -> Result<String, String> {
     let mut out = String::with_capacity(96);
-    let spans = FieldSpans::of(fen);
+    let spans = FenFieldSpans::of(fen);
     let placement = spans.span(0).map_or("", |r| &fen[r]);
     convert_fen_into(fen, placement, spans.len(), to, &mut out)?;
     Ok(out)
@@ -100,7 +99,7 @@ fn convert_fen_into(
     to: Notation,
     out: &mut String,
 ) -> Result<(), String> {
-    let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
+    let setup = Setup::from_ascii(fen.as_bytes()).map_err(|e| e.to_string())?;
     let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
     let start = out.len();
     let style = match to {
@@ -118,12 +117,9 @@ fn convert_fen_into(
     let canonical = !digits_touch;
     if canonical {
         out.push_str(placement);
-        pos.write_fen_tail(style, out);
+        pos.fen(style).append_tail_to(out);
     } else {
-        match to {
-            Notation::Xfen => pos.write_xfen(out),
-            Notation::Shredder => pos.write_shredder_fen(out),
-        }
+        pos.fen(style).append_to(out);
     }
     if fields < 6 {
         // Keep the first `max(fields, 4)` fields of the six written.
@@ -157,7 +153,7 @@ fn convert_line(
         out.extend_from_slice(bytes);
         return Ok(false);
     }
-    let spans = FieldSpans::of(line);
+    let spans = FenFieldSpans::of(line);
     let numeric = |i: usize| {
         spans.span(i).is_some_and(|r| {
             let f = &bytes[r];

@@ -4,9 +4,7 @@
 pub mod start;
 pub mod variant;
 
-use chess960_core::outcome::Termination;
-use chess960_core::sp::StartClassification;
-use chess960_core::{Color, Move, Position, SanError};
+use chess960_core::{Color, Move, Position, SanError, StartClassification, Termination};
 use pgn_parse::{Game, GameEnd, GameResult, Skip, Tag, Token, Visitor};
 use serde::Serialize;
 use start::{resolve_start, GameKind, RuleTags, Start, StartOutcome};
@@ -211,6 +209,7 @@ fn san_failure(pos: &Position, san: &str, err: SanError) -> String {
             format!("{side} is in check and {san:?} does not answer it")
         }
         SanError::Illegal => format!("no legal {side} move matches {san:?}"),
+        _ => format!("{san:?} cannot be played: {err}"),
     }
 }
 
@@ -359,6 +358,7 @@ impl Replay {
                     SanError::Malformed => (RejectReason::MalformedMove, "malformed"),
                     SanError::Ambiguous => (RejectReason::AmbiguousMove, "ambiguous"),
                     SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
+                    _ => (RejectReason::IllegalMove, "illegal"),
                 };
                 let detail = format!(
                     "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",
@@ -376,10 +376,10 @@ impl Replay {
             self.repairs.push(Repair::ZeroCastlingNotation);
         }
         if self.opts.canonical_san {
-            self.canonical.push(line.current.san_plus(m));
+            self.canonical.push(line.current.san_plus(m).to_string());
         }
         let before = line.current.clone();
-        line.current.play(m);
+        line.current.play_unchecked(m);
         if depth == 1 {
             self.plies += 1;
             if self.opts.dedupe_key {
