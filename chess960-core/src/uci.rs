@@ -2,8 +2,9 @@
 //!
 //! [`CastlingNotation::KingTakesRook`] writes castling as the king moving onto its rook
 //! (`e1h1`, the Chess960 convention); [`CastlingNotation::KingTwoSquares`] writes the king's
-//! destination (`e1g1`, the classical convention) unless the king does not move, when it
-//! falls back to king-takes-rook. Reading accepts both in either mode.
+//! destination (`e1g1`, the classical convention) unless that text could name another move:
+//! when the king does not move, or steps one square onto an empty square (king f1, rook h1:
+//! `f1g1` is also a king step), it falls back to king-takes-rook. Reading accepts both.
 //!
 //! ```
 //! use chess960_core::{CastlingNotation, Position, UciMove};
@@ -144,8 +145,12 @@ impl Move {
             Move::Castle { king, rook } => {
                 let side = CastlingSide::of_rook(king.file(), rook.file());
                 let king_to = side.king_to(king.rank());
+                // Where castling is legal, an empty destination next to the king is also a
+                // legal king step, which the reader prefers: write the rook there.
+                let steps = king.file().index().abs_diff(king_to.file().index());
+                let unambiguous = steps > 1 || (steps == 1 && king_to == rook);
                 match notation {
-                    CastlingNotation::KingTwoSquares if king_to != king => (king, king_to),
+                    CastlingNotation::KingTwoSquares if unambiguous => (king, king_to),
                     _ => (king, rook),
                 }
             }
@@ -163,5 +168,49 @@ impl Position {
     /// Reads a UCI move (either castling convention) and finds its legal move here.
     pub fn parse_uci(&self, text: impl AsRef<[u8]>) -> Result<Move, UciError> {
         UciMove::from_ascii(text.as_ref())?.to_move(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_two_squares_never_names_a_king_step() {
+        // Fuzz finding: king f1, rooks b1 and h1. O-O takes the king one square to an empty
+        // g1, so `f1g1` is also the king step Kg1 (which the reader prefers): O-O is written
+        // king onto rook in both notations. O-O-O moves the king three squares: `f1c1`.
+        let pos = Position::from_fen("1r2k2r/8/8/8/8/8/8/1R3K1R w KQkq - 0 1").unwrap();
+        let short = pos.castling_move(CastlingSide::KingSide).unwrap();
+        let long = pos.castling_move(CastlingSide::QueenSide).unwrap();
+        for (m, two_squares) in [(short, "f1h1"), (long, "f1c1")] {
+            assert_eq!(
+                m.to_uci(CastlingNotation::KingTwoSquares).to_string(),
+                two_squares
+            );
+            for notation in [
+                CastlingNotation::KingTakesRook,
+                CastlingNotation::KingTwoSquares,
+            ] {
+                assert_eq!(pos.parse_uci(m.to_uci(notation).to_string()), Ok(m));
+            }
+        }
+        assert!(matches!(pos.parse_uci("f1g1"), Ok(Move::Normal { .. })));
+        // King next to its rook (f1, g1): `f1g1` cannot be a king step, so it stays.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/5KR1 w K - 0 1").unwrap();
+        let castle = pos.castling_move(CastlingSide::KingSide).unwrap();
+        assert_eq!(
+            castle.to_uci(CastlingNotation::KingTwoSquares).to_string(),
+            "f1g1"
+        );
+        // Classical castling is unchanged.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        for (side, text) in [
+            (CastlingSide::KingSide, "e1g1"),
+            (CastlingSide::QueenSide, "e1c1"),
+        ] {
+            let m = pos.castling_move(side).unwrap();
+            assert_eq!(m.to_uci(CastlingNotation::KingTwoSquares).to_string(), text);
+        }
     }
 }
