@@ -4,6 +4,12 @@
 //! castling, FEN / X-FEN / Shredder-FEN, start-position numbers, SAN and UCI, game outcomes,
 //! Zobrist keys and perft. No I/O and no knowledge of PGN.
 //!
+//! Every type is at the crate root; [`attacks`], [`perft`] and [`zobrist`] are namespaces of
+//! free functions. Text goes in through `FromStr` (and `from_ascii` for bytes: [`Setup`],
+//! [`San`], [`SanPlus`], [`UciMove`]) and out through `Display`, allocating nothing until a
+//! `String` is asked for: [`Position::fen`] gives a [`Fen`], [`Position::san_plus`] a
+//! [`SanPlus`], [`Move::to_uci`] a [`UciMove`].
+//!
 //! ```
 //! use chess960_core::{CastlingNotation, CastlingStyle, Position};
 //!
@@ -21,6 +27,7 @@
 //! assert_eq!(shredder.to_string(), "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b gb - 1 1");
 //! let mut out = String::new();
 //! shredder.append_to(&mut out);
+//! assert_eq!(out, shredder.to_string());
 //! assert_eq!(shredder.castling().as_str(), "gb");
 //! ```
 
