@@ -483,7 +483,11 @@ impl Position {
     /// Reads a SAN and finds its legal move here.
     #[inline]
     pub fn parse_san(&self, text: impl AsRef<[u8]>) -> Result<Move, SanError> {
-        San::from_ascii(text.as_ref())?.to_move(self)
+        self.parse_san_ascii(text.as_ref())
+    }
+
+    fn parse_san_ascii(&self, text: &[u8]) -> Result<Move, SanError> {
+        San::from_ascii(text)?.to_move(self)
     }
 
     /// Canonical SAN of a legal move, without check or mate mark.
