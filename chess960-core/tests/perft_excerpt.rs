@@ -37,5 +37,8 @@ fn chess960_perft_excerpt() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(counts >= 400, "only {counts} counts checked");
     // Castling must be reachable at the root of a good share of the positions.
-    assert!(castling_positions >= 20, "{castling_positions} positions can castle");
+    assert!(
+        castling_positions >= 20,
+        "{castling_positions} positions can castle"
+    );
 }
