@@ -1,7 +1,7 @@
 //! Perft and SAN resolution, chess960-core next to shakmaty in the same run; the ratios are
 //! printed at the end.
 
-use chess960_core::Position;
+use chess960_core::{CastlingStyle, Position};
 use criterion::Criterion;
 use pgn960_benches::{best_seconds, corpus, print_ratio};
 use shakmaty::fen::Fen;
@@ -35,8 +35,12 @@ fn san_pairs() -> Vec<(Position, Chess, Vec<u8>)> {
         for token in &game.movetext {
             if let pgn_parse::Token::San { text, .. } = token {
                 let Ok(m) = ours.parse_san(text) else { break };
-                pairs.push((ours.clone(), theirs(&ours.to_shredder_fen()), text.to_vec()));
-                ours.play(m);
+                pairs.push((
+                    ours.clone(),
+                    theirs(&ours.fen(CastlingStyle::Shredder).to_string()),
+                    text.to_vec(),
+                ));
+                ours.play_unchecked(m);
             }
         }
     }
@@ -104,7 +108,7 @@ fn main() {
             .iter()
             .map(|(p, m, _, _)| {
                 let mut p = p.clone();
-                p.play(*m);
+                p.play_unchecked(*m);
                 p.zobrist()
             })
             .fold(0u64, |a, z| a ^ z)

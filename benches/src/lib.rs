@@ -271,7 +271,7 @@ pub fn our_replay(games: &MainLines<'_>) -> u64 {
         let Some(mut pos) = start else { continue };
         for san in sans {
             match pos.parse_san(san) {
-                Ok(m) => pos.play(m),
+                Ok(m) => pos.play_unchecked(m),
                 Err(_) => break,
             }
             moves += 1;
@@ -333,7 +333,7 @@ pub fn our_fused(bytes: &[u8]) -> Counts {
             self.counts.moves += 1;
             if let Some(pos) = self.pos.as_mut() {
                 match pos.parse_san(san) {
-                    Ok(m) => pos.play(m),
+                    Ok(m) => pos.play_unchecked(m),
                     Err(_) => {
                         self.ok = false;
                         self.pos = None;

@@ -6,7 +6,7 @@
 //! ```
 //! use chess960_core::{attacks, Bitboard, Square};
 //!
-//! let e4 = Square::parse(b"e4").unwrap();
+//! let e4: Square = "e4".parse().unwrap();
 //! assert_eq!(attacks::knight_attacks(e4).count(), 8);
 //! assert_eq!(attacks::rook_attacks(Square::A1, Bitboard::EMPTY).count(), 14);
 //! ```
@@ -197,9 +197,6 @@ static ROOK_RAYS: [u64; 64] = build_rays(&ROOK_DIRS);
 static BISHOP_RAYS: [u64; 64] = build_rays(&BISHOP_DIRS);
 static BETWEEN: [[u64; 64]; 64] = build_geometry(false);
 static LINE: [[u64; 64]; 64] = build_geometry(true);
-
-/// Nothing to do: every table is built at compile time (kept for API stability).
-pub fn init() {}
 
 #[inline(always)]
 fn magic_lookup<const N: usize>(t: &SliderTables<N>, sq: Square, occupied: Bitboard) -> Bitboard {
@@ -432,7 +429,7 @@ mod tests {
     use super::*;
 
     fn sq(name: &str) -> Square {
-        Square::parse(name.as_bytes()).unwrap()
+        Square::from_ascii(name.as_bytes()).unwrap()
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub struct Board {
 
 /// Why a FEN piece-placement field cannot be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlacementError {
     /// Not exactly 8 ranks separated by `/`.
     #[error("expected 8 ranks separated by '/', found {0}")]
@@ -181,9 +182,14 @@ impl Board {
 
     /// Reads the piece-placement field of a FEN (`rnbqkbnr/pppppppp/8/...`).
     pub fn parse_placement(text: &str) -> Result<Board, PlacementError> {
-        match Board::parse_placement_fast(text.as_bytes()) {
+        Board::parse_placement_ascii(text.as_bytes())
+    }
+
+    /// Reads a piece-placement field given as bytes.
+    pub(crate) fn parse_placement_ascii(bytes: &[u8]) -> Result<Board, PlacementError> {
+        match Board::parse_placement_fast(bytes) {
             Some(board) => Ok(board),
-            None => Board::parse_placement_exact(text),
+            None => Board::parse_placement_exact(bytes),
         }
     }
 
@@ -236,8 +242,7 @@ impl Board {
     }
 
     /// Reads a piece placement byte by byte, naming the first error exactly.
-    fn parse_placement_exact(text: &str) -> Result<Board, PlacementError> {
-        let bytes = text.as_bytes();
+    fn parse_placement_exact(bytes: &[u8]) -> Result<Board, PlacementError> {
         let ranks = bytes.iter().filter(|&&b| b == b'/').count() + 1;
         if ranks != 8 {
             return Err(PlacementError::RankCount(ranks));
@@ -268,7 +273,11 @@ impl Board {
                 file += u32::from(code & 0x0f);
             } else {
                 // Every earlier byte was ASCII, so the column is the byte position + 1.
-                let found = text[i..].chars().next().unwrap_or('?');
+                let char_bytes = &bytes[i..bytes.len().min(i + 4)];
+                let found = String::from_utf8_lossy(char_bytes)
+                    .chars()
+                    .next()
+                    .unwrap_or('?');
                 return Err(PlacementError::UnexpectedChar {
                     found,
                     column: i + 1,
@@ -413,7 +422,7 @@ mod tests {
                 }
             }
             let text = String::from_utf8(text).unwrap();
-            let exact = Board::parse_placement_exact(&text);
+            let exact = Board::parse_placement_exact(text.as_bytes());
             let fast = Board::parse_placement_fast(text.as_bytes());
             match (&exact, fast) {
                 (Ok(board), Some(fast)) => assert_eq!(*board, fast, "{text}"),

@@ -4,12 +4,21 @@
 //! (`HAha`, Shredder-FEN), or a mix (`KQbf`); X-FEN writes a file letter only when another
 //! rook of that colour stands further out on the same side of the back rank.
 //!
-//! ```
-//! use chess960_core::Position;
+//! Writing goes through [`Position::fen`], which takes the [`CastlingStyle`] and gives a
+//! [`Fen`] value: it displays as text, appends to a `String` without allocating (whole, or
+//! only the fields after the placement), and gives the castling field alone.
 //!
-//! let pos = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
-//! assert_eq!(pos.to_xfen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
-//! assert_eq!(pos.to_shredder_fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+//! ```
+//! use chess960_core::{CastlingStyle, Position};
+//!
+//! let pos: Position = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9".parse().unwrap();
+//! assert_eq!(pos.to_string(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+//! let shredder = pos.fen(CastlingStyle::Shredder);
+//! assert_eq!(shredder.to_string(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+//! assert_eq!(shredder.castling().as_str(), "HFhf");
+//! let mut line = String::from("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR");
+//! pos.fen(CastlingStyle::Xfen).append_tail_to(&mut line);
+//! assert_eq!(line, pos.to_string());
 //! assert!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
 //! ```
 
@@ -18,7 +27,9 @@ use crate::board::{Board, PlacementError};
 use crate::castling::CastlingRights;
 use crate::moves::CastlingSide;
 use crate::position::Position;
-use crate::types::{Color, File, Rank, Role, Square};
+use crate::types::{Color, File, NotationError, Rank, Role, Square};
+use std::fmt;
+use std::str::FromStr;
 
 /// One letter of a FEN castling field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,23 +73,24 @@ pub type CastlingTokens = arrayvec::ArrayVec<CastlingToken, 16>;
 /// without allocating (a seventh field after a FEN is trailing text).
 ///
 /// ```
-/// use chess960_core::fen::FieldSpans;
+/// use chess960_core::FenFieldSpans;
 ///
-/// let fields = FieldSpans::of("  8/8/8/8/8/8/8/8 w - -  bm e4;");
+/// let fields = FenFieldSpans::of("  8/8/8/8/8/8/8/8 w - -  bm e4;");
 /// assert_eq!(fields.len(), 6);
 /// assert_eq!(fields.span(1), Some(18..19));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FieldSpans {
+pub struct FenFieldSpans {
     spans: [(usize, usize); 7],
     len: usize,
 }
 
-impl FieldSpans {
-    /// Splits `text` at ASCII white space (field edges are therefore char boundaries).
-    pub fn of(text: &str) -> FieldSpans {
-        let bytes = text.as_bytes();
-        let mut out = FieldSpans {
+impl FenFieldSpans {
+    /// Splits `text` (`&str` or bytes) at ASCII white space (in a `&str`, field edges are
+    /// therefore char boundaries).
+    pub fn of<T: AsRef<[u8]> + ?Sized>(text: &T) -> FenFieldSpans {
+        let bytes = text.as_ref();
+        let mut out = FenFieldSpans {
             spans: [(0, 0); 7],
             len: 0,
         };
@@ -163,6 +175,7 @@ impl std::fmt::Display for FenField {
 
 /// Why a FEN is rejected: syntax (with the 1-based column) or an illegal position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FenError {
     /// The text is empty.
     #[error("empty FEN")]
@@ -192,7 +205,7 @@ pub enum FenError {
     #[error("{color} has {count} kings, expected exactly one")]
     KingCount {
         /// The colour.
-        color: &'static str,
+        color: Color,
         /// How many kings it has.
         count: u32,
     },
@@ -206,7 +219,7 @@ pub enum FenError {
     #[error("{color} has too many pieces ({pieces} pieces, {pawns} pawns)")]
     TooManyPieces {
         /// The colour.
-        color: &'static str,
+        color: Color,
         /// Its pieces, pawns included.
         pieces: u32,
         /// Its pawns.
@@ -216,7 +229,7 @@ pub enum FenError {
     #[error("the side not to move ({color}) is in check")]
     OppositeCheck {
         /// The colour in check.
-        color: &'static str,
+        color: Color,
     },
     /// A castling letter names a file with no rook of that colour on its back rank.
     #[error(
@@ -226,7 +239,7 @@ pub enum FenError {
         /// The letter.
         letter: char,
         /// The colour.
-        color: &'static str,
+        color: Color,
     },
     /// A castling letter of a colour whose king is not on its back rank.
     #[error("castling letter {letter:?}: the {color} king is not on its back rank")]
@@ -234,7 +247,7 @@ pub enum FenError {
         /// The letter.
         letter: char,
         /// The colour.
-        color: &'static str,
+        color: Color,
     },
     /// Two different rooks named for the same side.
     #[error("castling letter {letter:?}: {color} already has a castling rook on that side")]
@@ -242,7 +255,7 @@ pub enum FenError {
         /// The letter.
         letter: char,
         /// The colour.
-        color: &'static str,
+        color: Color,
     },
     /// An en-passant square no double pawn push can have produced.
     #[error("impossible en-passant square {square}")]
@@ -261,13 +274,48 @@ pub enum FenRepair {
     DroppedEnPassant(Square),
 }
 
-/// How castling rights are spelled when writing a FEN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How castling rights are spelled when writing a FEN: X-FEN or Shredder-FEN.
+///
+/// Text form `xfen` / `shredder`. Not to be confused with
+/// [`CastlingNotation`](crate::CastlingNotation), which spells a castling *move* in UCI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CastlingStyle {
     /// X-FEN: `KQkq`, a file letter only for an inner rook.
     Xfen,
     /// Shredder-FEN: file letters (`HAha`).
     Shredder,
+}
+
+impl CastlingStyle {
+    /// Both styles, X-FEN first.
+    pub const ALL: [CastlingStyle; 2] = [CastlingStyle::Xfen, CastlingStyle::Shredder];
+
+    /// `"xfen"` or `"shredder"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CastlingStyle::Xfen => "xfen",
+            CastlingStyle::Shredder => "shredder",
+        }
+    }
+}
+
+impl fmt::Display for CastlingStyle {
+    /// `xfen` or `shredder`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CastlingStyle {
+    type Err = NotationError;
+
+    /// Reads `xfen` or `shredder`.
+    fn from_str(text: &str) -> Result<CastlingStyle, NotationError> {
+        CastlingStyle::ALL
+            .into_iter()
+            .find(|style| style.name() == text)
+            .ok_or(NotationError::new("castling style (xfen or shredder)"))
+    }
 }
 
 /// Gives the decimal digits of `n` to `push`.
@@ -286,24 +334,35 @@ fn push_number(push: &mut impl FnMut(u8), n: u32) {
     digits[i..].iter().for_each(|&d| push(d));
 }
 
-fn field_error(field: FenField, found: &str, column: usize) -> FenError {
+/// The first 32 chars of a field, for an error message.
+fn excerpt(found: &[u8]) -> String {
+    String::from_utf8_lossy(found).chars().take(32).collect()
+}
+
+fn field_error(field: FenField, found: &[u8], column: usize) -> FenError {
     FenError::BadField {
         field,
-        found: found.chars().take(32).collect(),
+        found: excerpt(found),
         column,
     }
 }
 
+/// A decimal field as `str::parse` reads it.
+fn parse_number(text: &[u8]) -> Option<u32> {
+    std::str::from_utf8(text).ok()?.parse().ok()
+}
+
 impl Setup {
-    /// Reads the fields of a FEN. Missing trailing fields default to `w - - 0 1`.
-    pub fn parse(text: &str) -> Result<Setup, FenError> {
+    /// Reads the fields of a FEN, X-FEN or Shredder-FEN (lenient: missing trailing fields
+    /// default to `w - - 0 1`, castling letters of any style).
+    pub fn from_ascii(text: &[u8]) -> Result<Setup, FenError> {
         // Up to seven fields (the seventh is an error) with their 1-based columns.
-        let spans = FieldSpans::of(text);
+        let spans = FenFieldSpans::of(text);
         let field = |i: usize| spans.span(i).map(|r| (&text[r.start..r.end], r.start + 1));
         let Some((placement, _)) = field(0) else {
             return Err(FenError::Empty);
         };
-        let board = Board::parse_placement(placement)?;
+        let board = Board::parse_placement_ascii(placement)?;
         let mut setup = Setup {
             board,
             turn: Color::White,
@@ -314,14 +373,16 @@ impl Setup {
         };
         if let Some((turn, column)) = field(1) {
             setup.turn = match turn {
-                "w" | "W" => Color::White,
-                "b" | "B" => Color::Black,
+                b"w" | b"W" => Color::White,
+                b"b" | b"B" => Color::Black,
                 _ => return Err(field_error(FenField::Turn, turn, column)),
             };
         }
         if let Some((castling, column)) = field(2) {
-            if castling != "-" {
-                for (i, c) in castling.chars().enumerate() {
+            if castling != b"-" {
+                for (i, &c) in castling.iter().enumerate() {
+                    // Every earlier byte was an ASCII letter, so `i` is also the char index.
+                    let c = c as char;
                     let color = if c.is_ascii_uppercase() {
                         Color::White
                     } else {
@@ -344,32 +405,39 @@ impl Setup {
             }
         }
         if let Some((ep, column)) = field(3) {
-            if ep != "-" {
+            if ep != b"-" {
                 setup.ep_square = Some(
-                    Square::parse(ep.as_bytes())
-                        .ok_or_else(|| field_error(FenField::EnPassant, ep, column))?,
+                    Square::from_ascii(ep)
+                        .map_err(|_| field_error(FenField::EnPassant, ep, column))?,
                 );
             }
         }
         if let Some((half, column)) = field(4) {
-            setup.halfmoves = half
-                .parse()
-                .map_err(|_| field_error(FenField::Halfmoves, half, column))?;
+            setup.halfmoves =
+                parse_number(half).ok_or_else(|| field_error(FenField::Halfmoves, half, column))?;
         }
         if let Some((full, column)) = field(5) {
-            let n: u32 = full
-                .parse()
-                .map_err(|_| field_error(FenField::Fullmoves, full, column))?;
+            let n =
+                parse_number(full).ok_or_else(|| field_error(FenField::Fullmoves, full, column))?;
             // python-chess and shakmaty read a full-move number of 0 as 1.
             setup.fullmoves = n.max(1);
         }
         if let Some((extra, column)) = field(6) {
             return Err(FenError::TrailingText {
-                found: extra.chars().take(32).collect(),
+                found: excerpt(extra),
                 column,
             });
         }
         Ok(setup)
+    }
+}
+
+impl FromStr for Setup {
+    type Err = FenError;
+
+    /// Reads the fields of a FEN (as [`Setup::from_ascii`]).
+    fn from_str(text: &str) -> Result<Setup, FenError> {
+        Setup::from_ascii(text.as_bytes())
     }
 }
 
@@ -392,10 +460,7 @@ fn resolve_castling(
             role: Role::Rook,
         }) & back_rank;
         let resolved = match board.king_of(color).filter(|k| back_rank.contains(*k)) {
-            None => Err(FenError::CastlingWithoutKing {
-                letter,
-                color: color.name(),
-            }),
+            None => Err(FenError::CastlingWithoutKing { letter, color }),
             Some(king) => {
                 let king_file = king.file();
                 let rook = match token {
@@ -408,18 +473,12 @@ fn resolve_castling(
                         .filter(|sq| rooks.contains(*sq) && file != king_file),
                 };
                 match rook {
-                    None => Err(FenError::CastlingWithoutRook {
-                        letter,
-                        color: color.name(),
-                    }),
+                    None => Err(FenError::CastlingWithoutRook { letter, color }),
                     Some(rook) => {
                         let side = CastlingSide::of_rook(king_file, rook.file());
                         match rights.rook(color, side) {
                             Some(existing) if existing != rook => {
-                                Err(FenError::CastlingSideTwice {
-                                    letter,
-                                    color: color.name(),
-                                })
+                                Err(FenError::CastlingSideTwice { letter, color })
                             }
                             _ => {
                                 rights.set(color, side, rook);
@@ -441,10 +500,11 @@ fn resolve_castling(
 }
 
 impl Position {
-    /// Reads a FEN, X-FEN or Shredder-FEN (strict: every castling letter and the en-passant
-    /// square must make sense).
-    pub fn from_fen(text: &str) -> Result<Position, FenError> {
-        Position::from_setup(&Setup::parse(text)?)
+    /// Reads a FEN, X-FEN or Shredder-FEN (`&str` or bytes; lenient syntax as
+    /// [`Setup::from_ascii`], strict legality: every castling letter and the en-passant square
+    /// must make sense).
+    pub fn from_fen(text: impl AsRef<[u8]>) -> Result<Position, FenError> {
+        Position::from_setup(&Setup::from_ascii(text.as_ref())?)
     }
 
     /// Builds a position from FEN fields, rejecting anything illegal.
@@ -471,14 +531,14 @@ impl Position {
             let kings = (board.by_role(Role::King) & ours).count();
             if kings != 1 {
                 return Err(FenError::KingCount {
-                    color: color.name(),
+                    color,
                     count: kings,
                 });
             }
             let pawns = (board.by_role(Role::Pawn) & ours).count();
             if ours.count() > 16 || pawns > 8 {
                 return Err(FenError::TooManyPieces {
-                    color: color.name(),
+                    color,
                     pieces: ours.count(),
                     pawns,
                 });
@@ -501,7 +561,7 @@ impl Position {
         let them = setup.turn.other();
         let their_king = pos.king_of(them);
         if board.is_attacked(their_king, setup.turn, board.occupied()) {
-            return Err(FenError::OppositeCheck { color: them.name() });
+            return Err(FenError::OppositeCheck { color: them });
         }
         if let Some(ep) = setup.ep_square {
             if pos.ep_square_is_plausible(ep) {
@@ -539,22 +599,22 @@ impl Position {
             && !occupied.contains(origin)
     }
 
-    /// The castling field in X-FEN: `KQkq`, a file letter only for an inner rook; `-` if none.
-    pub fn castling_xfen(&self) -> String {
-        let mut out = String::with_capacity(4);
-        self.write_castling(CastlingStyle::Xfen, &mut out);
-        out
+    /// The FEN of this position with castling rights spelled in `style`.
+    pub fn fen(&self, style: CastlingStyle) -> Fen<'_> {
+        Fen { pos: self, style }
     }
 
-    /// The castling field in Shredder-FEN: file letters, descending per colour (`HAha`).
-    pub fn castling_shredder(&self) -> String {
-        let mut out = String::with_capacity(4);
-        self.write_castling(CastlingStyle::Shredder, &mut out);
-        out
-    }
-
-    fn write_castling(&self, style: CastlingStyle, out: &mut String) {
-        self.castling_letters(style, &mut |b| out.push(b as char));
+    /// Whether classical FEN can express the castling rights: every castling king on e1/e8
+    /// with its rooks on the a- and h-files (then the X-FEN is the classical FEN).
+    pub fn castling_is_classical(&self) -> bool {
+        self.castling.iter().all(|(color, side, rook)| {
+            let rank = color.back_rank();
+            let expected = match side {
+                CastlingSide::KingSide => Square::from_coords(File::H, rank),
+                CastlingSide::QueenSide => Square::from_coords(File::A, rank),
+            };
+            self.king_of(color) == Square::from_coords(File::E, rank) && rook == expected
+        })
     }
 
     /// Gives the castling field's letters (`-` if none) to `push`.
@@ -592,111 +652,6 @@ impl Position {
         }
     }
 
-    /// The castling field in classical FEN (`KQkq`), if the rights can be expressed so:
-    /// king on e1/e8 and castling rooks on a/h.
-    pub fn castling_classical(&self) -> Option<String> {
-        for (color, side, rook) in self.castling.iter() {
-            let rank = color.back_rank();
-            let expected = match side {
-                CastlingSide::KingSide => Square::from_coords(File::H, rank),
-                CastlingSide::QueenSide => Square::from_coords(File::A, rank),
-            };
-            if self.king_of(color) != Square::from_coords(File::E, rank) || rook != expected {
-                return None;
-            }
-        }
-        Some(self.castling_xfen())
-    }
-
-    /// Appends the FEN with `castling` as its castling field (or `classical` when `None`).
-    fn write_fen_with(&self, castling: Option<CastlingStyle>, classical: &str, out: &mut String) {
-        let mut placement = [0u8; 72];
-        let len = self.board.write_placement_bytes(&mut placement);
-        if let Ok(text) = std::str::from_utf8(&placement[..len]) {
-            out.push_str(text);
-        }
-        self.write_fen_tail_with(castling, classical, out);
-    }
-
-    /// Appends the FEN fields after the piece placement (` w KQkq - 0 1`) with castling in
-    /// `style`: with a placement already in canonical form, the whole FEN without writing the
-    /// placement again.
-    pub fn write_fen_tail(&self, style: CastlingStyle, out: &mut String) {
-        self.write_fen_tail_with(Some(style), "", out);
-    }
-
-    fn write_fen_tail_with(
-        &self,
-        castling: Option<CastlingStyle>,
-        classical: &str,
-        out: &mut String,
-    ) {
-        // Castling (4), en passant (2), two numbers (10 each), spaces (5).
-        let mut buf = [0u8; 40];
-        let mut at = 0;
-        let mut push = |b: u8| {
-            if at < buf.len() {
-                buf[at] = b;
-                at += 1;
-            }
-        };
-        push(b' ');
-        push(self.turn.fold(b'w', b'b'));
-        push(b' ');
-        match castling {
-            Some(style) => self.castling_letters(style, &mut push),
-            None => classical.bytes().for_each(&mut push),
-        }
-        push(b' ');
-        match self.ep_square {
-            Some(ep) => {
-                push(ep.file().lower_char() as u8);
-                push(ep.rank().char() as u8);
-            }
-            None => push(b'-'),
-        }
-        push(b' ');
-        push_number(&mut push, self.halfmoves);
-        push(b' ');
-        push_number(&mut push, self.fullmoves);
-        if let Ok(text) = std::str::from_utf8(&buf[..at]) {
-            out.push_str(text);
-        }
-    }
-
-    /// Appends the X-FEN (as [`Position::to_xfen`]) to `out`, without allocating.
-    pub fn write_xfen(&self, out: &mut String) {
-        self.write_fen_with(Some(CastlingStyle::Xfen), "", out);
-    }
-
-    /// Appends the Shredder-FEN (as [`Position::to_shredder_fen`]) to `out`.
-    pub fn write_shredder_fen(&self, out: &mut String) {
-        self.write_fen_with(Some(CastlingStyle::Shredder), "", out);
-    }
-
-    /// X-FEN, byte-identical to python-chess `Board.fen()` with `chess960=True`.
-    pub fn to_xfen(&self) -> String {
-        let mut out = String::with_capacity(90);
-        self.write_xfen(&mut out);
-        out
-    }
-
-    /// Shredder-FEN, byte-identical to python-chess `Board.shredder_fen()`.
-    pub fn to_shredder_fen(&self) -> String {
-        let mut out = String::with_capacity(90);
-        self.write_shredder_fen(&mut out);
-        out
-    }
-
-    /// Classical FEN, or `None` when the castling rights need X-FEN file letters or a king
-    /// off the e-file.
-    pub fn to_fen(&self) -> Option<String> {
-        let castling = self.castling_classical()?;
-        let mut out = String::with_capacity(90);
-        self.write_fen_with(None, &castling, &mut out);
-        Some(out)
-    }
-
     /// The same position with castling rights for every pair of king on its back rank and
     /// outermost rook on either side (what a start position has).
     pub fn with_outermost_castling_rights(&self) -> Position {
@@ -727,6 +682,126 @@ impl Position {
     }
 }
 
+/// A position's FEN with castling spelled in one [`CastlingStyle`], from [`Position::fen`]:
+/// displays as text, appends to a `String` without allocating, gives the castling field.
+#[derive(Debug, Clone, Copy)]
+pub struct Fen<'a> {
+    pos: &'a Position,
+    style: CastlingStyle,
+}
+
+/// The fields after the placement: space, turn, castling (4), en passant (2), two numbers
+/// (10 each) and the spaces between.
+type TailBuf = ([u8; 40], usize);
+
+impl Fen<'_> {
+    /// Appends the whole FEN to `out`.
+    pub fn append_to(&self, out: &mut String) {
+        let mut placement = [0u8; 72];
+        let len = self.pos.board.write_placement_bytes(&mut placement);
+        push_ascii(out, &placement[..len]);
+        self.append_tail_to(out);
+    }
+
+    /// Appends the fields after the piece placement (` w KQkq - 0 1`): after a placement
+    /// already in canonical form, the whole FEN without writing the placement again.
+    pub fn append_tail_to(&self, out: &mut String) {
+        let (buf, len) = self.tail();
+        push_ascii(out, &buf[..len]);
+    }
+
+    /// The castling field alone (`KQkq`, `HAha`, `-`).
+    pub fn castling(&self) -> CastlingField {
+        let mut field = CastlingField {
+            bytes: [0; 4],
+            len: 0,
+        };
+        self.pos.castling_letters(self.style, &mut |b| {
+            if let Some(slot) = field.bytes.get_mut(usize::from(field.len)) {
+                *slot = b;
+                field.len += 1;
+            }
+        });
+        field
+    }
+
+    fn tail(&self) -> TailBuf {
+        let pos = self.pos;
+        let mut buf = [0u8; 40];
+        let mut at = 0;
+        let mut push = |b: u8| {
+            if at < buf.len() {
+                buf[at] = b;
+                at += 1;
+            }
+        };
+        push(b' ');
+        push(pos.turn.fold(b'w', b'b'));
+        push(b' ');
+        pos.castling_letters(self.style, &mut push);
+        push(b' ');
+        match pos.ep_square {
+            Some(ep) => {
+                push(ep.file().lower_char() as u8);
+                push(ep.rank().char() as u8);
+            }
+            None => push(b'-'),
+        }
+        push(b' ');
+        push_number(&mut push, pos.halfmoves);
+        push(b' ');
+        push_number(&mut push, pos.fullmoves);
+        (buf, at)
+    }
+}
+
+/// Appends ASCII bytes (written by this module, so always valid UTF-8).
+fn push_ascii(out: &mut String, bytes: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        out.push_str(text);
+    }
+}
+
+impl fmt::Display for Fen<'_> {
+    /// The whole FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut placement = [0u8; 72];
+        let len = self.pos.board.write_placement_bytes(&mut placement);
+        let (tail, tail_len) = self.tail();
+        for part in [&placement[..len], &tail[..tail_len]] {
+            f.write_str(std::str::from_utf8(part).map_err(|_| fmt::Error)?)?;
+        }
+        Ok(())
+    }
+}
+
+/// The castling field of a FEN (`KQkq`, `HAha`, `-`), on the stack; from [`Fen::castling`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CastlingField {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+impl CastlingField {
+    /// The field as text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("-")
+    }
+}
+
+impl fmt::Display for CastlingField {
+    /// The field as text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for CastlingField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -735,7 +810,7 @@ mod tests {
     fn defaults_for_missing_fields() {
         let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").unwrap();
         assert_eq!(
-            pos.to_xfen(),
+            pos.to_string(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
         );
     }
@@ -769,12 +844,14 @@ mod tests {
             Err(FenError::ImpossibleEnPassant { .. })
         ));
         assert_eq!(
-            Position::from_fen("4k3/8/8/8/8/8/8/4K2R b K - 0 1").map(|p| p.to_xfen()),
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2R b K - 0 1").map(|p| p.to_string()),
             Ok("4k3/8/8/8/8/8/8/4K2R b K - 0 1".to_string())
         );
         assert!(matches!(
             Position::from_fen("4k2R/8/8/8/8/8/8/4K3 w - - 0 1"),
-            Err(FenError::OppositeCheck { color: "black" })
+            Err(FenError::OppositeCheck {
+                color: Color::Black
+            })
         ));
         assert!(matches!(
             Position::from_fen("4k3/8/8/8/8/8/8/4K2P w - - 0 1"),
@@ -788,9 +865,9 @@ mod tests {
 
     #[test]
     fn lenient_drops_bad_castling() {
-        let setup = Setup::parse("4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1").unwrap();
+        let setup = "4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1".parse::<Setup>().unwrap();
         let (pos, repairs) = Position::from_setup_lenient(&setup).unwrap();
-        assert_eq!(pos.castling_xfen(), "Q");
+        assert_eq!(pos.fen(CastlingStyle::Xfen).castling().as_str(), "Q");
         assert_eq!(repairs.len(), 1);
     }
 
@@ -798,10 +875,10 @@ mod tests {
     fn xfen_uses_file_letter_for_inner_rook() {
         // White rooks on a1 and b1, king on c1: castling with the b1 rook is written "B".
         let pos = Position::from_fen("rrk5/8/8/8/8/8/8/RRK5 w Bb - 0 1").unwrap();
-        assert_eq!(pos.castling_xfen(), "Bb");
-        assert_eq!(pos.castling_shredder(), "Bb");
+        assert_eq!(pos.fen(CastlingStyle::Xfen).castling().as_str(), "Bb");
+        assert_eq!(pos.fen(CastlingStyle::Shredder).castling().as_str(), "Bb");
         let pos = Position::from_fen("rrk5/8/8/8/8/8/8/RRK5 w Qq - 0 1").unwrap();
-        assert_eq!(pos.castling_shredder(), "Aa");
-        assert_eq!(pos.castling_classical(), None);
+        assert_eq!(pos.fen(CastlingStyle::Shredder).castling().as_str(), "Aa");
+        assert!(!pos.castling_is_classical());
     }
 }

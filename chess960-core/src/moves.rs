@@ -9,10 +9,13 @@
 //! let castle = Move::Castle { king: Square::E1, rook: Square::H1 };
 //! assert_eq!(castle.castling_side(), Some(CastlingSide::KingSide));
 //! assert_eq!(castle.to(), Square::H1);
+//! assert_eq!(castle.to_string(), "e1h1");
 //! ```
 
 use crate::types::{File, Rank, Role, Square};
+use crate::uci::CastlingNotation;
 use arrayvec::ArrayVec;
+use std::fmt;
 
 /// The side of the king a castling rook stands on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -79,6 +82,16 @@ impl CastlingSide {
             CastlingSide::KingSide => "O-O",
             CastlingSide::QueenSide => "O-O-O",
         }
+    }
+}
+
+impl fmt::Display for CastlingSide {
+    /// `king side` or `queen side` (see [`CastlingSide::san`] for `O-O`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastlingSide::KingSide => "king side",
+            CastlingSide::QueenSide => "queen side",
+        })
     }
 }
 
@@ -181,6 +194,13 @@ impl Move {
             Move::Castle { king, rook } => Some(CastlingSide::of_rook(king.file(), rook.file())),
             _ => None,
         }
+    }
+}
+
+impl fmt::Display for Move {
+    /// UCI as Chess960 engines write it (`UCI_Chess960`): castling as the king onto its rook.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_uci(CastlingNotation::KingTakesRook), f)
     }
 }
 

@@ -2,21 +2,22 @@
 //! three/fivefold repetition.
 //!
 //! ```
-//! use chess960_core::outcome::{Game, Termination};
-//! use chess960_core::Position;
+//! use chess960_core::{GameHistory, Outcome, Position, Termination};
 //!
-//! let mut game = Game::new(Position::from_sp(518).unwrap());
+//! let mut game = GameHistory::new(Position::startpos());
 //! for san in ["f3", "e5", "g4", "Qh4"] {
-//!     let m = game.position().parse_san(san.as_bytes()).unwrap();
-//!     game.play(m);
+//!     let m = game.position().parse_san(san).unwrap();
+//!     game.play_unchecked(m);
 //! }
 //! assert_eq!(game.termination(), Some(Termination::Checkmate));
+//! assert_eq!(game.outcome().map(|o| o.to_string()), Some("0-1".to_string()));
 //! ```
 
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{IllegalMoveError, Position};
 use crate::types::{Color, Role};
+use std::fmt;
 
 /// The result of a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +43,13 @@ impl Outcome {
             } => "0-1",
             Outcome::Draw => "1/2-1/2",
         }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_pgn())
     }
 }
 
@@ -71,6 +79,21 @@ impl Termination {
             self,
             Termination::FiftyMoves | Termination::ThreefoldRepetition
         )
+    }
+}
+
+impl fmt::Display for Termination {
+    /// A lower-case description (`checkmate`, `threefold repetition`, ...).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::SeventyFiveMoves => "75-move rule",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::FiftyMoves => "50-move rule",
+            Termination::ThreefoldRepetition => "threefold repetition",
+        })
     }
 }
 
@@ -112,18 +135,19 @@ impl Position {
     }
 }
 
-/// A game in progress: the current position and the Zobrist keys since the last zeroing move.
+/// A game in progress, for the rules that need its past (repetitions): the current position
+/// and the Zobrist keys since the last zeroing move.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct GameHistory {
     position: Position,
     history: Vec<u64>,
 }
 
-impl Game {
+impl GameHistory {
     /// A game starting from `position`.
-    pub fn new(position: Position) -> Game {
+    pub fn new(position: Position) -> GameHistory {
         let history = vec![position.zobrist()];
-        Game { position, history }
+        GameHistory { position, history }
     }
 
     /// The current position.
@@ -131,12 +155,21 @@ impl Game {
         &self.position
     }
 
-    /// Plays a legal move.
-    pub fn play(&mut self, m: Move) {
+    /// Plays `m` if it is legal; otherwise changes nothing.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        if !self.position.is_legal(m) {
+            return Err(IllegalMoveError(m));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move without checking it (the precondition of [`Position::play_unchecked`]).
+    pub fn play_unchecked(&mut self, m: Move) {
         if m.is_zeroing() {
             self.history.clear();
         }
-        self.position.play(m);
+        self.position.play_unchecked(m);
         self.history.push(self.position.zobrist());
     }
 
@@ -198,11 +231,11 @@ mod tests {
 
     #[test]
     fn repetition_and_move_rules() {
-        let mut game = Game::new(Position::from_sp(518).unwrap());
+        let mut game = GameHistory::new(Position::from_sp(518).unwrap());
         for _ in 0..2 {
             for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
                 let m = game.position().parse_san(san.as_bytes()).unwrap();
-                game.play(m);
+                game.play(m).unwrap();
             }
         }
         assert_eq!(game.repetitions(), 3);
@@ -211,6 +244,9 @@ mod tests {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 150 100").unwrap();
         assert_eq!(pos.termination(), Some(Termination::SeventyFiveMoves));
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 100").unwrap();
-        assert_eq!(Game::new(pos).termination(), Some(Termination::FiftyMoves));
+        assert_eq!(
+            GameHistory::new(pos).termination(),
+            Some(Termination::FiftyMoves)
+        );
     }
 }

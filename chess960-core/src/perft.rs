@@ -3,7 +3,7 @@
 //! ```
 //! use chess960_core::{perft, Position};
 //!
-//! let pos = Position::from_sp(518).unwrap();
+//! let pos = Position::startpos();
 //! assert_eq!(perft::perft(&pos, 3), 8902);
 //! let divided = perft::divide(&pos, 2);
 //! assert_eq!(divided.len(), 20);
@@ -23,7 +23,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             pos.generate_legal(&mut moves);
             moves
                 .iter()
-                .map(|&m| perft(&pos.played(m), depth - 1))
+                .map(|&m| perft(&pos.played_unchecked(m), depth - 1))
                 .sum()
         }
     }
@@ -36,7 +36,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     }
     pos.legal_moves()
         .iter()
-        .map(|&m| (m, perft(&pos.played(m), depth - 1)))
+        .map(|&m| (m, perft(&pos.played_unchecked(m), depth - 1)))
         .collect()
 }
 

@@ -3,17 +3,20 @@
 //! ```
 //! use chess960_core::Position;
 //!
-//! let pos = Position::from_sp(518).unwrap();
+//! let mut pos = Position::startpos();
 //! assert_eq!(pos.legal_moves().len(), 20);
-//! let e4 = pos.parse_san(b"e4").unwrap();
-//! let after = pos.played(e4);
-//! assert_eq!(after.to_xfen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! let e4 = pos.parse_san("e4").unwrap();
+//! pos.play(e4).unwrap();
+//! assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! // A move that is not legal here is refused and changes nothing.
+//! assert!(pos.play(e4).is_err());
 //! ```
 
 use crate::attacks::{self, aligned, between, line};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::CastlingRights;
+use crate::fen::{CastlingStyle, FenError};
 use crate::moves::{CastlingSide, Move, MoveList};
 use crate::types::{Color, Piece, Rank, Role, Square};
 use crate::zobrist;
@@ -431,10 +434,32 @@ impl Position {
                 .is_attacked(to, us.other(), self.board.occupied().without(king))
     }
 
-    /// Plays a legal move (as returned by [`Position::legal_moves`] or the SAN/UCI readers).
+    /// Plays `m` if it is legal here; otherwise leaves the position as it was.
     ///
-    /// Playing a move that is not legal here leaves the position inconsistent but is memory-safe.
-    pub fn play(&mut self, m: Move) {
+    /// Checking legality generates the legal moves: replaying moves that are known to be
+    /// legal (from [`Position::legal_moves`], [`Position::parse_san`],
+    /// [`Position::parse_uci`]) is faster with [`Position::play_unchecked`].
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        if !self.is_legal(m) {
+            return Err(IllegalMoveError(m));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// The position after `m`, if it is legal here.
+    pub fn played(&self, m: Move) -> Result<Position, IllegalMoveError> {
+        let mut next = self.clone();
+        next.play(m)?;
+        Ok(next)
+    }
+
+    /// Plays a move without checking it.
+    ///
+    /// Precondition: `m` is legal here, as every move returned by [`Position::legal_moves`],
+    /// [`Position::parse_san`] and [`Position::parse_uci`] is. Playing any other move is
+    /// memory-safe but leaves the position inconsistent (wrong pieces, rights or key).
+    pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
         let them = us.other();
         if let Some(ep) = self.ep_square.take() {
@@ -449,82 +474,9 @@ impl Position {
                 capture,
                 to,
                 promotion,
-            } => {
-                let mover = Piece { color: us, role };
-                if let Some(captured) = capture {
-                    let victim = Piece {
-                        color: them,
-                        role: captured,
-                    };
-                    self.board.take(to, victim);
-                    self.hash ^= zobrist::piece_key(victim, to);
-                    self.halfmoves = 0;
-                }
-                self.board.take(from, mover);
-                self.hash ^= zobrist::piece_key(mover, from);
-                let placed = Piece {
-                    color: us,
-                    role: promotion.unwrap_or(role),
-                };
-                self.board.put(to, placed);
-                self.hash ^= zobrist::piece_key(placed, to);
-                match role {
-                    Role::King => self.castling.clear_color(us),
-                    Role::Pawn => {
-                        self.halfmoves = 0;
-                        if from.index().abs_diff(to.index()) == 16 {
-                            let passed =
-                                Square::new_masked(((from.index() + to.index()) / 2) as u32);
-                            self.set_ep_if_capturable(passed);
-                        }
-                    }
-                    _ => {}
-                }
-                if self.castling != CastlingRights::NONE {
-                    self.clear_rights_on(from);
-                    self.clear_rights_on(to);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                let captured = Square::from_coords(to.file(), from.rank());
-                let pawn = Piece {
-                    color: us,
-                    role: Role::Pawn,
-                };
-                let victim = Piece {
-                    color: them,
-                    role: Role::Pawn,
-                };
-                self.board.take(captured, victim);
-                self.board.take(from, pawn);
-                self.board.put(to, pawn);
-                self.hash ^= zobrist::piece_key(victim, captured)
-                    ^ zobrist::piece_key(pawn, from)
-                    ^ zobrist::piece_key(pawn, to);
-                self.halfmoves = 0;
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::of_rook(king.file(), rook.file());
-                let rank = us.back_rank();
-                let (king_to, rook_to) = (side.king_to(rank), side.rook_to(rank));
-                let k = Piece {
-                    color: us,
-                    role: Role::King,
-                };
-                let r = Piece {
-                    color: us,
-                    role: Role::Rook,
-                };
-                self.board.take(king, k);
-                self.board.take(rook, r);
-                self.board.put(king_to, k);
-                self.board.put(rook_to, r);
-                self.hash ^= zobrist::piece_key(k, king)
-                    ^ zobrist::piece_key(r, rook)
-                    ^ zobrist::piece_key(k, king_to)
-                    ^ zobrist::piece_key(r, rook_to);
-                self.castling.clear_color(us);
-            }
+            } => self.play_normal(role, from, capture, to, promotion),
+            Move::EnPassant { from, to } => self.play_en_passant(from, to),
+            Move::Castle { king, rook } => self.play_castle(king, rook),
         }
         if old_rights != self.castling {
             for (_, _, sq) in old_rights.iter() {
@@ -549,11 +501,109 @@ impl Position {
         }
     }
 
-    /// The position after `m`.
-    pub fn played(&self, m: Move) -> Position {
+    /// The position after `m`, without checking it (the precondition of
+    /// [`Position::play_unchecked`]).
+    pub fn played_unchecked(&self, m: Move) -> Position {
         let mut next = self.clone();
-        next.play(m);
+        next.play_unchecked(m);
         next
+    }
+
+    /// The pieces of a normal move (promotions included), the clock, the rights it removes
+    /// and a double push's en-passant candidate.
+    #[inline(always)]
+    fn play_normal(
+        &mut self,
+        role: Role,
+        from: Square,
+        capture: Option<Role>,
+        to: Square,
+        promotion: Option<Role>,
+    ) {
+        let us = self.turn;
+        let mover = Piece { color: us, role };
+        if let Some(captured) = capture {
+            let victim = Piece {
+                color: us.other(),
+                role: captured,
+            };
+            self.board.take(to, victim);
+            self.hash ^= zobrist::piece_key(victim, to);
+            self.halfmoves = 0;
+        }
+        self.board.take(from, mover);
+        self.hash ^= zobrist::piece_key(mover, from);
+        let placed = Piece {
+            color: us,
+            role: promotion.unwrap_or(role),
+        };
+        self.board.put(to, placed);
+        self.hash ^= zobrist::piece_key(placed, to);
+        match role {
+            Role::King => self.castling.clear_color(us),
+            Role::Pawn => {
+                self.halfmoves = 0;
+                if from.index().abs_diff(to.index()) == 16 {
+                    let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
+                    self.set_ep_if_capturable(passed);
+                }
+            }
+            _ => {}
+        }
+        if self.castling != CastlingRights::NONE {
+            self.clear_rights_on(from);
+            self.clear_rights_on(to);
+        }
+    }
+
+    /// The pieces of an en-passant capture (rare: kept off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn play_en_passant(&mut self, from: Square, to: Square) {
+        let us = self.turn;
+        let captured = Square::from_coords(to.file(), from.rank());
+        let pawn = Piece {
+            color: us,
+            role: Role::Pawn,
+        };
+        let victim = Piece {
+            color: us.other(),
+            role: Role::Pawn,
+        };
+        self.board.take(captured, victim);
+        self.board.take(from, pawn);
+        self.board.put(to, pawn);
+        self.hash ^= zobrist::piece_key(victim, captured)
+            ^ zobrist::piece_key(pawn, from)
+            ^ zobrist::piece_key(pawn, to);
+        self.halfmoves = 0;
+    }
+
+    /// The pieces and rights of castling (rare: kept off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn play_castle(&mut self, king: Square, rook: Square) {
+        let us = self.turn;
+        let side = CastlingSide::of_rook(king.file(), rook.file());
+        let rank = us.back_rank();
+        let (king_to, rook_to) = (side.king_to(rank), side.rook_to(rank));
+        let k = Piece {
+            color: us,
+            role: Role::King,
+        };
+        let r = Piece {
+            color: us,
+            role: Role::Rook,
+        };
+        self.board.take(king, k);
+        self.board.take(rook, r);
+        self.board.put(king_to, k);
+        self.board.put(rook_to, r);
+        self.hash ^= zobrist::piece_key(k, king)
+            ^ zobrist::piece_key(r, rook)
+            ^ zobrist::piece_key(k, king_to)
+            ^ zobrist::piece_key(r, rook_to);
+        self.castling.clear_color(us);
     }
 
     fn clear_rights_on(&mut self, sq: Square) {
@@ -590,8 +640,37 @@ impl Position {
     }
 }
 
+/// The error of [`Position::play`]: the move is not legal in the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("illegal move {0}")]
+pub struct IllegalMoveError(pub Move);
+
+impl Default for Position {
+    /// The classical start position (SP 518), as [`Position::startpos`].
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
 impl std::fmt::Debug for Position {
+    /// The Shredder-FEN.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.to_shredder_fen())
+        std::fmt::Display::fmt(&self.fen(CastlingStyle::Shredder), f)
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// The X-FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.fen(CastlingStyle::Xfen), f)
+    }
+}
+
+impl std::str::FromStr for Position {
+    type Err = FenError;
+
+    /// Reads a FEN, X-FEN or Shredder-FEN (as [`Position::from_fen`]).
+    fn from_str(text: &str) -> Result<Position, FenError> {
+        Position::from_fen(text)
     }
 }

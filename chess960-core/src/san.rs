@@ -3,16 +3,19 @@
 //! Reading accepts `O-O`/`0-0`, check and annotation suffixes, over-disambiguation
 //! (`Ng1f3`), a missing `x`, `e8Q` for `e8=Q`, and a king "capturing" its own castling rook
 //! (`Kxh1`) for castling. A SAN is resolved from attack tables, without generating every
-//! legal move.
+//! legal move. Writing gives a [`San`] or [`SanPlus`] value (no allocation) that displays as
+//! text.
 //!
 //! ```
-//! use chess960_core::{Position, SanError};
+//! use chess960_core::{Position, San, SanError};
 //!
-//! let pos = Position::from_sp(518).unwrap();
-//! let m = pos.parse_san(b"Ng1f3").unwrap();
-//! assert_eq!(pos.san(m), "Nf3");
-//! assert_eq!(pos.parse_san(b"e5"), Err(SanError::Illegal));
+//! let pos = Position::startpos();
+//! let m = pos.parse_san("Ng1f3").unwrap();
+//! assert_eq!(pos.san(m).to_string(), "Nf3");
+//! assert_eq!(pos.parse_san("e5"), Err(SanError::Illegal));
 //! assert_eq!(pos.parse_san(b"Zz9"), Err(SanError::Malformed));
+//! let san: San = "Nf3".parse().unwrap();
+//! assert_eq!(san.to_move(&pos), Ok(m));
 //! ```
 
 use crate::attacks;
@@ -20,9 +23,12 @@ use crate::bitboard::Bitboard;
 use crate::moves::{CastlingSide, Move};
 use crate::position::Position;
 use crate::types::{File, Rank, Role, Square};
+use std::fmt;
+use std::str::FromStr;
 
 /// Why a SAN cannot be played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SanError {
     /// Not SAN syntax.
     #[error("not a SAN move")]
@@ -35,7 +41,8 @@ pub enum SanError {
     Ambiguous,
 }
 
-/// A parsed SAN, not yet tied to a position.
+/// A SAN without check suffix, not tied to a position: parsed from text, or the canonical
+/// SAN of a move from [`Position::san`]. Displays as text (`Nbd2`, `exd5`, `e8=Q`, `O-O`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum San {
     /// A piece or pawn move.
@@ -59,6 +66,34 @@ pub enum San {
     Null,
 }
 
+/// The check or mate mark after a SAN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SanSuffix {
+    /// `+`: the move gives check.
+    Check,
+    /// `#`: the move gives checkmate.
+    Checkmate,
+}
+
+impl SanSuffix {
+    /// `'+'` or `'#'`.
+    pub const fn char(self) -> char {
+        match self {
+            SanSuffix::Check => '+',
+            SanSuffix::Checkmate => '#',
+        }
+    }
+}
+
+/// A SAN with its check or mate mark, as [`Position::san_plus`] gives it (`Qxf7#`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// `+`, `#` or nothing.
+    pub suffix: Option<SanSuffix>,
+}
+
 /// Strips check, mate and annotation suffixes (`+`, `#`, `!`, `?`) and an `e.p.` marker.
 fn strip_suffixes(mut text: &[u8]) -> &[u8] {
     while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = text {
@@ -70,9 +105,40 @@ fn strip_suffixes(mut text: &[u8]) -> &[u8] {
     text
 }
 
+/// ASCII written on the stack (a SAN is at most 9 bytes).
+struct AsciiBuf {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl AsciiBuf {
+    fn new() -> AsciiBuf {
+        AsciiBuf {
+            bytes: [0; 16],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = c as u8;
+            self.len += 1;
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|c| self.push(c));
+    }
+
+    fn write_to(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.bytes[..self.len]).map_err(|_| fmt::Error)?)
+    }
+}
+
 impl San {
-    /// Reads a SAN (lenient).
-    pub fn parse(text: &[u8]) -> Result<San, SanError> {
+    /// Reads a SAN (lenient; check and annotation suffixes are ignored).
+    pub fn from_ascii(text: &[u8]) -> Result<San, SanError> {
         let text = strip_suffixes(text);
         match text {
             b"O-O" | b"0-0" | b"o-o" => return Ok(San::Castle(CastlingSide::KingSide)),
@@ -80,12 +146,12 @@ impl San {
             b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
             _ => {}
         }
-        let (role, mut body) = match text.first() {
-            Some(&c @ (b'N' | b'B' | b'R' | b'Q' | b'K')) => (
-                Role::from_char(c as char).ok_or(SanError::Malformed)?,
-                &text[1..],
+        let (role, mut body) = match text {
+            [c @ (b'N' | b'B' | b'R' | b'Q' | b'K'), rest @ ..] => (
+                Role::from_char(*c as char).ok_or(SanError::Malformed)?,
+                rest,
             ),
-            Some(b'a'..=b'h') => (Role::Pawn, text),
+            [b'a'..=b'h', ..] => (Role::Pawn, text),
             _ => return Err(SanError::Malformed),
         };
         let mut promotion = None;
@@ -104,7 +170,7 @@ impl San {
         let [prefix @ .., f, r] = body else {
             return Err(SanError::Malformed);
         };
-        let to = Square::parse(&[*f, *r]).ok_or(SanError::Malformed)?;
+        let to = Square::from_pair(*f, *r).ok_or(SanError::Malformed)?;
         let (prefix, capture) = match prefix {
             [rest @ .., b'x' | b':'] => (rest, true),
             _ => (prefix, false),
@@ -150,6 +216,121 @@ impl San {
             } => resolve_normal(pos, role, file, rank, capture, to, promotion),
         }
     }
+
+    fn write_ascii(&self, out: &mut AsciiBuf) {
+        match *self {
+            San::Castle(side) => out.push_str(side.san()),
+            San::Null => out.push_str("--"),
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    out.push(role.upper_char());
+                }
+                if let Some(file) = file {
+                    out.push(file.lower_char());
+                }
+                if let Some(rank) = rank {
+                    out.push(rank.char());
+                }
+                if capture {
+                    out.push('x');
+                }
+                out.push(to.file().lower_char());
+                out.push(to.rank().char());
+                if let Some(p) = promotion {
+                    out.push('=');
+                    out.push(p.upper_char());
+                }
+            }
+        }
+    }
+}
+
+impl FromStr for San {
+    type Err = SanError;
+
+    /// Reads a SAN (as [`San::from_ascii`]).
+    fn from_str(text: &str) -> Result<San, SanError> {
+        San::from_ascii(text.as_bytes())
+    }
+}
+
+impl fmt::Display for San {
+    /// The SAN as written: piece letter, disambiguation given, `x`, target, promotion.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = AsciiBuf::new();
+        self.write_ascii(&mut buf);
+        buf.write_to(f)
+    }
+}
+
+impl SanPlus {
+    /// Reads a SAN and its mark: `#` anywhere in the trailing `+#!?` gives checkmate, else
+    /// `+` gives check.
+    pub fn from_ascii(text: &[u8]) -> Result<SanPlus, SanError> {
+        let san = San::from_ascii(text)?;
+        let mut suffix = None;
+        for &b in text.iter().rev() {
+            match b {
+                b'#' => suffix = Some(SanSuffix::Checkmate),
+                b'+' if suffix.is_none() => suffix = Some(SanSuffix::Check),
+                b'+' | b'!' | b'?' => {}
+                _ => break,
+            }
+        }
+        Ok(SanPlus { san, suffix })
+    }
+}
+
+impl FromStr for SanPlus {
+    type Err = SanError;
+
+    /// Reads a SAN and its mark (as [`SanPlus::from_ascii`]).
+    fn from_str(text: &str) -> Result<SanPlus, SanError> {
+        SanPlus::from_ascii(text.as_bytes())
+    }
+}
+
+impl SanPlus {
+    /// The text of the SAN and its mark, on the stack (no allocation).
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let pos = Position::startpos();
+    /// let m = pos.parse_san("Ng1f3").unwrap();
+    /// assert_eq!(pos.san_plus(m).to_ascii().as_bytes(), b"Nf3");
+    /// ```
+    pub fn to_ascii(&self) -> SanText {
+        let mut buf = AsciiBuf::new();
+        self.san.write_ascii(&mut buf);
+        if let Some(suffix) = self.suffix {
+            buf.push(suffix.char());
+        }
+        SanText(buf)
+    }
+}
+
+/// A SAN as ASCII text on the stack ([`SanPlus::to_ascii`]).
+pub struct SanText(AsciiBuf);
+
+impl SanText {
+    /// The text's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0.bytes[..self.0.len]
+    }
+}
+
+impl fmt::Display for SanPlus {
+    /// The SAN followed by `+` or `#`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_ascii().0.write_to(f)
+    }
 }
 
 fn resolve_normal(
@@ -161,9 +342,6 @@ fn resolve_normal(
     to: Square,
     promotion: Option<Role>,
 ) -> Result<Move, SanError> {
-    let us = pos.turn();
-    let board = pos.board();
-    let ours = board.by_color(us);
     let mut from_mask = Bitboard::FULL;
     if let Some(f) = file {
         from_mask &= Bitboard::file(f);
@@ -171,101 +349,131 @@ fn resolve_normal(
     if let Some(r) = rank {
         from_mask &= Bitboard::rank(r);
     }
-    let target_role = board.role_at(to);
-
-    if role == Role::King {
-        let king = pos.king_of(us);
-        if !from_mask.contains(king) {
-            return Err(SanError::Illegal);
-        }
-        if ours.contains(to) {
-            // The king "captures" its own castling rook: castling.
-            let castle = CastlingSide::ALL
-                .into_iter()
-                .find(|&side| pos.castling_rights().rook(us, side) == Some(to))
-                .ok_or(SanError::Illegal)?;
-            return pos.castling_move(castle).ok_or(SanError::Illegal);
-        }
-        if promotion.is_some() || !pos.king_step_is_safe(to) {
-            return Err(SanError::Illegal);
-        }
-        return Ok(Move::Normal {
-            role,
-            from: king,
-            capture: target_role,
-            to,
-            promotion: None,
-        });
+    match role {
+        Role::King => resolve_king(pos, from_mask, to, promotion),
+        _ if pos.board().by_color(pos.turn()).contains(to) => Err(SanError::Illegal),
+        Role::Pawn => resolve_pawn(pos, from_mask, file, capture, to, promotion),
+        _ if promotion.is_some() => Err(SanError::Illegal),
+        _ => resolve_piece(pos, role, from_mask, to),
     }
-    if ours.contains(to) {
+}
+
+/// A king step, or castling written as the king "capturing" its own rook.
+#[inline]
+fn resolve_king(
+    pos: &Position,
+    from_mask: Bitboard,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, SanError> {
+    let us = pos.turn();
+    let king = pos.king_of(us);
+    if !from_mask.contains(king) {
+        return Err(SanError::Illegal);
+    }
+    if pos.board().by_color(us).contains(to) {
+        let castle = CastlingSide::ALL
+            .into_iter()
+            .find(|&side| pos.castling_rights().rook(us, side) == Some(to))
+            .ok_or(SanError::Illegal)?;
+        return pos.castling_move(castle).ok_or(SanError::Illegal);
+    }
+    if promotion.is_some() || !pos.king_step_is_safe(to) {
+        return Err(SanError::Illegal);
+    }
+    Ok(Move::Normal {
+        role: Role::King,
+        from: king,
+        capture: pos.board().role_at(to),
+        to,
+        promotion: None,
+    })
+}
+
+/// A pawn push or capture (en passant included); `to` holds none of our pieces.
+#[inline]
+fn resolve_pawn(
+    pos: &Position,
+    from_mask: Bitboard,
+    file: Option<File>,
+    capture: bool,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Move, SanError> {
+    let us = pos.turn();
+    let board = pos.board();
+    let last_rank = Rank::Eighth.relative_to(us);
+    if (to.rank() == last_rank) != promotion.is_some() {
         return Err(SanError::Illegal);
     }
     let checkers = pos.checkers();
-
-    if role == Role::Pawn {
-        let last_rank = Rank::Eighth.relative_to(us);
-        if (to.rank() == last_rank) != promotion.is_some() {
-            return Err(SanError::Illegal);
-        }
-        let pawns = board.by_role(Role::Pawn) & ours;
-        let backward: i32 = us.fold(-8, 8);
-        let is_capture = capture || file.is_some_and(|f| f != to.file());
-        if is_capture {
-            let candidates = attacks::pawn_attacks(us.other(), to) & pawns & from_mask;
-            let mut found = None;
-            for from in candidates {
-                let m = if target_role.is_some() {
-                    if !pos.non_king_move_is_safe(from, to, checkers) {
-                        continue;
-                    }
-                    Move::Normal {
-                        role,
-                        from,
-                        capture: target_role,
-                        to,
-                        promotion,
-                    }
-                } else if pos.ep_square() == Some(to) && pos.en_passant_is_legal(from, to) {
-                    Move::EnPassant { from, to }
-                } else {
+    let target_role = board.role_at(to);
+    let pawns = board.by_role(Role::Pawn) & board.by_color(us);
+    let is_capture = capture || file.is_some_and(|f| f != to.file());
+    if is_capture {
+        let candidates = attacks::pawn_attacks(us.other(), to) & pawns & from_mask;
+        let mut found = None;
+        for from in candidates {
+            let m = if target_role.is_some() {
+                if !pos.non_king_move_is_safe(from, to, checkers) {
                     continue;
-                };
-                if found.replace(m).is_some() {
-                    return Err(SanError::Ambiguous);
                 }
+                Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: target_role,
+                    to,
+                    promotion,
+                }
+            } else if pos.ep_square() == Some(to) && pos.en_passant_is_legal(from, to) {
+                Move::EnPassant { from, to }
+            } else {
+                continue;
+            };
+            if found.replace(m).is_some() {
+                return Err(SanError::Ambiguous);
             }
-            return found.ok_or(SanError::Illegal);
         }
-        if target_role.is_some() {
-            return Err(SanError::Illegal);
-        }
-        let one = to.offset(backward).ok_or(SanError::Illegal)?;
-        let from = if pawns.contains(one) {
-            one
-        } else if !board.occupied().contains(one)
-            && to.rank() == Rank::Fourth.relative_to(us)
-            && one.offset(backward).is_some_and(|two| pawns.contains(two))
-        {
-            one.offset(backward).ok_or(SanError::Illegal)?
-        } else {
-            return Err(SanError::Illegal);
-        };
-        if !from_mask.contains(from) || !pos.non_king_move_is_safe(from, to, checkers) {
-            return Err(SanError::Illegal);
-        }
-        return Ok(Move::Normal {
-            role,
-            from,
-            capture: None,
-            to,
-            promotion,
-        });
+        return found.ok_or(SanError::Illegal);
     }
-
-    if promotion.is_some() {
+    if target_role.is_some() {
         return Err(SanError::Illegal);
     }
+    let backward: i32 = us.fold(-8, 8);
+    let one = to.offset(backward).ok_or(SanError::Illegal)?;
+    let from = if pawns.contains(one) {
+        one
+    } else if !board.occupied().contains(one)
+        && to.rank() == Rank::Fourth.relative_to(us)
+        && one.offset(backward).is_some_and(|two| pawns.contains(two))
+    {
+        one.offset(backward).ok_or(SanError::Illegal)?
+    } else {
+        return Err(SanError::Illegal);
+    };
+    if !from_mask.contains(from) || !pos.non_king_move_is_safe(from, to, checkers) {
+        return Err(SanError::Illegal);
+    }
+    Ok(Move::Normal {
+        role: Role::Pawn,
+        from,
+        capture: None,
+        to,
+        promotion,
+    })
+}
+
+/// A knight, bishop, rook or queen move; `to` holds none of our pieces.
+#[inline]
+fn resolve_piece(
+    pos: &Position,
+    role: Role,
+    from_mask: Bitboard,
+    to: Square,
+) -> Result<Move, SanError> {
+    let board = pos.board();
     let occupied = board.occupied();
+    let checkers = pos.checkers();
     // Pieces of the role that reach `to` on an empty board, then (sliders) those with a clear
     // path: small tables only, no magic lookup.
     let reach = match role {
@@ -274,7 +482,7 @@ fn resolve_normal(
         Role::Rook => attacks::rook_rays(to),
         _ => attacks::rook_rays(to) | attacks::bishop_rays(to),
     };
-    let candidates = reach & board.by_role(role) & ours & from_mask;
+    let candidates = reach & board.by_role(role) & board.by_color(pos.turn()) & from_mask;
     let mut found = None;
     for from in candidates {
         let path_clear = role == Role::Knight || (attacks::between(from, to) & occupied).is_empty();
@@ -289,7 +497,7 @@ fn resolve_normal(
     Ok(Move::Normal {
         role,
         from,
-        capture: target_role,
+        capture: board.role_at(to),
         to,
         promotion: None,
     })
@@ -297,63 +505,69 @@ fn resolve_normal(
 
 impl Position {
     /// Reads a SAN and finds its legal move here.
-    pub fn parse_san(&self, text: &[u8]) -> Result<Move, SanError> {
-        San::parse(text)?.to_move(self)
+    #[inline]
+    pub fn parse_san(&self, text: impl AsRef<[u8]>) -> Result<Move, SanError> {
+        self.parse_san_ascii(text.as_ref())
     }
 
-    /// Canonical SAN of a legal move, without check or mate suffix.
-    pub fn san(&self, m: Move) -> String {
-        let mut out = String::with_capacity(8);
-        self.write_san(m, &mut out);
-        out
+    fn parse_san_ascii(&self, text: &[u8]) -> Result<Move, SanError> {
+        San::from_ascii(text)?.to_move(self)
     }
 
-    /// Canonical SAN of a legal move with `+` or `#`.
-    pub fn san_plus(&self, m: Move) -> String {
-        let mut out = self.san(m);
-        let after = self.played(m);
-        if after.is_check() {
-            out.push(if after.has_legal_moves() { '+' } else { '#' });
-        }
-        out
-    }
-
-    fn write_san(&self, m: Move, out: &mut String) {
-        let (role, from, to, capture, promotion) = match m {
+    /// Canonical SAN of a legal move, without check or mate mark.
+    pub fn san(&self, m: Move) -> San {
+        match m {
             Move::Castle { king, rook } => {
-                out.push_str(CastlingSide::of_rook(king.file(), rook.file()).san());
-                return;
+                San::Castle(CastlingSide::of_rook(king.file(), rook.file()))
             }
-            Move::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+            Move::EnPassant { from, to } => San::Normal {
+                role: Role::Pawn,
+                file: Some(from.file()),
+                rank: None,
+                capture: true,
+                to,
+                promotion: None,
+            },
             Move::Normal {
                 role,
                 from,
                 capture,
                 to,
                 promotion,
-            } => (role, from, to, capture.is_some(), promotion),
-        };
-        if role == Role::Pawn {
-            if capture {
-                out.push(from.file().lower_char());
+            } => {
+                let (file, rank) = match role {
+                    Role::Pawn => (capture.map(|_| from.file()), None),
+                    Role::King => (None, None),
+                    _ => self.disambiguation(role, from, to),
+                };
+                San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture: capture.is_some(),
+                    to,
+                    promotion,
+                }
             }
-        } else {
-            out.push(role.upper_char());
-            if role != Role::King {
-                self.write_disambiguation(role, from, to, out);
-            }
-        }
-        if capture {
-            out.push('x');
-        }
-        out.push_str(&to.to_string());
-        if let Some(p) = promotion {
-            out.push('=');
-            out.push(p.upper_char());
         }
     }
 
-    fn write_disambiguation(&self, role: Role, from: Square, to: Square, out: &mut String) {
+    /// Canonical SAN of a legal move with its `+` or `#` mark.
+    pub fn san_plus(&self, m: Move) -> SanPlus {
+        let san = self.san(m);
+        let after = self.played_unchecked(m);
+        let suffix = if !after.is_check() {
+            None
+        } else if after.has_legal_moves() {
+            Some(SanSuffix::Check)
+        } else {
+            Some(SanSuffix::Checkmate)
+        };
+        SanPlus { san, suffix }
+    }
+
+    /// The origin file and/or rank SAN needs to tell `from` from other pieces reaching `to`.
+    fn disambiguation(&self, role: Role, from: Square, to: Square) -> (Option<File>, Option<Rank>) {
         let board = self.board();
         let occupied = board.occupied();
         let attackers = match role {
@@ -368,17 +582,16 @@ impl Position {
             .filter(|&o| self.non_king_move_is_safe(o, to, checkers))
             .collect();
         if others.is_empty() {
-            return;
+            return (None, None);
         }
         let same_file = (others & Bitboard::file(from.file())).any();
         let same_rank = (others & Bitboard::rank(from.rank())).any();
         if !same_file {
-            out.push(from.file().lower_char());
+            (Some(from.file()), None)
         } else if !same_rank {
-            out.push(from.rank().char());
+            (None, Some(from.rank()))
         } else {
-            out.push(from.file().lower_char());
-            out.push(from.rank().char());
+            (Some(from.file()), Some(from.rank()))
         }
     }
 }
@@ -406,14 +619,14 @@ mod tests {
             let m = start
                 .parse_san(text.as_bytes())
                 .unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(start.san(m), canonical);
+            assert_eq!(start.san(m).to_string(), canonical);
         }
         let p = pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-        assert_eq!(p.san(p.parse_san(b"b8Q").unwrap()), "b8=Q");
-        assert_eq!(p.san(p.parse_san(b"b8=N+").unwrap()), "b8=N");
+        assert_eq!(p.san(p.parse_san(b"b8Q").unwrap()).to_string(), "b8=Q");
+        assert_eq!(p.san(p.parse_san(b"b8=N+").unwrap()).to_string(), "b8=N");
         assert_eq!(p.parse_san(b"b8"), Err(SanError::Illegal));
         let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
-        assert_eq!(p.san(p.parse_san(b"ed5").unwrap()), "exd5");
+        assert_eq!(p.san(p.parse_san(b"ed5").unwrap()).to_string(), "exd5");
     }
 
     #[test]
@@ -424,15 +637,18 @@ mod tests {
         assert_eq!(
             castle,
             Move::Castle {
-                king: Square::parse(b"f1").unwrap(),
-                rook: Square::parse(b"g1").unwrap()
+                king: Square::from_ascii(b"f1").unwrap(),
+                rook: Square::from_ascii(b"g1").unwrap()
             }
         );
         assert_eq!(p.parse_san(b"0-0"), Ok(castle));
         assert_eq!(p.parse_san(b"Kxg1"), Ok(castle));
         assert_eq!(p.parse_san(b"Kg1"), Ok(castle));
-        assert_eq!(p.san(castle), "O-O");
-        assert_eq!(p.played(castle).to_xfen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+        assert_eq!(p.san(castle).to_string(), "O-O");
+        assert_eq!(
+            p.played_unchecked(castle).to_string(),
+            "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+        );
         assert_eq!(p.parse_san(b"O-O-O"), Err(SanError::Illegal));
     }
 
@@ -441,15 +657,15 @@ mod tests {
         let p = pos("4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
         assert_eq!(p.parse_san(b"Rd1"), Err(SanError::Ambiguous));
         let m = p.parse_san(b"Rad1").unwrap();
-        assert_eq!(p.san(m), "Rad1");
+        assert_eq!(p.san(m).to_string(), "Rad1");
         // The d2 knight is pinned by the b4 bishop, so Ne4 needs no disambiguation.
         let p = pos("4k3/8/8/8/1b6/8/3N1N2/4K3 w - - 0 1");
         let m = p.parse_san(b"Ne4").unwrap();
-        assert_eq!(p.san(m), "Ne4");
-        assert_eq!(m.from(), Square::parse(b"f2").unwrap());
+        assert_eq!(p.san(m).to_string(), "Ne4");
+        assert_eq!(m.from(), Square::from_ascii(b"f2").unwrap());
         let p = pos("4k3/8/8/8/8/Q1Q5/8/Q3K3 w - - 0 1");
         let m = p.parse_san(b"Qa3b2").unwrap();
-        assert_eq!(p.san(m), "Qa3b2");
+        assert_eq!(p.san(m).to_string(), "Qa3b2");
     }
 
     #[test]
@@ -459,12 +675,12 @@ mod tests {
         assert_eq!(
             m,
             Move::EnPassant {
-                from: Square::parse(b"e5").unwrap(),
-                to: Square::parse(b"d6").unwrap()
+                from: Square::from_ascii(b"e5").unwrap(),
+                to: Square::from_ascii(b"d6").unwrap()
             }
         );
         let p = pos("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1");
         let m = p.parse_san(b"Ra8").unwrap();
-        assert_eq!(p.san_plus(m), "Ra8#");
+        assert_eq!(p.san_plus(m).to_string(), "Ra8#");
     }
 }

@@ -1,14 +1,14 @@
 //! Chess960 start positions and their numbers 0..959 (Scharnagl's scheme, SP 518 = RNBQKBNR).
 //!
 //! ```
-//! use chess960_core::sp::{back_rank_from_sp, sp_from_back_rank, StartKind};
-//! use chess960_core::Position;
+//! use chess960_core::{BackRank, Position, StartKind};
 //!
-//! assert_eq!(back_rank_from_sp(518).unwrap().to_string(), "RNBQKBNR");
-//! assert_eq!(sp_from_back_rank("BBQNNRKR").unwrap(), 0);
+//! assert_eq!(BackRank::from_sp(518).unwrap().to_string(), "RNBQKBNR");
+//! assert_eq!("BBQNNRKR".parse::<BackRank>().unwrap().sp(), Ok(0));
 //! let pos = Position::from_sp(959).unwrap();
-//! assert_eq!(pos.to_xfen(), "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1");
-//! assert_eq!(chess960_core::sp::classify(&pos).kind, StartKind::Chess960(959));
+//! assert_eq!(pos.to_string(), "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1");
+//! assert_eq!(pos.classify_start().kind, StartKind::Chess960(959));
+//! assert_eq!(Position::startpos(), Position::from_sp(518).unwrap());
 //! ```
 
 use crate::bitboard::Bitboard;
@@ -17,8 +17,9 @@ use crate::castling::CastlingRights;
 use crate::position::Position;
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt;
+use std::str::FromStr;
 
-/// The number of Chess960 start positions.
+/// The number of Chess960 start positions (SP numbers are 0..SP_COUNT).
 pub const SP_COUNT: u16 = 960;
 
 /// The eight pieces of a back rank, file a to h.
@@ -26,6 +27,7 @@ pub const SP_COUNT: u16 = 960;
 pub struct BackRank(pub [Role; 8]);
 
 impl fmt::Display for BackRank {
+    /// Eight upper-case letters, file a first (`RNBQKBNR`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for role in self.0 {
             write!(f, "{}", role.upper_char())?;
@@ -36,6 +38,7 @@ impl fmt::Display for BackRank {
 
 /// Why a back rank or SP number is not a Chess960 start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SpError {
     /// The number is not in 0..=959.
     #[error("start position number {0} is out of range 0..=959")]
@@ -68,103 +71,117 @@ const KNIGHT_PAIRS: [(usize, usize); 10] = [
     (3, 4),
 ];
 
-/// The back rank of start position `sp`.
-pub fn back_rank_from_sp(sp: u16) -> Result<BackRank, SpError> {
-    if sp >= SP_COUNT {
-        return Err(SpError::OutOfRange(sp.into()));
-    }
-    let mut rank: [Option<Role>; 8] = [None; 8];
-    let mut n = sp as usize;
-    rank[2 * (n % 4) + 1] = Some(Role::Bishop);
-    n /= 4;
-    rank[2 * (n % 4)] = Some(Role::Bishop);
-    n /= 4;
-    let place_on_free = |rank: &mut [Option<Role>; 8], index: usize, role: Role| {
-        if let Some(slot) = rank.iter_mut().filter(|s| s.is_none()).nth(index) {
-            *slot = Some(role);
+impl BackRank {
+    /// The classical arrangement, SP 518.
+    pub const STANDARD: BackRank = BackRank([
+        Role::Rook,
+        Role::Knight,
+        Role::Bishop,
+        Role::Queen,
+        Role::King,
+        Role::Bishop,
+        Role::Knight,
+        Role::Rook,
+    ]);
+
+    /// The back rank of start position `sp`.
+    pub fn from_sp(sp: u16) -> Result<BackRank, SpError> {
+        if sp >= SP_COUNT {
+            return Err(SpError::OutOfRange(sp.into()));
         }
-    };
-    place_on_free(&mut rank, n % 6, Role::Queen);
-    n /= 6;
-    let (k1, k2) = KNIGHT_PAIRS[n];
-    // Place the second knight first so the first one's index is not shifted.
-    place_on_free(&mut rank, k2, Role::Knight);
-    place_on_free(&mut rank, k1, Role::Knight);
-    for role in [Role::Rook, Role::King, Role::Rook] {
-        place_on_free(&mut rank, 0, role);
+        let mut rank: [Option<Role>; 8] = [None; 8];
+        let mut n = sp as usize;
+        rank[2 * (n % 4) + 1] = Some(Role::Bishop);
+        n /= 4;
+        rank[2 * (n % 4)] = Some(Role::Bishop);
+        n /= 4;
+        let place_on_free = |rank: &mut [Option<Role>; 8], index: usize, role: Role| {
+            if let Some(slot) = rank.iter_mut().filter(|s| s.is_none()).nth(index) {
+                *slot = Some(role);
+            }
+        };
+        place_on_free(&mut rank, n % 6, Role::Queen);
+        n /= 6;
+        let (k1, k2) = KNIGHT_PAIRS[n];
+        // Place the second knight first so the first one's index is not shifted.
+        place_on_free(&mut rank, k2, Role::Knight);
+        place_on_free(&mut rank, k1, Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            place_on_free(&mut rank, 0, role);
+        }
+        let mut out = [Role::Pawn; 8];
+        for (slot, role) in out.iter_mut().zip(rank) {
+            *slot = role.unwrap_or(Role::Pawn);
+        }
+        Ok(BackRank(out))
     }
-    let mut out = [Role::Pawn; 8];
-    for (slot, role) in out.iter_mut().zip(rank) {
-        *slot = role.unwrap_or(Role::Pawn);
+
+    /// The SP number of this back rank, checking the Chess960 rules.
+    pub fn sp(&self) -> Result<u16, SpError> {
+        let roles = self.0;
+        let count = |r: Role| roles.iter().filter(|&&x| x == r).count();
+        if count(Role::King) != 1
+            || count(Role::Queen) != 1
+            || count(Role::Rook) != 2
+            || count(Role::Bishop) != 2
+            || count(Role::Knight) != 2
+        {
+            return Err(SpError::WrongPieces);
+        }
+        let files_of = |r: Role| (0..8).filter(move |&i| roles[i] == r);
+        let bishops: Vec<usize> = files_of(Role::Bishop).collect();
+        let (Some(&b_dark), Some(&b_light)) = (
+            bishops.iter().find(|&&f| f % 2 == 0),
+            bishops.iter().find(|&&f| f % 2 == 1),
+        ) else {
+            return Err(SpError::BishopsSameColor);
+        };
+        let rooks: Vec<usize> = files_of(Role::Rook).collect();
+        let king = files_of(Role::King).next().unwrap_or(0);
+        if !(rooks[0] < king && king < rooks[1]) {
+            return Err(SpError::KingNotBetweenRooks);
+        }
+        let without_bishops: Vec<Role> = roles
+            .iter()
+            .copied()
+            .filter(|&r| r != Role::Bishop)
+            .collect();
+        let queen = without_bishops
+            .iter()
+            .position(|&r| r == Role::Queen)
+            .unwrap_or(0);
+        let rest: Vec<Role> = without_bishops
+            .iter()
+            .copied()
+            .filter(|&r| r != Role::Queen)
+            .collect();
+        let knights: Vec<usize> = (0..5).filter(|&i| rest[i] == Role::Knight).collect();
+        let knight_code = KNIGHT_PAIRS
+            .iter()
+            .position(|&(a, b)| a == knights[0] && b == knights[1])
+            .unwrap_or(0);
+        Ok((((knight_code * 6 + queen) * 4 + b_dark / 2) * 4 + b_light / 2) as u16)
     }
-    Ok(BackRank(out))
 }
 
-/// The SP number of a back rank, checking the Chess960 rules.
-pub fn sp_of(back_rank: &BackRank) -> Result<u16, SpError> {
-    let roles = back_rank.0;
-    let count = |r: Role| roles.iter().filter(|&&x| x == r).count();
-    if count(Role::King) != 1
-        || count(Role::Queen) != 1
-        || count(Role::Rook) != 2
-        || count(Role::Bishop) != 2
-        || count(Role::Knight) != 2
-    {
-        return Err(SpError::WrongPieces);
-    }
-    let files_of = |r: Role| (0..8).filter(move |&i| roles[i] == r);
-    let bishops: Vec<usize> = files_of(Role::Bishop).collect();
-    let (Some(&b_dark), Some(&b_light)) = (
-        bishops.iter().find(|&&f| f % 2 == 0),
-        bishops.iter().find(|&&f| f % 2 == 1),
-    ) else {
-        return Err(SpError::BishopsSameColor);
-    };
-    let rooks: Vec<usize> = files_of(Role::Rook).collect();
-    let king = files_of(Role::King).next().unwrap_or(0);
-    if !(rooks[0] < king && king < rooks[1]) {
-        return Err(SpError::KingNotBetweenRooks);
-    }
-    let without_bishops: Vec<Role> = roles
-        .iter()
-        .copied()
-        .filter(|&r| r != Role::Bishop)
-        .collect();
-    let queen = without_bishops
-        .iter()
-        .position(|&r| r == Role::Queen)
-        .unwrap_or(0);
-    let rest: Vec<Role> = without_bishops
-        .iter()
-        .copied()
-        .filter(|&r| r != Role::Queen)
-        .collect();
-    let knights: Vec<usize> = (0..5).filter(|&i| rest[i] == Role::Knight).collect();
-    let knight_code = KNIGHT_PAIRS
-        .iter()
-        .position(|&(a, b)| a == knights[0] && b == knights[1])
-        .unwrap_or(0);
-    Ok((((knight_code * 6 + queen) * 4 + b_dark / 2) * 4 + b_light / 2) as u16)
-}
+impl FromStr for BackRank {
+    type Err = SpError;
 
-/// The SP number of a back rank written as 8 letters (`"RNBQKBNR"`, either case).
-pub fn sp_from_back_rank(text: &str) -> Result<u16, SpError> {
-    sp_of(&parse_back_rank(text)?)
-}
-
-/// Reads a back rank written as 8 piece letters.
-pub fn parse_back_rank(text: &str) -> Result<BackRank, SpError> {
-    let malformed = || SpError::Malformed(text.chars().take(16).collect());
-    if text.chars().count() != 8 {
-        return Err(malformed());
+    /// Reads a back rank written as 8 piece letters of either case (`RNBQKBNR`); whether it is
+    /// a Chess960 arrangement is for [`BackRank::sp`] to say.
+    fn from_str(text: &str) -> Result<BackRank, SpError> {
+        let malformed = || SpError::Malformed(text.chars().take(16).collect());
+        if text.chars().count() != 8 {
+            return Err(malformed());
+        }
+        let mut roles = [Role::Pawn; 8];
+        for (slot, c) in roles.iter_mut().zip(text.chars()) {
+            *slot = Role::from_char(c)
+                .filter(|r| *r != Role::Pawn)
+                .ok_or_else(malformed)?;
+        }
+        Ok(BackRank(roles))
     }
-    let mut roles = [Role::Pawn; 8];
-    for (slot, c) in roles.iter_mut().zip(text.chars()) {
-        *slot = Role::from_char(c)
-            .filter(|r| *r != Role::Pawn)
-            .ok_or_else(malformed)?;
-    }
-    Ok(BackRank(roles))
 }
 
 /// A board with `white` and `black` back ranks, pawns in front.
@@ -190,6 +207,11 @@ fn start_board(white: &BackRank, black: &BackRank) -> Board {
 }
 
 impl Position {
+    /// The classical start position, SP 518 (also [`Position::default`]).
+    pub fn startpos() -> Position {
+        Position::from_back_ranks(&BackRank::STANDARD, &BackRank::STANDARD)
+    }
+
     /// The Chess960 start position `sp` (0..=959), with full castling rights.
     pub fn from_sp(sp: u16) -> Result<Position, SpError> {
         Position::from_sp_pair(sp, sp)
@@ -198,7 +220,15 @@ impl Position {
     /// The Double Chess960 start with white's arrangement `white` and black's `black`
     /// (both 0..=959), with full castling rights.
     pub fn from_sp_pair(white: u16, black: u16) -> Result<Position, SpError> {
-        let board = start_board(&back_rank_from_sp(white)?, &back_rank_from_sp(black)?);
+        Ok(Position::from_back_ranks(
+            &BackRank::from_sp(white)?,
+            &BackRank::from_sp(black)?,
+        ))
+    }
+
+    /// The start with these back ranks, pawns in front, full castling rights.
+    fn from_back_ranks(white: &BackRank, black: &BackRank) -> Position {
+        let board = start_board(white, black);
         let pos = Position {
             board,
             turn: Color::White,
@@ -208,7 +238,36 @@ impl Position {
             fullmoves: 1,
             hash: 0,
         };
-        Ok(pos.with_outermost_castling_rights())
+        pos.with_outermost_castling_rights()
+    }
+
+    /// Whether this is a Chess960 start, a Double Chess960 start, or neither (clocks are
+    /// ignored; white must be to move with no en-passant square), and whether the castling
+    /// rights are a start's.
+    pub fn classify_start(&self) -> StartClassification {
+        let not_a_start = StartClassification {
+            kind: StartKind::NotAStart,
+            castling_is_full: false,
+        };
+        if self.turn() != Color::White || self.ep_square().is_some() {
+            return not_a_start;
+        }
+        let (Some(white), Some(black)) = (
+            arrangement(self.board(), Color::White),
+            arrangement(self.board(), Color::Black),
+        ) else {
+            return not_a_start;
+        };
+        let kind = if white == black {
+            StartKind::Chess960(white)
+        } else {
+            StartKind::DoubleChess960 { white, black }
+        };
+        let full: CastlingRights = self.with_outermost_castling_rights().castling_rights();
+        StartClassification {
+            kind,
+            castling_is_full: full == self.castling_rights(),
+        }
     }
 }
 
@@ -228,7 +287,7 @@ pub enum StartKind {
     NotAStart,
 }
 
-/// The result of [`classify`]: the kind of start and whether the castling rights are those
+/// The result of [`Position::classify_start`]: the kind of start and whether the castling rights are those
 /// a start has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StartClassification {
@@ -257,52 +316,32 @@ fn arrangement(board: &Board, color: Color) -> Option<u16> {
         }
         roles[file.index() as usize] = piece.role;
     }
-    sp_of(&BackRank(roles)).ok()
-}
-
-/// Classifies a position as a Chess960 start, a Double Chess960 start, or neither. Clocks are
-/// ignored; white must be to move with no en-passant square.
-pub fn classify(pos: &Position) -> StartClassification {
-    let not_a_start = StartClassification {
-        kind: StartKind::NotAStart,
-        castling_is_full: false,
-    };
-    if pos.turn() != Color::White || pos.ep_square().is_some() {
-        return not_a_start;
-    }
-    let (Some(white), Some(black)) = (
-        arrangement(pos.board(), Color::White),
-        arrangement(pos.board(), Color::Black),
-    ) else {
-        return not_a_start;
-    };
-    let kind = if white == black {
-        StartKind::Chess960(white)
-    } else {
-        StartKind::DoubleChess960 { white, black }
-    };
-    let full: CastlingRights = pos.with_outermost_castling_rights().castling_rights();
-    StartClassification {
-        kind,
-        castling_is_full: full == pos.castling_rights(),
-    }
+    BackRank(roles).sp().ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The SP number of a back rank written as 8 letters.
+    fn sp_from_back_rank(text: &str) -> Result<u16, SpError> {
+        text.parse::<BackRank>()?.sp()
+    }
+
     #[test]
     fn every_sp_round_trips_through_its_back_rank() {
         for sp in 0..SP_COUNT {
-            let rank = back_rank_from_sp(sp).unwrap();
-            assert_eq!(sp_of(&rank), Ok(sp), "{rank}");
+            let rank = BackRank::from_sp(sp).unwrap();
+            assert_eq!(rank.sp(), Ok(sp), "{rank}");
             assert_eq!(sp_from_back_rank(&rank.to_string()), Ok(sp));
         }
-        assert_eq!(back_rank_from_sp(0).unwrap().to_string(), "BBQNNRKR");
-        assert_eq!(back_rank_from_sp(518).unwrap().to_string(), "RNBQKBNR");
-        assert_eq!(back_rank_from_sp(959).unwrap().to_string(), "RKRNNQBB");
-        assert_eq!(back_rank_from_sp(960), Err(SpError::OutOfRange(960)));
+        assert_eq!(BackRank::from_sp(0).unwrap().to_string(), "BBQNNRKR");
+        assert_eq!(BackRank::from_sp(518).unwrap().to_string(), "RNBQKBNR");
+        assert_eq!(BackRank::from_sp(959).unwrap().to_string(), "RKRNNQBB");
+        assert_eq!(BackRank::from_sp(960), Err(SpError::OutOfRange(960)));
+        assert_eq!(BackRank::from_sp(518), Ok(BackRank::STANDARD));
+        assert_eq!(Position::startpos(), Position::from_sp(518).unwrap());
+        assert_eq!(Position::default(), Position::startpos());
     }
 
     #[test]
@@ -327,15 +366,15 @@ mod tests {
     fn classify_distinguishes_double_chess960_and_castling() {
         let pos =
             Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        assert_eq!(classify(&pos).kind, StartKind::Chess960(518));
-        assert!(classify(&pos).castling_is_full);
+        assert_eq!(pos.classify_start().kind, StartKind::Chess960(518));
+        assert!(pos.classify_start().castling_is_full);
         let pos =
             Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1").unwrap();
-        assert!(!classify(&pos).castling_is_full);
+        assert!(!pos.classify_start().castling_is_full);
         let pos =
             Position::from_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert_eq!(
-            classify(&pos).kind,
+            pos.classify_start().kind,
             StartKind::DoubleChess960 {
                 white: 518,
                 black: 0
@@ -343,6 +382,6 @@ mod tests {
         );
         let pos =
             Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(classify(&pos).kind, StartKind::NotAStart);
+        assert_eq!(pos.classify_start().kind, StartKind::NotAStart);
     }
 }

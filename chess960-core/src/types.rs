@@ -5,11 +5,41 @@
 //!
 //! let sq = Square::from_coords(File::E, Rank::Fourth);
 //! assert_eq!(sq.to_string(), "e4");
-//! assert_eq!(Square::parse(b"e4"), Some(sq));
-//! assert_eq!(Piece { color: Color::Black, role: Role::Knight }.char(), 'n');
+//! assert_eq!("e4".parse::<Square>(), Ok(sq));
+//! assert_eq!(Piece { color: Color::Black, role: Role::Knight }.to_string(), "n");
+//! assert_eq!("black".parse::<Color>(), Ok(Color::Black));
 //! ```
 
 use std::fmt;
+use std::str::FromStr;
+
+/// Text that does not name a value of the type being read (a square, a piece, a colour, ...):
+/// the error of the `FromStr` implementations of the small vocabulary types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("not a valid {expected}")]
+pub struct NotationError {
+    expected: &'static str,
+}
+
+impl NotationError {
+    pub(crate) const fn new(expected: &'static str) -> NotationError {
+        NotationError { expected }
+    }
+
+    /// What the text should have named (`"square"`, `"piece"`, ...).
+    pub const fn expected(&self) -> &'static str {
+        self.expected
+    }
+}
+
+/// The single char of `text`, if it is exactly one.
+fn single_char(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}
 
 /// The side of a piece or the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,6 +92,26 @@ impl Color {
         match self {
             Color::White => "white",
             Color::Black => "black",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    /// `white` or `black`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Color {
+    type Err = NotationError;
+
+    /// Reads `white`/`black` or the FEN letters `w`/`b`.
+    fn from_str(text: &str) -> Result<Color, NotationError> {
+        match text {
+            "white" | "w" => Ok(Color::White),
+            "black" | "b" => Ok(Color::Black),
+            _ => Err(NotationError::new("colour")),
         }
     }
 }
@@ -131,6 +181,24 @@ impl Role {
     }
 }
 
+impl fmt::Display for Role {
+    /// The upper-case SAN letter (`P` for pawns).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, self.upper_char())
+    }
+}
+
+impl FromStr for Role {
+    type Err = NotationError;
+
+    /// Reads one piece letter of either case.
+    fn from_str(text: &str) -> Result<Role, NotationError> {
+        single_char(text)
+            .and_then(Role::from_char)
+            .ok_or(NotationError::new("role"))
+    }
+}
+
 /// A coloured piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
@@ -162,6 +230,24 @@ impl Piece {
             }),
             None => None,
         }
+    }
+}
+
+impl fmt::Display for Piece {
+    /// The FEN letter: upper case for white, lower case for black.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, self.char())
+    }
+}
+
+impl FromStr for Piece {
+    type Err = NotationError;
+
+    /// Reads one FEN letter (upper case for white).
+    fn from_str(text: &str) -> Result<Piece, NotationError> {
+        single_char(text)
+            .and_then(Piece::from_char)
+            .ok_or(NotationError::new("piece"))
     }
 }
 
@@ -236,6 +322,24 @@ impl File {
     #[inline]
     pub const fn upper_char(self) -> char {
         (b'A' + self.0) as char
+    }
+}
+
+impl fmt::Display for File {
+    /// The lower-case letter.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, self.lower_char())
+    }
+}
+
+impl FromStr for File {
+    type Err = NotationError;
+
+    /// Reads one file letter of either case.
+    fn from_str(text: &str) -> Result<File, NotationError> {
+        single_char(text)
+            .and_then(File::from_char)
+            .ok_or(NotationError::new("file"))
     }
 }
 
@@ -321,6 +425,24 @@ impl Rank {
     }
 }
 
+impl fmt::Display for Rank {
+    /// The digit `1` to `8`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, self.char())
+    }
+}
+
+impl FromStr for Rank {
+    type Err = NotationError;
+
+    /// Reads one digit `1` to `8`.
+    fn from_str(text: &str) -> Result<Rank, NotationError> {
+        single_char(text)
+            .and_then(Rank::from_char)
+            .ok_or(NotationError::new("rank"))
+    }
+}
+
 /// A square of the board, a1 = 0, b1 = 1, …, h8 = 63.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -402,15 +524,22 @@ impl Square {
         (self.0 / 8 + self.0 % 8) % 2 == 1
     }
 
-    /// Parses a square such as `e4` (exactly two bytes).
-    pub fn parse(text: &[u8]) -> Option<Square> {
+    /// Reads a square such as `e4` (exactly two bytes; the file letter in either case).
+    pub fn from_ascii(text: &[u8]) -> Result<Square, NotationError> {
         match text {
-            [f, r] => Some(Square::from_coords(
-                File::from_char(*f as char)?,
-                Rank::from_char(*r as char)?,
-            )),
+            [f, r] => Square::from_pair(*f, *r),
             _ => None,
         }
+        .ok_or(NotationError::new("square"))
+    }
+
+    /// The square named by a file letter and a rank digit.
+    #[inline]
+    pub(crate) fn from_pair(file: u8, rank: u8) -> Option<Square> {
+        Some(Square::from_coords(
+            File::from_char(file as char)?,
+            Rank::from_char(rank as char)?,
+        ))
     }
 
     /// All 64 squares, a1 first.
@@ -422,6 +551,15 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file().lower_char(), self.rank().char())
+    }
+}
+
+impl FromStr for Square {
+    type Err = NotationError;
+
+    /// Reads a square such as `e4`.
+    fn from_str(text: &str) -> Result<Square, NotationError> {
+        Square::from_ascii(text.as_bytes())
     }
 }
 
@@ -439,11 +577,11 @@ mod tests {
     fn square_coordinates_round_trip() {
         for sq in Square::all() {
             assert_eq!(Square::from_coords(sq.file(), sq.rank()), sq);
-            assert_eq!(Square::parse(sq.to_string().as_bytes()), Some(sq));
+            assert_eq!(Square::from_ascii(sq.to_string().as_bytes()), Ok(sq));
         }
-        assert_eq!(Square::parse(b"i1"), None);
-        assert_eq!(Square::parse(b"a9"), None);
-        assert_eq!(Square::parse(b"a"), None);
+        assert!(Square::from_ascii(b"i1").is_err());
+        assert!(Square::from_ascii(b"a9").is_err());
+        assert!(Square::from_ascii(b"a").is_err());
         assert!(Square::H1.is_light());
         assert!(!Square::A1.is_light());
     }
@@ -454,5 +592,34 @@ mod tests {
             assert_eq!(Piece::from_char(c).map(Piece::char), Some(c));
         }
         assert_eq!(Piece::from_char('x'), None);
+    }
+
+    #[test]
+    fn vocabulary_text_round_trips() {
+        for color in Color::ALL {
+            assert_eq!(color.to_string().parse(), Ok(color));
+        }
+        for role in Role::ALL {
+            assert_eq!(role.to_string().parse(), Ok(role));
+            for color in Color::ALL {
+                let piece = Piece { color, role };
+                assert_eq!(piece.to_string().parse(), Ok(piece));
+            }
+        }
+        for file in File::ALL {
+            assert_eq!(file.to_string().parse(), Ok(file));
+        }
+        for rank in Rank::ALL {
+            assert_eq!(rank.to_string().parse(), Ok(rank));
+        }
+        assert_eq!("w".parse(), Ok(Color::White));
+        assert!("x".parse::<Piece>().is_err());
+        assert!("Nf".parse::<Role>().is_err());
+        assert!("".parse::<File>().is_err());
+        assert!("9".parse::<Rank>().is_err());
+        assert_eq!(
+            "e9".parse::<Square>().map_err(|e| e.expected()),
+            Err("square")
+        );
     }
 }

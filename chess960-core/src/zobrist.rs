@@ -6,12 +6,12 @@
 //! use chess960_core::Position;
 //!
 //! // The same position reached by two move orders has the same key.
-//! let start = Position::from_sp(518).unwrap();
+//! let start = Position::startpos();
 //! let play = |sans: &[&str]| {
 //!     let mut pos = start.clone();
 //!     for san in sans {
-//!         let m = pos.parse_san(san.as_bytes()).unwrap();
-//!         pos.play(m);
+//!         let m = pos.parse_san(san).unwrap();
+//!         pos.play_unchecked(m);
 //!     }
 //!     pos.zobrist()
 //! };

@@ -4,7 +4,7 @@
 //! the X-FEN, and reading back shakmaty's SAN. `PGN960_DIFF_GAMES` sets the number
 //! of games (default 2000).
 
-use chess960_core::{CastlingNotation, Position};
+use chess960_core::{CastlingNotation, CastlingStyle, Position};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -49,18 +49,18 @@ fn random_playouts_agree_with_shakmaty() {
             white
         };
         let mut ours = Position::from_sp_pair(white, black).unwrap();
-        let mut theirs = shakmaty_position(&ours.to_shredder_fen());
+        let mut theirs = shakmaty_position(&ours.fen(CastlingStyle::Shredder).to_string());
         for ply in 0..(40 + rng.below(200)) {
             let context = || {
                 format!(
                     "game {game} (SP {white}/{black}) ply {ply}: {}",
-                    ours.to_shredder_fen()
+                    ours.fen(CastlingStyle::Shredder)
                 )
             };
             let mut our_moves: Vec<String> = ours
                 .legal_moves()
                 .iter()
-                .map(|&m| ours.uci(m, CastlingNotation::KingTakesRook))
+                .map(|&m| m.to_uci(CastlingNotation::KingTakesRook).to_string())
                 .collect();
             let their_legal = theirs.legal_moves();
             let mut their_moves: Vec<String> = their_legal
@@ -78,7 +78,7 @@ fn random_playouts_agree_with_shakmaty() {
                 context()
             );
             let their_fen = Fen::from_position(&theirs, EnPassantMode::Legal).to_string();
-            assert_eq!(ours.to_xfen(), their_fen, "{}", context());
+            assert_eq!(ours.to_string(), their_fen, "{}", context());
             if their_legal.is_empty() {
                 assert_eq!(ours.is_checkmate(), theirs.is_checkmate(), "{}", context());
                 assert_eq!(ours.is_stalemate(), theirs.is_stalemate(), "{}", context());
@@ -105,15 +105,20 @@ fn random_playouts_agree_with_shakmaty() {
             let our_move = ours.parse_san(their_san.as_bytes()).unwrap_or_else(|e| {
                 panic!("{}: our SAN reader rejects {their_san}: {e}", context())
             });
-            assert_eq!(ours.san_plus(our_move), their_san, "{}", context());
+            assert_eq!(
+                ours.san_plus(our_move).to_string(),
+                their_san,
+                "{}",
+                context()
+            );
             let uci = UciMove::from_move(m, CastlingMode::Chess960).to_string();
             assert_eq!(
-                ours.uci(our_move, CastlingNotation::KingTakesRook),
+                our_move.to_uci(CastlingNotation::KingTakesRook).to_string(),
                 uci,
                 "{}",
                 context()
             );
-            ours.play(our_move);
+            ours.play_unchecked(our_move);
             theirs.play_unchecked(m);
             plies += 1;
         }

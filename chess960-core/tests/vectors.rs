@@ -4,9 +4,7 @@
 
 mod shared_data;
 
-use chess960_core::fen::Setup;
-use chess960_core::sp::{classify, StartKind};
-use chess960_core::{CastlingNotation, Position};
+use chess960_core::{BackRank, CastlingNotation, CastlingStyle, Position, Setup, StartKind};
 use std::collections::BTreeSet;
 
 #[test]
@@ -19,16 +17,15 @@ fn sp_table_all_960() {
         let cols: Vec<&str> = line.split('\t').collect();
         let sp: u16 = cols[0].parse().unwrap();
         let pos = Position::from_sp(sp).unwrap();
+        assert_eq!(BackRank::from_sp(sp).unwrap().to_string(), cols[1]);
+        assert_eq!(pos.to_string(), cols[2], "SP {sp}");
         assert_eq!(
-            chess960_core::sp::back_rank_from_sp(sp)
-                .unwrap()
-                .to_string(),
-            cols[1]
+            pos.fen(CastlingStyle::Shredder).to_string(),
+            cols[3],
+            "SP {sp}"
         );
-        assert_eq!(pos.to_xfen(), cols[2], "SP {sp}");
-        assert_eq!(pos.to_shredder_fen(), cols[3], "SP {sp}");
         for fen in [cols[2], cols[3]] {
-            let c = classify(&Position::from_fen(fen).unwrap());
+            let c = Position::from_fen(fen).unwrap().classify_start();
             assert_eq!(c.kind, StartKind::Chess960(sp));
             assert!(c.castling_is_full);
         }
@@ -62,7 +59,7 @@ fn scalachess_legal_move_lists() {
         let ours: BTreeSet<String> = pos
             .legal_moves()
             .iter()
-            .map(|&m| pos.uci(m, CastlingNotation::KingTakesRook))
+            .map(|&m| m.to_uci(CastlingNotation::KingTakesRook).to_string())
             .collect();
         let theirs: BTreeSet<String> = moves.split_whitespace().map(str::to_string).collect();
         assert_eq!(ours, theirs, "{fen}");
@@ -92,15 +89,19 @@ fn fen_and_sp_vectors() {
             (c[4], c[5], c[6], c[7], c.get(8).copied().unwrap_or(""));
         match kind {
             "sp_to_board_fen" => {
-                let fen = Position::from_sp(input.parse().unwrap()).unwrap().to_xfen();
+                let fen = Position::from_sp(input.parse().unwrap())
+                    .unwrap()
+                    .to_string();
                 assert_eq!(fen.split(' ').next().unwrap(), expected);
             }
             "sp_to_fen" => assert_eq!(
-                Position::from_sp(input.parse().unwrap()).unwrap().to_xfen(),
+                Position::from_sp(input.parse().unwrap())
+                    .unwrap()
+                    .to_string(),
                 expected
             ),
             "fen_to_sp" => {
-                let class = Position::from_fen(input).map(|p| classify(&p));
+                let class = Position::from_fen(input).map(|p| p.classify_start());
                 match (expected, class) {
                     ("NONE", Ok(c)) if sp_number_difference(note) => {
                         // Same arrangement, but castling or clocks differ from a fresh start.
@@ -115,34 +116,42 @@ fn fen_and_sp_vectors() {
                 }
             }
             "xfen_to_shredder" => assert_eq!(
-                Position::from_fen(input).unwrap().to_shredder_fen(),
+                Position::from_fen(input)
+                    .unwrap()
+                    .fen(CastlingStyle::Shredder)
+                    .to_string(),
                 expected
             ),
             "fen_roundtrip" if mode == "chess960" => {
-                assert_eq!(Position::from_fen(input).unwrap().to_xfen(), expected)
+                assert_eq!(Position::from_fen(input).unwrap().to_string(), expected)
             }
             "fen_roundtrip_opening" => {
                 let pos = Position::from_fen(input).unwrap();
-                let fen = pos.to_xfen();
+                let fen = pos.to_string();
                 let four: Vec<&str> = fen.split(' ').take(4).collect();
                 assert_eq!(four.join(" "), expected);
             }
             "fen_normalize" if mode == "chess960" => {
                 let (pos, repairs) =
-                    Position::from_setup_lenient(&Setup::parse(input).unwrap()).unwrap();
+                    Position::from_setup_lenient(&input.parse::<Setup>().unwrap()).unwrap();
                 assert!(!repairs.is_empty());
-                assert_eq!(pos.to_xfen(), expected, "{input}");
+                assert_eq!(pos.to_string(), expected, "{input}");
             }
             "castle_san" => {
                 let (fen, san) = input.split_once(" | ").unwrap();
                 let pos = Position::from_fen(fen).unwrap();
                 let m = pos.parse_san(san.as_bytes()).unwrap();
                 let (uci, after) = expected.split_once(" | ").unwrap();
-                assert_eq!(pos.uci(m, CastlingNotation::KingTakesRook), uci);
+                assert_eq!(m.to_uci(CastlingNotation::KingTakesRook).to_string(), uci);
                 if after.starts_with('(') {
-                    assert_eq!(pos.san_plus(m), san);
+                    assert_eq!(pos.san_plus(m).to_string(), san);
                 } else {
-                    assert_eq!(pos.played(m).to_shredder_fen(), after);
+                    assert_eq!(
+                        pos.played_unchecked(m)
+                            .fen(CastlingStyle::Shredder)
+                            .to_string(),
+                        after
+                    );
                 }
             }
             "fen_invalid" => assert!(

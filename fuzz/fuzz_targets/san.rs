@@ -16,6 +16,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(pos) = Position::from_fen(FENS[which as usize % FENS.len()]) else { return };
     if let Ok(m) = pos.parse_san(san) {
         assert!(pos.is_legal(m));
-        assert_eq!(pos.parse_san(pos.san_plus(m).as_bytes()), Ok(m));
+        assert_eq!(pos.parse_san(pos.san_plus(m).to_string()), Ok(m));
     }
 });

@@ -11,7 +11,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for record in Archive::open(&path)?.with_moves().par_records(0)? {
         let record = record?;
         if let Some(game) = record.valid() {
-            let first = game.moves.first().map_or("-", |m| m.uci.as_str());
+            let first = game
+                .moves
+                .first()
+                .map_or("-".to_string(), |m| m.uci().to_string());
             let sp = game.sp().map_or("-".to_string(), |sp| sp.to_string());
             println!(
                 "{}\t{sp}\t{}\t{first}\t{}",

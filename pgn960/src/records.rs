@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::pipeline::{ChunkInfo, ChunkOutput, ChunkSource, PipelineOptions};
 use crate::validate::{validate_chunk, GameKind, ValidGame, ValidateOptions, Verdict};
-use chess960_core::sp::StartKind;
+use chess960_core::StartKind;
 use pgn_parse::{count_line_breaks, Origin};
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -97,12 +97,12 @@ impl ValidGame {
 
     /// The start position in X-FEN.
     pub fn start_xfen(&self) -> String {
-        self.start.to_xfen()
+        self.start.to_string()
     }
 
     /// The position after the last main-line move, in X-FEN.
     pub fn final_xfen(&self) -> String {
-        self.end.to_xfen()
+        self.end.to_string()
     }
 }
 

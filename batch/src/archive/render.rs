@@ -124,13 +124,11 @@ fn write_movetext(
         }
         match token {
             Token::San { .. } => {
-                let san = valid
-                    .canonical
-                    .get(san_index)
-                    .map(String::as_bytes)
-                    .unwrap_or(b"--");
+                match valid.canonical.get(san_index).copied().flatten() {
+                    Some(san) => w.san(san.to_ascii().as_bytes())?,
+                    None => w.san(b"--")?,
+                }
                 san_index += 1;
-                w.san(san)?;
             }
             Token::Comment { text: comment, .. } if opts.strip_comments => {
                 if let Some(names) = &opts.keep_annotations {

@@ -49,7 +49,7 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<bool> {
     let total = if args.divide {
         let mut total = 0;
         for (m, n) in divide(&pos, depth) {
-            writeln!(out, "{}: {n}", pos.uci(m, CastlingNotation::KingTakesRook))?;
+            writeln!(out, "{}: {n}", m.to_uci(CastlingNotation::KingTakesRook))?;
             total += n;
         }
         writeln!(out)?;

@@ -1,8 +1,7 @@
 //! `pgn960 sp`: start-position numbers, back ranks and FENs.
 
 use anyhow::{bail, Context, Result};
-use chess960_core::sp::{back_rank_from_sp, classify, sp_from_back_rank, StartKind, SP_COUNT};
-use chess960_core::Position;
+use chess960_core::{BackRank, CastlingStyle, Position, StartKind, SP_COUNT};
 use std::io::Write;
 
 /// Arguments of `pgn960 sp`.
@@ -30,9 +29,9 @@ fn describe(sp: u16) -> Result<String> {
     let pos = Position::from_sp(sp)?;
     Ok(format!(
         "{sp}\t{}\t{}\t{}",
-        back_rank_from_sp(sp)?,
-        pos.to_xfen(),
-        pos.to_shredder_fen()
+        BackRank::from_sp(sp)?,
+        pos,
+        pos.fen(CastlingStyle::Shredder)
     ))
 }
 
@@ -67,12 +66,14 @@ pub fn resolve_query(query: &str) -> Result<String> {
         return describe(sp);
     }
     if q.len() == 8 && !q.contains('/') {
-        let sp =
-            sp_from_back_rank(q).with_context(|| format!("{q:?} is not a Chess960 back rank"))?;
+        let sp = q
+            .parse::<BackRank>()
+            .and_then(|r| r.sp())
+            .with_context(|| format!("{q:?} is not a Chess960 back rank"))?;
         return describe(sp);
     }
     let pos = Position::from_fen(q).with_context(|| format!("cannot read FEN {q:?}"))?;
-    let class = classify(&pos);
+    let class = pos.classify_start();
     let castling_note = if class.castling_is_full {
         ""
     } else {
@@ -82,12 +83,12 @@ pub fn resolve_query(query: &str) -> Result<String> {
         StartKind::Chess960(sp) => Ok(format!("{}{castling_note}", describe(sp)?)),
         StartKind::DoubleChess960 { white, black } => Ok(format!(
             "double chess960: white {white} ({}), black {black} ({})\t{}\t{}{castling_note}",
-            back_rank_from_sp(white)?,
-            back_rank_from_sp(black)?,
-            pos.to_xfen(),
-            pos.to_shredder_fen()
+            BackRank::from_sp(white)?,
+            BackRank::from_sp(black)?,
+            pos,
+            pos.fen(CastlingStyle::Shredder)
         )),
-        StartKind::NotAStart => bail!("not a Chess960 start position: {}", pos.to_xfen()),
+        StartKind::NotAStart => bail!("not a Chess960 start position: {}", pos),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::select::{FilteredBy, Filters, GameFacts};
 use crate::stats::table;
 use crate::stats::table::{Row, Tables, Winner};
 use anyhow::{bail, Context, Result};
-use chess960_core::sp::StartKind;
+use chess960_core::StartKind;
 use pgn960::pipeline::{ChunkOutput, Cut};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{truncation, GameKind, ValidateOptions, Validator, Verdict};

@@ -5,8 +5,7 @@ use crate::cli::castling_style;
 use crate::driver::{Driver, Globals};
 use crate::output::{AtomicFile, Sink};
 use anyhow::{bail, Result};
-use chess960_core::fen::{CastlingStyle, FieldSpans, Setup};
-use chess960_core::Position;
+use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
 use pgn960::pipeline::{ChunkOutput, Cut};
 use pgn_parse::{read_games_at, LineIndex, Origin};
@@ -82,7 +81,7 @@ impl ChunkOutput for Converted {
 /// Converts one FEN, writing as many fields as it has (4, or 6 with the clocks).
 pub fn convert_fen(fen: &str, to: CastlingStyle) -> Result<String, String> {
     let mut out = String::with_capacity(96);
-    let spans = FieldSpans::of(fen);
+    let spans = FenFieldSpans::of(fen);
     let placement = spans.span(0).map_or("", |r| &fen[r]);
     convert_fen_into(fen, placement, spans.len(), to, &mut out)?;
     Ok(out)
@@ -97,7 +96,7 @@ fn convert_fen_into(
     to: CastlingStyle,
     out: &mut String,
 ) -> Result<(), String> {
-    let setup = Setup::parse(fen).map_err(|e| e.to_string())?;
+    let setup = Setup::from_ascii(fen.as_bytes()).map_err(|e| e.to_string())?;
     let (pos, _repairs) = Position::from_setup_lenient(&setup).map_err(|e| e.to_string())?;
     let start = out.len();
     let style = to;
@@ -112,12 +111,9 @@ fn convert_fen_into(
     let canonical = !digits_touch;
     if canonical {
         out.push_str(placement);
-        pos.write_fen_tail(style, out);
+        pos.fen(style).append_tail_to(out);
     } else {
-        match to {
-            CastlingStyle::Xfen => pos.write_xfen(out),
-            CastlingStyle::Shredder => pos.write_shredder_fen(out),
-        }
+        pos.fen(style).append_to(out);
     }
     if fields < 6 {
         // Keep the first `max(fields, 4)` fields of the six written.
@@ -151,7 +147,7 @@ fn convert_line(
         out.extend_from_slice(bytes);
         return Ok(false);
     }
-    let spans = FieldSpans::of(line);
+    let spans = FenFieldSpans::of(line);
     let numeric = |i: usize| {
         spans.span(i).is_some_and(|r| {
             let f = &bytes[r];

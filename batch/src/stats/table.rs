@@ -319,7 +319,7 @@ impl Tables {
 
 /// The back rank of `sp` as text (empty if out of range).
 pub fn back_rank(sp: u16) -> String {
-    chess960_core::sp::back_rank_from_sp(sp)
+    chess960_core::BackRank::from_sp(sp)
         .map(|r| r.to_string())
         .unwrap_or_default()
 }

@@ -23,7 +23,7 @@ fn legal_game(seed: u64, plies: usize) -> String {
     let mut pos = Position::from_sp(sp).expect("valid SP");
     let mut text = format!(
         "[Event \"g{seed}\"]\n[Site \"?\"]\n[Variant \"Chess960\"]\n[FEN \"{}\"]\n[Result \"*\"]\n\n",
-        pos.to_xfen()
+        pos
     );
     for ply in 0..plies {
         let moves = pos.legal_moves();
@@ -34,12 +34,12 @@ fn legal_game(seed: u64, plies: usize) -> String {
         if ply % 2 == 0 {
             text.push_str(&format!("{}. ", ply / 2 + 1));
         }
-        text.push_str(&pos.san_plus(m));
+        text.push_str(&pos.san_plus(m).to_string());
         text.push(' ');
         if next() % 4 == 0 {
             text.push_str("{ [%clk 0:01:00] } ");
         }
-        pos.play(m);
+        pos.play_unchecked(m);
     }
     text.push_str("*\n\n");
     text

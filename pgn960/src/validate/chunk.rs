@@ -165,7 +165,7 @@ mod tests {
                         .filter(|r| **r != Repair::SanNormalised)
                         .map(Repair::name)
                         .collect::<Vec<_>>(),
-                    v.end.to_xfen()
+                    v.end.to_string()
                 ),
                 Verdict::Unsupported(variant) => format!("unsupported {variant}"),
                 Verdict::Invalid(r) => format!(

@@ -22,8 +22,10 @@ pub use replay::Replay;
 pub use visitor::Validator;
 
 use crate::annotations::Annotations;
-use chess960_core::sp::StartClassification;
-use chess960_core::{CastlingStyle, Move, Position, Termination};
+use chess960_core::{
+    CastlingNotation, CastlingStyle, Move, Position, SanPlus, StartClassification, Termination,
+    UciMove,
+};
 use pgn_parse::{ErrorKind, Game, GameResult, ParseError, Token};
 use std::ops::Range;
 
@@ -95,11 +97,16 @@ pub struct MoveRecord {
     /// The move as written in the file.
     pub written: String,
     /// Canonical SAN, with `+`/`#`.
-    pub san: String,
-    /// UCI_Chess960: castling is the king onto its own rook (`e1h1`).
-    pub uci: String,
+    pub san: SanPlus,
     /// The clock and evaluation of the comments after the move.
     pub annotations: Annotations,
+}
+
+impl MoveRecord {
+    /// The move in UCI_Chess960: castling is the king onto its own rook (`e1h1`).
+    pub fn uci(&self) -> UciMove {
+        self.chess_move.to_uci(CastlingNotation::KingTakesRook)
+    }
 }
 
 /// A game that passed.
@@ -123,8 +130,8 @@ pub struct ValidGame {
     /// rule only with [`ValidateOptions::moves`]).
     pub termination: Option<Termination>,
     /// Canonical SAN (with `+`/`#`) of every SAN token, in token order (with
-    /// [`ValidateOptions::canonical_san`]).
-    pub canonical: Vec<String>,
+    /// [`ValidateOptions::canonical_san`]; `None` for a move of a dropped variation).
+    pub canonical: Vec<Option<SanPlus>>,
     /// Indices of tokens to leave out when writing (dropped variations).
     pub dropped_tokens: Vec<(usize, usize)>,
     /// Repairs made.
@@ -171,8 +178,8 @@ impl Verdict {
 /// Chess960 game when asked, else X-FEN.
 pub fn start_fen(kind: GameKind, start: &Position, style: CastlingStyle) -> String {
     match (style, kind) {
-        (CastlingStyle::Shredder, GameKind::Chess960) => start.to_shredder_fen(),
-        _ => start.to_xfen(),
+        (CastlingStyle::Shredder, GameKind::Chess960) => start.fen(style).to_string(),
+        _ => start.to_string(),
     }
 }
 

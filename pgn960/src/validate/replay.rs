@@ -6,7 +6,7 @@ use super::reason::{RejectReason, Repair};
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{CastlingNotation, Color, Move, Position, SanError, Termination};
+use chess960_core::{Color, Move, Position, SanError, SanPlus, Termination};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
@@ -27,7 +27,7 @@ pub struct Replay {
     opts: ValidateOptions,
     start: Start,
     lines: Vec<Line>,
-    canonical: Vec<String>,
+    canonical: Vec<Option<SanPlus>>,
     dropped_tokens: Vec<(usize, usize)>,
     repairs: Vec<Repair>,
     plies: u32,
@@ -58,12 +58,12 @@ fn mix(h: u64) -> u64 {
 fn san_failure(pos: &Position, san: &str, err: SanError) -> String {
     let side = pos.turn().name();
     match err {
-        SanError::Malformed => format!("{san:?} is not a move in SAN"),
         SanError::Ambiguous => format!("{san:?} matches more than one legal {side} move"),
         SanError::Illegal if pos.is_check() => {
             format!("{side} is in check and {san:?} does not answer it")
         }
         SanError::Illegal => format!("no legal {side} move matches {san:?}"),
+        _ => format!("{san:?} is not a move in SAN"),
     }
 }
 
@@ -146,7 +146,7 @@ impl Replay {
         };
         if line.dropping {
             if self.opts.canonical_san {
-                self.canonical.push(String::new());
+                self.canonical.push(None);
             }
             return;
         }
@@ -165,24 +165,22 @@ impl Replay {
         }
         let san = (self.opts.canonical_san || (self.opts.moves && depth == 1))
             .then(|| line.current.san_plus(m));
-        if self.opts.moves && depth == 1 {
+        if let (true, 1, Some(san)) = (self.opts.moves, depth, san) {
             self.moves.push(MoveRecord {
-                uci: line.current.uci(m, CastlingNotation::KingTakesRook),
-                san: san.clone().unwrap_or_default(),
+                san,
                 written: String::from_utf8_lossy(text).into_owned(),
                 chess_move: m,
                 annotations: Annotations::default(),
             });
         }
-        if self.opts.canonical_san {
-            let san = san.unwrap_or_default();
-            if san.as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
+        if let (true, Some(san)) = (self.opts.canonical_san, san) {
+            if san.to_ascii().as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
                 self.repairs.push(Repair::SanNormalised);
             }
-            self.canonical.push(san);
+            self.canonical.push(Some(san));
         }
         let before = line.current.clone();
-        line.current.play(m);
+        line.current.play_unchecked(m);
         if depth == 1 {
             self.plies += 1;
             if self.opts.dedupe_key {
@@ -216,7 +214,7 @@ impl Replay {
             if self.opts.drop_bad_variations {
                 line.dropping = true;
                 if self.opts.canonical_san {
-                    self.canonical.push(String::new());
+                    self.canonical.push(None);
                 }
                 return None;
             }
@@ -225,9 +223,9 @@ impl Replay {
             return Some(Rejection::new(RejectReason::BadVariation, detail, offset));
         }
         let (reason, kind) = match err {
-            SanError::Malformed => (RejectReason::MalformedMove, "malformed"),
             SanError::Ambiguous => (RejectReason::AmbiguousMove, "ambiguous"),
             SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
+            _ => (RejectReason::MalformedMove, "malformed"),
         };
         let detail = format!(
             "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",

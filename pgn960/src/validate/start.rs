@@ -3,9 +3,7 @@
 use super::reason::{RejectReason, Repair};
 use super::variant::{classify_variant, VariantTag};
 use super::GameKind;
-use chess960_core::fen::{CastlingToken, FenRepair, Setup};
-use chess960_core::sp::{self, StartClassification, StartKind};
-use chess960_core::Position;
+use chess960_core::{CastlingToken, FenRepair, Position, Setup, StartClassification, StartKind};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
@@ -81,7 +79,7 @@ fn position_from_fen(
             format!("FEN tag {trimmed:?} does not name a position"),
         ));
     }
-    let setup = Setup::parse(trimmed)
+    let setup = Setup::from_ascii(trimmed.as_bytes())
         .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
     let uses_files = castling_uses_file_letters(&setup);
     let (mut position, fen_repairs) = Position::from_setup_lenient(&setup)
@@ -96,7 +94,7 @@ fn position_from_fen(
         }
     }
     if dropped_castling {
-        let class = sp::classify(&position);
+        let class = position.classify_start();
         if class.kind != StartKind::NotAStart {
             // Real dumps (lichess 2023-11) carry start positions whose castling letters name
             // files without rooks: a start position has full rights.
@@ -141,7 +139,7 @@ pub fn resolve_start(
             return Err((RejectReason::UnknownStartPosition, why.into()));
         }
         let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
-        let class = sp::classify(&position);
+        let class = position.classify_start();
         return Ok(StartOutcome::Chess(Start {
             kind: GameKind::Standard,
             position,
@@ -164,7 +162,7 @@ pub fn resolve_start(
         }
         repairs.push(Repair::DuplicateFenMerged);
     }
-    let class = sp::classify(&position);
+    let class = position.classify_start();
     let kind = match variant {
         VariantTag::Chess960 => GameKind::Chess960,
         _ => {
@@ -173,7 +171,7 @@ pub fn resolve_start(
                 StartKind::DoubleChess960 { .. } => true,
                 StartKind::NotAStart => false,
             };
-            if non_classical_start || uses_files || position.castling_classical().is_none() {
+            if non_classical_start || uses_files || !position.castling_is_classical() {
                 GameKind::Chess960
             } else {
                 GameKind::Standard
