@@ -5,7 +5,7 @@
 
 use crate::progress::Progress;
 use crate::signals::INTERRUPTED;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use pgn960::input::{self, Input, InputName};
 use pgn960::pipeline::{self, ChunkInfo, ChunkOutput, Cut, PipelineOptions};
 use pgn_parse::Origin;
@@ -80,17 +80,32 @@ impl Driver {
         Ok(())
     }
 
-    /// Runs `process` over every chunk of every input (cut as `cut` says) and `sink` over
-    /// the results in input order.
+    /// Runs `process` over every chunk of every input of games and `sink` over the results
+    /// in input order. An input in which no game is found is an error saying what its
+    /// bytes look like.
     pub fn run<T: Send + ChunkOutput>(
         &mut self,
-        cut: Cut,
         process: impl Fn(&[u8], Origin) -> T + Sync,
         mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
         self.for_each_input(|run| {
             let name = run.name;
-            run.run(cut, &process, |value, info| sink(name, value, info))
+            let head = run.input.peek(256)?;
+            if let Some(format) = pgn960::compression::unsupported_format(&head) {
+                bail!("{name}: {format}");
+            }
+            let mut games = 0;
+            run.run(Cut::Games, &process, |value, info| {
+                games += value.games();
+                sink(name, value, info)
+            })?;
+            if games == 0 {
+                bail!(
+                    "{name}: no game found: {}",
+                    pgn960::compression::describe_bytes(&head)
+                );
+            }
+            Ok(())
         })
     }
 

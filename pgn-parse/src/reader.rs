@@ -66,6 +66,7 @@ pub struct Reader<'a> {
     next_index: u64,
     lines: LineIndex,
     junk_bytes: u64,
+    first_junk: Option<usize>,
 }
 
 /// Where and how the movetext of one game stopped.
@@ -105,6 +106,7 @@ impl<'a> Reader<'a> {
             next_index: origin.first_index,
             lines: LineIndex::new(origin.line),
             junk_bytes: 0,
+            first_junk: None,
         }
     }
 
@@ -121,6 +123,11 @@ impl<'a> Reader<'a> {
     /// How many bytes of junk (text that is no game) were skipped.
     pub fn junk_bytes(&self) -> u64 {
         self.junk_bytes
+    }
+
+    /// The absolute offset of the first junk skipped, if any.
+    pub fn first_junk(&self) -> Option<usize> {
+        self.first_junk
     }
 
     /// The 1-based (line, column) of an absolute offset inside this reader's input.
@@ -241,6 +248,9 @@ impl<'a> Reader<'a> {
             self.pos = next.unwrap_or(input.len());
             let end = trim_end(input, start, self.pos);
             self.junk_bytes += (end - start) as u64;
+            if end > start && self.first_junk.is_none() {
+                self.first_junk = Some(self.origin.offset + start);
+            }
             visitor.junk(self.origin.offset + start..self.origin.offset + end);
         }
     }

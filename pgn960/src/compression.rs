@@ -222,6 +222,24 @@ finishing_writer!(Xz, liblzma::write::XzEncoder<ByteSink>, |e| e
     .finish()?
     .flush());
 
+/// What an input is when its first bytes are an archive or a compression pgn960 does not
+/// read (7z, zip, lz4): such an input is refused before reading.
+pub fn unsupported_format(head: &[u8]) -> Option<String> {
+    let what = if head.starts_with(&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c]) {
+        "a 7z archive; extract it first (7z x)"
+    } else if head.starts_with(b"PK\x03\x04") {
+        "a zip archive; extract it first (unzip)"
+    } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        "lz4-compressed data"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "it looks like {what}: pgn960 reads PGN, plain or compressed with {}",
+        format_names()
+    ))
+}
+
 /// What the first bytes of an input look like when they are not PGN, for the message of
 /// an input in which no game was found.
 pub fn describe_bytes(head: &[u8]) -> String {
@@ -231,25 +249,14 @@ pub fn describe_bytes(head: &[u8]) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
-    let supported = format_names();
     if head.iter().all(u8::is_ascii_whitespace) {
         return "it is empty".to_string();
     }
-    if head.starts_with(&[b'7', b'z', 0xbc, 0xaf, 0x27, 0x1c]) {
-        return format!(
-            "it looks like a 7z archive; extract it first (7z x), pgn960 reads {supported}"
-        );
-    }
-    if head.starts_with(b"PK\x03\x04") {
-        return format!(
-            "it looks like a zip archive; extract it first (unzip), pgn960 reads {supported}"
-        );
+    if let Some(format) = unsupported_format(head) {
+        return format;
     }
     if head.starts_with(b"PAR1") {
         return "it looks like a Parquet file".to_string();
-    }
-    if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
-        return format!("it looks like lz4-compressed data; pgn960 reads {supported}");
     }
     if looks_like_fen(first_line) {
         return "it looks like a FEN/EPD list; use `pgn960 xfen` for those".to_string();
@@ -265,7 +272,10 @@ pub fn describe_bytes(head: &[u8]) -> String {
         .filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b))
         .count();
     if binary * 10 > head.len() {
-        return format!("it looks like binary data, not text; pgn960 reads PGN, plain or compressed with {supported}");
+        return format!(
+            "it looks like binary data, not text: pgn960 reads PGN, plain or compressed with {}",
+            format_names()
+        );
     }
     let shown: String = first_line.chars().take(60).collect();
     format!("it starts with {shown:?}, not a PGN tag pair like [Event \"...\"] or a move")

@@ -271,6 +271,22 @@ fn stream(
 }
 
 impl Input {
+    /// The first `n` bytes (fewer for a shorter input); for a stream, the bytes read are
+    /// put back in front of it.
+    pub fn peek(&mut self, n: usize) -> Result<Vec<u8>> {
+        match &mut self.source {
+            Source::Whole(bytes) => Ok(bytes[..n.min(bytes.len())].to_vec()),
+            Source::Stream { reader, .. } => {
+                let mut seen = vec![0u8; n];
+                let got = read_head(reader, &mut seen).map_err(|e| io_error(&self.name, e))?;
+                seen.truncate(got);
+                let rest = std::mem::replace(reader, Box::new(io::empty()));
+                *reader = Box::new(io::Cursor::new(seen.clone()).chain(rest));
+                Ok(seen)
+            }
+        }
+    }
+
     /// The first byte that is not white space, looking at most `limit` bytes ahead; for a
     /// stream, the bytes read are put back in front of it.
     pub fn first_non_blank(&mut self, limit: usize) -> Result<Option<u8>> {

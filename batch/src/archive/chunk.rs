@@ -101,6 +101,8 @@ pub struct ChunkOutcome {
     pub text: Vec<u8>,
     /// Bytes between games that were not a game.
     pub junk_bytes: u64,
+    /// Where the first of them is (line from the chunk's start, column).
+    pub first_junk: Option<(u32, u32)>,
 }
 
 impl ChunkOutput for ChunkOutcome {
@@ -134,6 +136,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         fates,
         text,
         junk_bytes: counts.junk_bytes,
+        first_junk: counts.first_junk,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::output::Sink;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
 use chunk::{process_chunk, ChunkOutcome, Fate};
-use pgn960::pipeline::{ChunkInfo, Cut};
+use pgn960::pipeline::ChunkInfo;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -142,6 +142,9 @@ impl Collector<'_> {
             }
         }
         summary.junk_bytes += outcome.junk_bytes;
+        if let (None, Some((line, column))) = (&summary.first_junk, outcome.first_junk) {
+            summary.first_junk = Some(format!("{file}:{}:{column}", info.line(line)));
+        }
         summary.bytes += info.len as u64;
         Ok(())
     }
@@ -166,7 +169,6 @@ pub fn run(
     };
     collector.summary.inputs = driver.names().iter().map(|n| n.to_string()).collect();
     driver.run(
-        Cut::Games,
         |bytes, origin| process_chunk(bytes, origin, opts),
         |name, outcome, info| collector.take(&name.to_string(), outcome, info),
     )?;

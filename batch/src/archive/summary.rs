@@ -32,6 +32,8 @@ pub struct Summary {
     pub repairs: BTreeMap<&'static str, u64>,
     /// Bytes of text between games that was not a game.
     pub junk_bytes: u64,
+    /// Where the first of them is (`file:line:column`).
+    pub first_junk: Option<String>,
     /// Bytes read.
     pub bytes: u64,
     /// Wall-clock seconds.
@@ -120,8 +122,9 @@ pub fn summary_text(s: &Summary, cleaning: bool) -> String {
     }
     if s.junk_bytes > 0 {
         out.push_str(&format!(
-            "junk between games:  {:>10} bytes skipped\n",
-            s.junk_bytes
+            "warning: {} bytes between games were not PGN and were skipped (the first at {})\n",
+            s.junk_bytes,
+            s.first_junk.as_deref().unwrap_or("?")
         ));
     }
     out

@@ -8,7 +8,7 @@ use crate::stats::table;
 use crate::stats::table::{Row, Tables, Winner};
 use anyhow::{bail, Context, Result};
 use chess960_core::StartKind;
-use pgn960::pipeline::{ChunkOutput, Cut};
+use pgn960::pipeline::ChunkOutput;
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{truncation, GameKind, ValidateOptions, Validator, Verdict};
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Visitor};
@@ -424,7 +424,6 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         let mut tables = Tables::default();
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
         driver.run(
-            Cut::Games,
             |bytes, origin| process(bytes, origin, &judge, args.headers_only),
             |_, chunk, _| {
                 tables.merge(&chunk.tables);

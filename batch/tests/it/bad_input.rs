@@ -31,13 +31,73 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
     path
 }
 
+/// Runs `check` on an input in which no game can be found: exit 2, and what it looks like.
+fn no_game(path: &Path) -> String {
+    let out = pgn960().arg("check").arg(path).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{}: {stderr}", path.display());
+    assert!(
+        stderr.contains("no game found") || stderr.contains("it looks like"),
+        "{stderr}"
+    );
+    stderr
+}
+
 #[test]
-fn empty_zeros_and_random_bytes() {
+fn inputs_without_a_game_are_errors_that_say_what_they_look_like() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, r) = check_json(&write(dir.path(), "empty.pgn", b""));
-    assert_eq!((code, r["games_read"].as_u64()), (Some(0), Some(0)));
-    let (code, r) = check_json(&write(dir.path(), "zeros.pgn", &vec![0u8; 1 << 20]));
-    assert_eq!((code, r["games_read"].as_u64()), (Some(0), Some(0)));
+    assert!(no_game(&write(dir.path(), "empty.pgn", b"")).contains("it is empty"));
+    assert!(no_game(&write(dir.path(), "zeros.pgn", &vec![0u8; 1 << 20])).contains("binary data"));
+    let fens = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n".repeat(3);
+    assert!(no_game(&write(dir.path(), "list.epd", fens.as_bytes())).contains("pgn960 xfen"));
+    let seven_z = b"7z\xbc\xaf\x27\x1c\x00\x04 and more";
+    assert!(no_game(&write(dir.path(), "a.pgn.7z", seven_z)).contains("7z archive"));
+    let zip = b"PK\x03\x04 and more";
+    assert!(no_game(&write(dir.path(), "a.zip", zip)).contains("zip archive"));
+    // Standard input too.
+    let out = pgn960()
+        .args(["check", "-"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("<stdin>: no game found: it is empty"));
+    // An xz archive is read.
+    let xz = std::process::Command::new("xz")
+        .arg("-k")
+        .arg("-c")
+        .arg(fixture("sample.pgn"))
+        .output();
+    if let Some(xz) = xz.ok().filter(|o| o.status.success()) {
+        let (code, r) = check_json(&write(dir.path(), "s.pgn.xz", &xz.stdout));
+        assert_eq!((code, r["games_read"].as_u64()), (Some(1), Some(40)));
+    }
+}
+
+#[test]
+fn junk_between_games_is_a_warning_with_where_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "j.pgn",
+        b"[Event \"a\"]\n\n1. e4 *\n\nnot pgn at all\n\n[Event \"b\"]\n\n1. d4 *\n",
+    );
+    let out = pgn960().arg("check").arg(&path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout.contains("warning: 14 bytes between games were not PGN"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("(the first at {}:5:1)", path.display())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn random_bytes_never_panic_and_add_up() {
+    let dir = tempfile::tempdir().unwrap();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let random: Vec<u8> = (0..(4 << 20))
         .map(|_| {
@@ -47,8 +107,18 @@ fn empty_zeros_and_random_bytes() {
             (state >> 24) as u8
         })
         .collect();
-    let (_, r) = check_json(&write(dir.path(), "random.pgn", &random));
-    assert!(adds_up(&r));
+    let path = write(dir.path(), "random.pgn", &random);
+    let out = pgn960()
+        .args(["check", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    match out.status.code() {
+        // Something game-like was found: the counts add up.
+        Some(0 | 1) => assert!(adds_up(&serde_json::from_slice(&out.stdout).unwrap())),
+        code => assert_eq!(code, Some(2), "no game found is the only error"),
+    }
 }
 
 #[test]

@@ -31,6 +31,8 @@ pub struct ChunkCounts {
     pub games: u64,
     /// Bytes between games that were not a game.
     pub junk_bytes: u64,
+    /// The (line, column) of the first of them, counted from the buffer's origin.
+    pub first_junk: Option<(u32, u32)>,
 }
 
 /// Lines of a buffer, located in increasing order.
@@ -100,6 +102,7 @@ pub fn validate_chunk<'a>(
             counts.games += 1;
         }
         counts.junk_bytes = games.reader().junk_bytes();
+        counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
     } else {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut validator = Validator::new(*opts);
@@ -118,6 +121,7 @@ pub fn validate_chunk<'a>(
             counts.games += 1;
         }
         counts.junk_bytes = reader.junk_bytes();
+        counts.first_junk = reader.first_junk().map(|at| lines.locate(at));
     }
     counts
 }
