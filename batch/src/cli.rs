@@ -90,7 +90,11 @@ pub fn run(cli: Cli) -> Result<i32> {
             sp::run(args, &mut std::io::stdout().lock())?;
             Ok(EXIT_OK)
         }
-        Command::Perft(args) => Ok(status(!perft::run(args, &mut std::io::stdout().lock())?)),
+        Command::Perft(args) => Ok(status(!perft::run(
+            args,
+            globals,
+            &mut std::io::stdout().lock(),
+        )?)),
     }
 }
 

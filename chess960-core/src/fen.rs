@@ -143,6 +143,12 @@ pub struct Setup {
     pub fullmoves: u32,
 }
 
+impl From<PlacementError> for FenError {
+    fn from(e: PlacementError) -> FenError {
+        FenError::Placement(e)
+    }
+}
+
 /// The field of a FEN an error is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FenField {
@@ -180,9 +186,10 @@ pub enum FenError {
     /// The text is empty.
     #[error("empty FEN")]
     Empty,
-    /// The piece placement cannot be read.
+    /// The piece placement cannot be read (the message includes why, so the cause is not
+    /// also given as the error's source: it would be printed twice).
     #[error("bad piece placement: {0}")]
-    Placement(#[from] PlacementError),
+    Placement(PlacementError),
     /// A field that is not the expected kind of text.
     #[error("bad {field} field {found:?} at column {column}")]
     BadField {

@@ -1,10 +1,14 @@
 //! `pgn960 perft`: count legal move trees, or check a whole perft suite.
 
+use crate::driver::Globals;
+use crate::signals::INTERRUPTED;
 use anyhow::{bail, Context, Result};
-use chess960_core::perft::{divide, parse_suite, perft};
-use chess960_core::{CastlingNotation, Position};
+use chess960_core::perft::{parse_suite, perft};
+use chess960_core::{CastlingNotation, Move, Position};
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Arguments of `pgn960 perft`.
@@ -30,12 +34,98 @@ pub struct PerftArgs {
     /// With --suite: the deepest depth to check (default: all listed).
     #[arg(long = "depth", value_name = "D", requires = "suite")]
     pub max_depth: Option<u32>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `--json` prints for one position.
+#[derive(Debug, Serialize)]
+struct PerftReport {
+    fen: String,
+    depth: u32,
+    nodes: u64,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    divide: Vec<DivideRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct DivideRow {
+    #[serde(rename = "move")]
+    uci: String,
+    nodes: u64,
+}
+
+/// What `--json` prints for a suite.
+#[derive(Debug, Serialize)]
+struct SuiteReport {
+    positions: usize,
+    counts_checked: u64,
+    nodes: u64,
+    seconds: f64,
+    mismatches: Vec<Mismatch>,
+}
+
+#[derive(Debug, Serialize)]
+struct Mismatch {
+    line: usize,
+    id: String,
+    fen: String,
+    /// The depth, or none when the FEN was rejected.
+    depth: Option<u32>,
+    expected: Option<u64>,
+    got: Option<u64>,
+    error: Option<String>,
+}
+
+/// Subtrees of this depth or less are counted by one thread in one go (a few million nodes,
+/// tens of milliseconds): a stop asked for (Ctrl-C) is seen between them.
+const TASK_DEPTH: u32 = 5;
+
+/// Counts below each legal move of `pos` to `depth` on `pool`. Above [`TASK_DEPTH`] the
+/// moves of every position are spread over the threads (rayon's work stealing keeps them
+/// busy, with no list of positions built), so a deep perft uses every thread and stops soon
+/// after a Ctrl-C.
+pub fn parallel_divide(
+    pos: &Position,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<(Move, u64)>> {
+    use rayon::prelude::*;
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let roots: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let counts: Option<Vec<u64>> = pool.install(|| {
+        roots
+            .par_iter()
+            .map(|&m| count(&pos.played_unchecked(m), depth - 1))
+            .collect()
+    });
+    let counts = counts.ok_or(pgn960::Error::Interrupted)?;
+    Ok(roots.into_iter().zip(counts).collect())
+}
+
+/// The perft of `pos` to `depth`, in parallel above [`TASK_DEPTH`]; `None` when stopped.
+fn count(pos: &Position, depth: u32) -> Option<u64> {
+    use rayon::prelude::*;
+    if depth <= TASK_DEPTH {
+        return (!INTERRUPTED.load(Ordering::Relaxed)).then(|| perft(pos, depth));
+    }
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    moves
+        .par_iter()
+        .map(|&m| count(&pos.played_unchecked(m), depth - 1))
+        .sum()
 }
 
 /// Runs `pgn960 perft`; returns whether every count matched (always true without --suite).
-pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<bool> {
+pub fn run(args: &PerftArgs, globals: Globals, out: &mut dyn Write) -> Result<bool> {
+    let pool = pgn960::pipeline::thread_pool(globals.threads)?;
     if let Some(path) = &args.suite {
-        return run_suite(path, args.max_depth.unwrap_or(u32::MAX), out);
+        let max_depth = args.max_depth.unwrap_or(u32::MAX);
+        return run_suite(path, max_depth, args.json, &pool, out);
     }
     let (pos, depth) = match (args.sp, &args.fen_or_depth, args.depth) {
         (Some(sp), Some(d), None) => (Position::from_sp(sp)?, parse_depth(d)?),
@@ -46,23 +136,48 @@ pub fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<bool> {
         _ => bail!("usage: pgn960 perft \"<FEN>\" DEPTH | pgn960 perft --sp N DEPTH | pgn960 perft --suite FILE"),
     };
     let started = Instant::now();
-    let total = if args.divide {
-        let mut total = 0;
-        for (m, n) in divide(&pos, depth) {
-            writeln!(out, "{}: {n}", m.to_uci(CastlingNotation::KingTakesRook))?;
-            total += n;
-        }
-        writeln!(out)?;
-        total
+    let moves = parallel_divide(&pos, depth, &pool)?;
+    let total = if depth == 0 {
+        1
     } else {
-        perft(&pos, depth)
+        moves.iter().map(|(_, n)| n).sum()
     };
     let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let report = PerftReport {
+            fen: pos.to_string(),
+            depth,
+            nodes: total,
+            seconds: secs,
+            divide: if args.divide {
+                moves
+                    .iter()
+                    .map(|(m, n)| DivideRow {
+                        uci: m.to_uci(CastlingNotation::KingTakesRook).to_string(),
+                        nodes: *n,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(true);
+    }
+    if args.divide {
+        for (m, n) in &moves {
+            writeln!(out, "{}: {n}", m.to_uci(CastlingNotation::KingTakesRook))?;
+        }
+        writeln!(out)?;
+    }
     writeln!(out, "{total}")?;
-    eprintln!(
-        "depth {depth}: {total} nodes in {secs:.3} s ({:.1} Mnodes/s)",
-        total as f64 / secs.max(1e-9) / 1e6
-    );
+    if !globals.quiet {
+        eprintln!(
+            "depth {depth}: {total} nodes in {secs:.3} s ({:.1} Mnodes/s, {} threads)",
+            total as f64 / secs.max(1e-9) / 1e6,
+            pool.current_num_threads()
+        );
+    }
     Ok(true)
 }
 
@@ -71,50 +186,99 @@ fn parse_depth(text: &str) -> Result<u32> {
         .with_context(|| format!("expected a depth, found {text:?}"))
 }
 
-fn run_suite(path: &PathBuf, max_depth: u32, out: &mut dyn Write) -> Result<bool> {
+/// The result of one suite entry: its mismatches (or its rejection), counts checked, nodes.
+type EntryResult = (Vec<Mismatch>, u64, u64);
+
+fn run_suite(
+    path: &PathBuf,
+    max_depth: u32,
+    json: bool,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    use rayon::prelude::*;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let suite = parse_suite(&text).with_context(|| format!("{}", path.display()))?;
     let started = Instant::now();
-    let (mut checked, mut mismatches, mut nodes) = (0u64, 0u64, 0u64);
-    for entry in &suite {
-        let pos = match Position::from_fen(&entry.fen) {
-            Ok(pos) => pos,
-            Err(e) => {
-                writeln!(
-                    out,
-                    "{}:{}: {} rejected: {e}",
-                    path.display(),
-                    entry.line,
-                    entry.id
-                )?;
-                mismatches += 1;
-                continue;
-            }
-        };
-        for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= max_depth) {
-            let got = perft(&pos, depth);
-            checked += 1;
-            nodes += got;
-            if got != expected {
-                mismatches += 1;
-                writeln!(
-                    out,
-                    "{}:{}: {} depth {depth}: expected {expected}, got {got} ({})",
-                    path.display(),
-                    entry.line,
-                    entry.id,
-                    entry.fen
-                )?;
-            }
+    // Entries are checked in parallel, reported in file order; a stop is seen between them.
+    let results: Option<Vec<EntryResult>> = pool.install(|| {
+        suite
+            .par_iter()
+            .map(|entry| {
+                if INTERRUPTED.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mismatch = |depth, expected, got, error| Mismatch {
+                    line: entry.line,
+                    id: entry.id.clone(),
+                    fen: entry.fen.clone(),
+                    depth,
+                    expected,
+                    got,
+                    error,
+                };
+                let pos = match Position::from_fen(&entry.fen) {
+                    Ok(pos) => pos,
+                    Err(e) => {
+                        return Some((vec![mismatch(None, None, None, Some(e.to_string()))], 0, 0))
+                    }
+                };
+                let (mut found, mut checked, mut nodes) = (Vec::new(), 0, 0);
+                for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= max_depth) {
+                    let got = perft(&pos, depth);
+                    checked += 1;
+                    nodes += got;
+                    if got != expected {
+                        found.push(mismatch(Some(depth), Some(expected), Some(got), None));
+                    }
+                }
+                Some((found, checked, nodes))
+            })
+            .collect()
+    });
+    let results = results.ok_or(pgn960::Error::Interrupted)?;
+    let secs = started.elapsed().as_secs_f64();
+    let mut report = SuiteReport {
+        positions: suite.len(),
+        counts_checked: 0,
+        nodes: 0,
+        seconds: secs,
+        mismatches: Vec::new(),
+    };
+    for (found, checked, nodes) in results {
+        report.counts_checked += checked;
+        report.nodes += nodes;
+        report.mismatches.extend(found);
+    }
+    let ok = report.mismatches.is_empty();
+    if !ok {
+        crate::signals::note_invalid();
+    }
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(ok);
+    }
+    for m in &report.mismatches {
+        let at = format!("{}:{}: {}", path.display(), m.line, m.id);
+        match (&m.error, m.depth, m.expected, m.got) {
+            (Some(error), ..) => writeln!(out, "{at} rejected: {error}")?,
+            (None, Some(depth), Some(expected), Some(got)) => writeln!(
+                out,
+                "{at} depth {depth}: expected {expected}, got {got} ({})",
+                m.fen
+            )?,
+            _ => {}
         }
     }
-    let secs = started.elapsed().as_secs_f64();
     writeln!(
         out,
-        "{} positions, {checked} counts checked, {mismatches} mismatches, {nodes} nodes in {secs:.2} s ({:.1} Mnodes/s)",
-        suite.len(),
-        nodes as f64 / secs.max(1e-9) / 1e6
+        "{} positions, {} counts checked, {} mismatches, {} nodes in {secs:.2} s ({:.1} Mnodes/s)",
+        report.positions,
+        report.counts_checked,
+        report.mismatches.len(),
+        report.nodes,
+        report.nodes as f64 / secs.max(1e-9) / 1e6
     )?;
-    Ok(mismatches == 0)
+    Ok(ok)
 }

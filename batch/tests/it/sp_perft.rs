@@ -95,3 +95,58 @@ fn a_closed_pipe_ends_the_run_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn perft_stops_at_the_first_ctrl_c_and_counts_alike_on_any_thread_count() {
+    use std::process::Stdio;
+    let mut child = pgn960_process()
+        .args(["perft", "--sp", "518", "9"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "stopped promptly"
+    );
+    let counts: Vec<String> = ["1", "2", "3"]
+        .iter()
+        .map(|j| {
+            let out = pgn960()
+                .args(["-j", j, "perft", "--sp", "0", "5", "--divide", "--json"])
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        })
+        .collect();
+    let nodes =
+        |json: &str| serde_json::from_str::<serde_json::Value>(json).unwrap()["nodes"].clone();
+    assert_eq!(
+        nodes(&counts[0]),
+        // SP 0 to depth 5: 4,975,808 (the shared SP table).
+        serde_json::Value::from(4_975_808u64)
+    );
+    for c in &counts[1..] {
+        assert_eq!(nodes(c), nodes(&counts[0]));
+        let a: serde_json::Value = serde_json::from_str(c).unwrap();
+        let b: serde_json::Value = serde_json::from_str(&counts[0]).unwrap();
+        assert_eq!(a["divide"], b["divide"]);
+    }
+}
+
+#[test]
+fn a_bad_fen_is_reported_once() {
+    let out = pgn960().args(["perft", "xx", "2"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.matches("expected 8 ranks").count(), 1, "{stderr}");
+}
