@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use chess960_core::{BackRank, CastlingStyle, Position, StartKind, SP_COUNT};
+use serde::Serialize;
 use std::io::Write;
 
 /// Arguments of `pgn960 sp`.
@@ -22,17 +23,65 @@ pub struct SpArgs {
     /// Seed for --random (default: from the clock).
     #[arg(long, requires = "random")]
     pub seed: Option<u64>,
+    /// Print JSON (one object, or an array with --all) instead of tab-separated lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// One line of output: number, back rank, X-FEN, Shredder-FEN.
-fn describe(sp: u16) -> Result<String> {
-    let pos = Position::from_sp(sp)?;
-    Ok(format!(
-        "{sp}\t{}\t{}\t{}",
-        BackRank::from_sp(sp)?,
-        pos,
-        pos.fen(CastlingStyle::Shredder)
-    ))
+/// A start position, as `sp` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StartInfo {
+    /// The SP number (white's, for a Double Chess960 start).
+    pub sp: u16,
+    /// White's back rank.
+    pub start: String,
+    /// Black's SP, for a Double Chess960 start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_sp: Option<u16>,
+    /// Black's back rank (seen from white), for a Double Chess960 start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_start: Option<String>,
+    /// The position in X-FEN.
+    pub xfen: String,
+    /// The position in Shredder-FEN.
+    pub shredder_fen: String,
+    /// Whether the castling rights are the full rights of the start.
+    pub castling_is_full: bool,
+}
+
+impl StartInfo {
+    /// Start position `sp`.
+    fn of_sp(sp: u16) -> Result<StartInfo> {
+        let pos = Position::from_sp(sp)?;
+        Ok(StartInfo {
+            sp,
+            start: BackRank::from_sp(sp)?.to_string(),
+            black_sp: None,
+            black_start: None,
+            xfen: pos.to_string(),
+            shredder_fen: pos.fen(CastlingStyle::Shredder).to_string(),
+            castling_is_full: true,
+        })
+    }
+
+    /// The tab-separated line: number, back rank, X-FEN, Shredder-FEN (and a note).
+    fn line(&self) -> String {
+        let note = if self.castling_is_full {
+            ""
+        } else {
+            " (castling rights differ from the start position's)"
+        };
+        match (self.black_sp, &self.black_start) {
+            (Some(black), Some(black_start)) => format!(
+                "double chess960: white {} ({}), black {black} ({black_start})\t{}\t{}{note}",
+                self.sp, self.start, self.xfen, self.shredder_fen
+            ),
+            _ => format!(
+                "{}\t{}\t{}\t{}{note}",
+                self.sp, self.start, self.xfen, self.shredder_fen
+            ),
+        }
+    }
 }
 
 /// A small deterministic generator (SplitMix64) for `--random`.
@@ -55,66 +104,76 @@ pub fn random_sp(seed: u64) -> u16 {
     }
 }
 
-/// What `query` names: an SP number, a back rank or a FEN.
-pub fn resolve_query(query: &str) -> Result<String> {
+/// What `query` names: an SP number, a back rank or a FEN of a start position.
+pub fn resolve_query(query: &str) -> Result<StartInfo> {
     let q = query.trim();
     if let Ok(n) = q.parse::<u32>() {
         let sp = u16::try_from(n).ok().filter(|&n| n < SP_COUNT);
         let Some(sp) = sp else {
             bail!("start position number {n} is out of range 0..=959");
         };
-        return describe(sp);
+        return StartInfo::of_sp(sp);
     }
     if q.len() == 8 && !q.contains('/') {
         let sp = q
             .parse::<BackRank>()
             .and_then(|r| r.sp())
             .with_context(|| format!("{q:?} is not a Chess960 back rank"))?;
-        return describe(sp);
+        return StartInfo::of_sp(sp);
     }
     let pos = Position::from_fen(q).with_context(|| format!("cannot read FEN {q:?}"))?;
     let class = pos.classify_start();
-    let castling_note = if class.castling_is_full {
-        ""
-    } else {
-        " (castling rights differ from the start position's)"
-    };
-    match class.kind {
-        StartKind::Chess960(sp) => Ok(format!("{}{castling_note}", describe(sp)?)),
-        StartKind::DoubleChess960 { white, black } => Ok(format!(
-            "double chess960: white {white} ({}), black {black} ({})\t{}\t{}{castling_note}",
-            BackRank::from_sp(white)?,
-            BackRank::from_sp(black)?,
-            pos,
-            pos.fen(CastlingStyle::Shredder)
-        )),
+    let mut info = match class.kind {
+        StartKind::Chess960(sp) => StartInfo::of_sp(sp)?,
+        StartKind::DoubleChess960 { white, black } => StartInfo {
+            sp: white,
+            start: BackRank::from_sp(white)?.to_string(),
+            black_sp: Some(black),
+            black_start: Some(BackRank::from_sp(black)?.to_string()),
+            xfen: pos.to_string(),
+            shredder_fen: pos.fen(CastlingStyle::Shredder).to_string(),
+            castling_is_full: true,
+        },
         StartKind::NotAStart => bail!("not a Chess960 start position: {}", pos),
-    }
+    };
+    info.castling_is_full = class.castling_is_full;
+    Ok(info)
 }
 
 /// Runs `pgn960 sp`.
 pub fn run(args: &SpArgs, out: &mut dyn Write) -> Result<()> {
-    if args.all {
-        writeln!(out, "sp\tstart\txfen\tshredder_fen")?;
-        for sp in 0..SP_COUNT {
-            writeln!(out, "{}", describe(sp)?)?;
-        }
-        return Ok(());
-    }
-    if args.random {
+    let answers = if args.all {
+        (0..SP_COUNT)
+            .map(StartInfo::of_sp)
+            .collect::<Result<Vec<_>>>()?
+    } else if args.random {
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(0)
         });
-        writeln!(out, "{}", describe(random_sp(seed))?)?;
+        vec![StartInfo::of_sp(random_sp(seed))?]
+    } else {
+        let Some(query) = &args.query else {
+            bail!("give an SP number, a back rank or a FEN (or --all, --random)");
+        };
+        vec![resolve_query(query)?]
+    };
+    if args.json {
+        let text = match (args.all, answers.first()) {
+            (false, Some(one)) => serde_json::to_string_pretty(one)?,
+            _ => serde_json::to_string_pretty(&answers)?,
+        };
+        writeln!(out, "{text}")?;
         return Ok(());
     }
-    let Some(query) = &args.query else {
-        bail!("give an SP number, a back rank or a FEN (or --all, --random)");
-    };
-    writeln!(out, "{}", resolve_query(query)?)?;
+    if args.all {
+        writeln!(out, "sp\tstart\txfen\tshredder_fen")?;
+    }
+    for answer in &answers {
+        writeln!(out, "{}", answer.line())?;
+    }
     Ok(())
 }
 
@@ -125,13 +184,14 @@ mod tests {
     #[test]
     fn queries() {
         assert_eq!(
-            resolve_query("518").unwrap(),
+            resolve_query("518").unwrap().line(),
             "518\tRNBQKBNR\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
         );
-        assert!(resolve_query("BBQNNRKR").unwrap().starts_with("0\t"));
+        assert!(resolve_query("BBQNNRKR").unwrap().line().starts_with("0\t"));
         assert!(
             resolve_query("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w CAca - 0 1")
                 .unwrap()
+                .line()
                 .starts_with("959\t")
         );
         assert!(resolve_query("960").is_err());

@@ -150,3 +150,21 @@ fn a_bad_fen_is_reported_once() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr.matches("expected 8 ranks").count(), 1, "{stderr}");
 }
+
+#[test]
+fn sp_answers_in_json_too() {
+    let out = pgn960()
+        .args(["sp", "RNBQKBNR", "--json"])
+        .output()
+        .unwrap();
+    let one: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(one["sp"], 518);
+    assert_eq!(
+        one["shredder_fen"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    );
+    let out = pgn960().args(["sp", "--all", "--json"]).output().unwrap();
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 960);
+    assert_eq!(all[959]["start"], "RKRNNQBB");
+}
