@@ -15,6 +15,9 @@ pub enum Sink {
     Special(BufWriter<std::fs::File>, PathBuf),
     /// Standard output.
     Stdout(BufWriter<io::Stdout>),
+    /// Standard output, held in an anonymous temporary file until the run succeeds (so a
+    /// run that fails writes nothing there).
+    Spool(BufWriter<std::fs::File>),
 }
 
 impl Sink {
@@ -43,6 +46,12 @@ impl Sink {
         }
     }
 
+    /// Standard output, written only when the run finishes well ([`Sink::finish`]).
+    pub fn spooled_stdout() -> Result<Sink> {
+        let file = tempfile::tempfile().context("cannot create a temporary file")?;
+        Ok(Sink::Spool(BufWriter::with_capacity(1 << 20, file)))
+    }
+
     /// Flushes everything written so far to the file (or standard output), naming the
     /// output in the error.
     pub fn flush_all(&mut self) -> Result<()> {
@@ -54,6 +63,7 @@ impl Sink {
                 .flush()
                 .with_context(|| format!("cannot write {}", path.display())),
             Sink::Stdout(w) => w.flush().context("cannot write to standard output"),
+            Sink::Spool(w) => w.flush().context("cannot write a temporary file"),
         }
     }
 
@@ -65,6 +75,7 @@ impl Sink {
                 .flush()
                 .with_context(|| format!("cannot write {}", path.display())),
             Sink::Stdout(mut w) => w.flush().context("cannot write to standard output"),
+            spool @ Sink::Spool(_) => spool.finish().map(|_| ()),
         }
     }
 }
@@ -75,6 +86,7 @@ impl Write for Sink {
             Sink::File(f) => f.write(buf),
             Sink::Special(w, _) => w.write(buf),
             Sink::Stdout(w) => w.write(buf),
+            Sink::Spool(w) => w.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
@@ -82,6 +94,7 @@ impl Write for Sink {
             Sink::File(f) => f.write_all(buf),
             Sink::Special(w, _) => w.write_all(buf),
             Sink::Stdout(w) => w.write_all(buf),
+            Sink::Spool(w) => w.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -89,6 +102,7 @@ impl Write for Sink {
             Sink::File(f) => f.flush(),
             Sink::Special(w, _) => w.flush(),
             Sink::Stdout(w) => w.flush(),
+            Sink::Spool(w) => w.flush(),
         }
     }
 }
@@ -221,6 +235,24 @@ impl AtomicFile {
     /// The file this will become.
     pub fn target(&self) -> &Path {
         &self.target
+    }
+
+    /// Starts rewriting an existing file in place: a symbolic link is followed (its target
+    /// is rewritten, the link stays), and the new file keeps the old one's mode and, when
+    /// allowed, its owner and group.
+    pub fn replacing(path: &Path) -> Result<AtomicFile> {
+        use std::os::unix::fs::MetadataExt;
+        let target = path
+            .canonicalize()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let meta = std::fs::metadata(&target)
+            .with_context(|| format!("cannot read {}", target.display()))?;
+        let file = AtomicFile::create(&target)?;
+        let temp = file.temp.as_file();
+        let _ = temp.set_permissions(meta.permissions());
+        // Only root may give a file away; for anyone else the owner stays the caller.
+        let _ = std::os::unix::fs::fchown(temp, Some(meta.uid()), Some(meta.gid()));
+        Ok(file)
     }
 
     /// Starts writing `target`, which must be a regular file or not exist yet (a device or
@@ -461,6 +493,19 @@ impl Sink {
                 .flush()
                 .context("cannot write to standard output")
                 .map(|()| None),
+            Sink::Spool(w) => {
+                let mut file = w
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .context("cannot write a temporary file")?;
+                use std::io::Seek;
+                file.seek(io::SeekFrom::Start(0))
+                    .context("cannot read a temporary file back")?;
+                let mut stdout = io::stdout().lock();
+                io::copy(&mut file, &mut stdout).context("cannot write to standard output")?;
+                stdout.flush().context("cannot write to standard output")?;
+                Ok(None)
+            }
         }
     }
 }

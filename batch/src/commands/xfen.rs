@@ -3,7 +3,7 @@
 
 use crate::cli::castling_style;
 use crate::driver::{Driver, Globals};
-use crate::output::{AtomicFile, Sink};
+use crate::output::{commit_all, AtomicFile, Sink};
 use anyhow::{bail, Result};
 use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
@@ -49,12 +49,38 @@ pub struct XfenArgs {
     /// What the input holds.
     #[arg(long = "input", value_enum, default_value_t = InputKind::Auto)]
     pub input_kind: InputKind,
-    /// Fail (exit 1, no output written) if any FEN cannot be read.
+    /// Fail (exit 2, nothing written, not even to standard output) if any FEN cannot be
+    /// read.
     #[arg(long)]
     pub strict: bool,
-    /// Rewrite each input file in place (atomically).
+    /// Rewrite each input file in place (atomically, only once every input is done; a
+    /// symbolic link's target is rewritten, its mode and owner kept).
     #[arg(long)]
     pub in_place: bool,
+    /// Print the counts and the FENs that could not be read as JSON on standard output
+    /// (with -o FILE or --in-place).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `xfen --json` prints.
+#[derive(Debug, Default, serde::Serialize)]
+struct XfenReport {
+    /// FENs read.
+    fens: u64,
+    /// FENs written differently from how they were read.
+    rewritten: u64,
+    /// FENs that could not be read (passed through unchanged).
+    unreadable: u64,
+    /// Where they are and why (the first 1,000).
+    problems: Vec<XfenProblem>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct XfenProblem {
+    file: String,
+    line: u64,
+    reason: String,
 }
 
 /// A FEN that could not be read.
@@ -283,12 +309,17 @@ fn detect_kind(kind: InputKind, name: &InputName, input: &mut input::Input) -> R
 
 /// Runs `pgn960 xfen`; returns the number of FENs that could not be read.
 pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
+    let to_stdout = args.output.as_os_str() == "-";
+    if args.json && to_stdout && !args.in_place {
+        bail!("--json prints on standard output: name the converted output with -o FILE");
+    }
     let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut shared_out = if args.in_place {
-        None
-    } else {
-        Some(Sink::create(&args.output, &args.inputs)?)
+    let mut shared_out = match (args.in_place, to_stdout && args.strict) {
+        (true, _) => None,
+        (false, true) => Some(Sink::spooled_stdout()?),
+        (false, false) => Some(Sink::create(&args.output, &args.inputs)?),
     };
+    let mut report = XfenReport::default();
     // Files rewritten in place are renamed over their inputs only once every input is done.
     let mut rewritten = Vec::new();
     let (mut fens, mut changed, mut failed) = (0u64, 0u64, 0u64);
@@ -301,7 +332,7 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                 if !matches!(run.input.source, Source::Whole(_)) {
                     bail!("--in-place rewrites plain files only, not {}", p.display());
                 }
-                Some(AtomicFile::create(p)?)
+                Some(AtomicFile::replacing(p)?)
             }
             (true, _) => bail!("--in-place needs files, not standard input"),
             _ => None,
@@ -327,6 +358,13 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                     if messages.len() < 20 {
                         messages.push(format!("{name}:{}: {}", info.line(p.local_line), p.reason));
                     }
+                    if report.problems.len() < 1000 {
+                        report.problems.push(XfenProblem {
+                            file: name.to_string(),
+                            line: info.line(p.local_line),
+                            reason: p.reason.clone(),
+                        });
+                    }
                 }
                 fens += chunk.fens;
                 changed += chunk.changed;
@@ -343,24 +381,31 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
         Ok(())
     })?;
     driver.finish();
-    for m in &messages {
-        eprintln!("{m}");
+    if !globals.quiet && !args.json {
+        for m in &messages {
+            eprintln!("{m}");
+        }
+        if failed as usize > messages.len() {
+            eprintln!(
+                "({} more FENs could not be read)",
+                failed as usize - messages.len()
+            );
+        }
+        eprintln!("{fens} FENs read, {changed} rewritten, {failed} could not be read (passed through unchanged)");
     }
-    if failed as usize > messages.len() {
-        eprintln!(
-            "({} more FENs could not be read)",
-            failed as usize - messages.len()
-        );
-    }
-    eprintln!("{fens} FENs read, {changed} rewritten, {failed} could not be read (passed through unchanged)");
     if args.strict && failed > 0 {
         bail!("{failed} FENs could not be read (--strict): nothing written");
     }
-    for file in rewritten {
-        file.commit()?;
-    }
+    let mut finished: Vec<_> = rewritten.into_iter().map(Some).collect();
     if let Some(out) = shared_out {
-        out.commit()?;
+        finished.push(out.finish()?);
+    }
+    commit_all(finished)?;
+    if args.json {
+        report.fens = fens;
+        report.rewritten = changed;
+        report.unreadable = failed;
+        println!("{}", serde_json::to_string_pretty(&report)?);
     }
     Ok(failed)
 }

@@ -178,3 +178,132 @@ fn thread_counts_give_identical_output() {
     assert_eq!(converted.matches(" w KQkq ").count(), 6000);
     assert_eq!(converted.len(), text.len());
 }
+
+#[test]
+fn strict_writes_nothing_anywhere_when_a_fen_is_bad() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("a.epd");
+    let bad = dir.path().join("b.epd");
+    let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n";
+    std::fs::write(&good, fen).unwrap();
+    std::fs::write(&bad, format!("{fen}not a fen\n")).unwrap();
+    // Standard output: not a line printed.
+    let out = pgn960()
+        .args(["xfen", "--strict"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // In place over several files: the good file before the bad one is left as it was.
+    let out = pgn960()
+        .args(["xfen", "--strict", "--in-place"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing written"));
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), fen);
+    // Without --strict the same runs write (exit 1: a FEN could not be read).
+    let out = pgn960()
+        .args(["xfen"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("KQkq"));
+}
+
+#[test]
+fn in_place_keeps_mode_and_follows_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("book.epd");
+    std::fs::write(
+        &real,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.path().join("link.epd");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    pgn960()
+        .args(["xfen", "--in-place"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays"
+    );
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains(" w KQkq - 0 1"));
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}
+
+#[test]
+fn json_report_and_an_epd_terminator_read_alike_in_lists_and_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FEN list line ending in "0 1;" (Stockfish's startpos_chess960.epd) and a PGN FEN
+    // tag copied from such a line: both read.
+    let list = dir.path().join("s.epd");
+    std::fs::write(
+        &list,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1;\n",
+    )
+    .unwrap();
+    let out_path = dir.path().join("out.epd");
+    let out = pgn960()
+        .args(["xfen", "--json"])
+        .arg(&list)
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (report["fens"].as_u64(), report["unreadable"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out_path).unwrap(),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1;\n"
+    );
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1;\"]\n\n1. g3 *\n",
+    )
+    .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(
+        &pgn960()
+            .args(["check", "--json"])
+            .arg(&pgn)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(report["valid"], 1);
+    assert_eq!(report["repairs"]["fen-semicolon-dropped"], 1);
+    // --json needs the converted text somewhere else than standard output.
+    let out = pgn960()
+        .args(["xfen", "--json"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

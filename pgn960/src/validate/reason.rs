@@ -86,6 +86,8 @@ pub struct UnknownName(pub String);
 pub enum Repair {
     /// Two FEN tags naming the same position: one kept.
     DuplicateFenMerged,
+    /// A FEN tag ending in `;` (an EPD line's terminator): the `;` is dropped.
+    FenSemicolonDropped,
     /// A start position's castling letters named files without rooks: full rights restored.
     StartCastlingRestored,
     /// Castling letters without king or rook behind them dropped.
@@ -128,6 +130,7 @@ impl Repair {
     pub fn name(&self) -> &'static str {
         match self {
             Repair::DuplicateFenMerged => "duplicate-fen-merged",
+            Repair::FenSemicolonDropped => "fen-semicolon-dropped",
             Repair::StartCastlingRestored => "start-castling-restored",
             Repair::ImpossibleCastlingDropped => "impossible-castling-dropped",
             Repair::ImpossibleEnPassantDropped(_) => "impossible-en-passant-dropped",

@@ -79,7 +79,16 @@ fn position_from_fen(
             format!("FEN tag {trimmed:?} does not name a position"),
         ));
     }
-    let setup = Setup::from_ascii(trimmed.as_bytes())
+    // An EPD line's terminator copied along with the FEN (`... 0 1;`, as in Stockfish's
+    // `startpos_chess960.epd`) is read past, as `pgn960 xfen` reads such lines.
+    let fen = match trimmed.strip_suffix(';') {
+        Some(fen) => {
+            repairs.push(Repair::FenSemicolonDropped);
+            fen.trim_end()
+        }
+        None => trimmed,
+    };
+    let setup = Setup::from_ascii(fen.as_bytes())
         .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
     let uses_files = castling_uses_file_letters(&setup);
     let (mut position, fen_repairs) = Position::from_setup_lenient(&setup)
