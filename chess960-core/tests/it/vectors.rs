@@ -2,14 +2,13 @@
 //! table (960 rows), scalachess's legal-move lists (960 positions) and the FEN/SP vectors
 //! lifted from python-chess, shakmaty, scalachess and others.
 
-mod shared_data;
-
 use chess960_core::{BackRank, CastlingNotation, CastlingStyle, Position, Setup, StartKind};
 use std::collections::BTreeSet;
 
 #[test]
 fn sp_table_all_960() {
-    let Some(text) = shared_data::read_shared("startpos/chess960_sp_table.tsv") else {
+    let Some(text) = crate::util::read_shared(module_path!(), "startpos/chess960_sp_table.tsv")
+    else {
         return;
     };
     let mut rows = 0;
@@ -43,7 +42,9 @@ fn sp_table_all_960() {
 
 #[test]
 fn scalachess_legal_move_lists() {
-    let Some(text) = shared_data::read_shared("perft/scalachess-moveorder-chess960.txt") else {
+    let Some(text) =
+        crate::util::read_shared(module_path!(), "perft/scalachess-moveorder-chess960.txt")
+    else {
         return;
     };
     let mut positions = 0;
@@ -79,7 +80,9 @@ fn sp_number_difference(note: &str) -> bool {
 
 #[test]
 fn fen_and_sp_vectors() {
-    let Some(text) = shared_data::read_shared("fen-vectors/chess960_fen_vectors.tsv") else {
+    let Some(text) =
+        crate::util::read_shared(module_path!(), "fen-vectors/chess960_fen_vectors.tsv")
+    else {
         return;
     };
     let mut checked = 0;

@@ -5,8 +5,6 @@
 //! full check to depth 6 is
 //! `PGN960_PERFT_DEPTH=6 PGN960_PERFT_MAX_NODES=100000000000 cargo test --release -p chess960-core --test perft_suites`.
 
-mod shared_data;
-
 use chess960_core::perft::{parse_suite, perft};
 use chess960_core::Position;
 
@@ -23,7 +21,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 /// Runs every entry of a suite up to the configured depth; returns how many counts matched.
 fn check_suite(relative: &str, expected_entries: usize) {
-    let Some(text) = shared_data::read_shared(relative) else {
+    let Some(text) = crate::util::read_shared(module_path!(), relative) else {
         return;
     };
     let max_depth = env_or("PGN960_PERFT_DEPTH", 4) as u32;

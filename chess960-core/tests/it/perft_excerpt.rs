@@ -5,7 +5,7 @@
 use chess960_core::perft::{parse_suite, perft};
 use chess960_core::{CastlingStyle, Move, Position};
 
-const EXCERPT: &str = include_str!("../../fixtures/perft/chess960-excerpt.perft");
+const EXCERPT: &str = include_str!("../../../fixtures/perft/chess960-excerpt.perft");
 
 #[test]
 fn chess960_perft_excerpt() {

@@ -1,8 +1,6 @@
 //! The real Chess960 PGN files in `../shared/data/pgn` and the lichess-style corpus (needs
 //! the shared data; skips when absent): every game read, none damaged, counts as its README.
 
-mod shared_data;
-
 use pgn_parse::{read_games, read_games_at, split_at_game_boundaries, MovetextEnd};
 
 const FILES: &[(&str, usize)] = &[
@@ -50,7 +48,7 @@ const FILES: &[(&str, usize)] = &[
 
 #[test]
 fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
-    let Some(dir) = shared_data::shared_data() else {
+    let Some(dir) = crate::util::shared_dir(module_path!()) else {
         return;
     };
     let mut total = 0;
@@ -100,7 +98,7 @@ fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
 
 #[test]
 fn writing_and_reading_back_every_real_game_gives_the_same_game() {
-    let Some(dir) = shared_data::shared_data() else {
+    let Some(dir) = crate::util::shared_dir(module_path!()) else {
         return;
     };
     let mut games = 0;

@@ -1,0 +1,8 @@
+//! The integration tests of `pgn-parse`, in one binary.
+
+mod util;
+
+mod entry_points;
+mod fixtures;
+mod properties;
+mod real_files;
