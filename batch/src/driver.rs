@@ -8,6 +8,7 @@ use crate::signals::INTERRUPTED;
 use anyhow::{Context, Result};
 use pgn960::input::{self, Input, InputName};
 use pgn960::pipeline::{self, ChunkInfo, ChunkOutput, Cut, PipelineOptions};
+use pgn960::validate::MissingVariant;
 use pgn_parse::Origin;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -19,6 +20,8 @@ pub struct Globals {
     pub threads: usize,
     /// No progress bar.
     pub quiet: bool,
+    /// What games without a Variant tag are (`--variant`).
+    pub variant: MissingVariant,
 }
 
 /// A run over every input of a subcommand.
@@ -92,6 +95,24 @@ impl Driver {
         })
     }
 
+    /// [`Driver::run`] over game chunks, with `process` also given the input's name and
+    /// the chunk's [`ChunkInfo`] with its absolute first line (lines counted on the calling
+    /// thread as chunks are cut).
+    pub fn run_chunks<T: Send + ChunkOutput>(
+        &mut self,
+        process: impl Fn(&InputName, &[u8], Origin, &ChunkInfo) -> T + Sync,
+        mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.for_each_input(|run| {
+            let name = run.name;
+            let process = &process;
+            run.run_chunks(
+                |bytes, origin, info| process(name, bytes, origin, info),
+                |value, info| sink(name, value, info),
+            )
+        })
+    }
+
     /// Removes the progress bar; returns the seconds since the run started.
     pub fn finish(self) -> f64 {
         self.progress.finish();
@@ -106,15 +127,36 @@ impl InputRun<'_> {
         &mut self,
         cut: Cut,
         process: impl Fn(&[u8], Origin) -> T + Sync,
+        sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.run_with(cut, false, |b, o, _| process(b, o), sink)
+    }
+
+    /// Runs `process` over every game chunk of this input, given the chunk's absolute
+    /// first line, and `sink` over the results in input order.
+    pub fn run_chunks<T: Send + ChunkOutput>(
+        &mut self,
+        process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
+        sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.run_with(Cut::Games, true, process, sink)
+    }
+
+    fn run_with<T: Send + ChunkOutput>(
+        &mut self,
+        cut: Cut,
+        lines_at_cut: bool,
+        process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
         let options = PipelineOptions {
             cut,
             stop: Some(&INTERRUPTED),
+            lines_at_cut,
             ..PipelineOptions::default()
         };
         let progress = &mut *self.progress;
-        pipeline::run(
+        pipeline::run_chunks(
             &mut self.input,
             self.pool,
             &options,

@@ -39,6 +39,8 @@ pub mod annotations;
 mod error;
 pub mod facts;
 pub mod input;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod pipeline;
 mod records;
 pub mod validate;

@@ -16,6 +16,7 @@ use anyhow::Result;
 use chess960_core::CastlingStyle;
 use chunk::{process_chunk, ChunkOutcome, Fate};
 use pgn960::pipeline::{ChunkInfo, Cut};
+use pgn960::validate::MissingVariant;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ pub struct ArchiveOptions {
     pub min_plies: Option<u32>,
     /// Drop repeated games (same start, same moves).
     pub dedupe: bool,
+    /// What games without a Variant tag are (set from `--variant` by [`run`]).
+    pub missing_variant: MissingVariant,
 }
 
 impl Default for ArchiveOptions {
@@ -50,6 +53,7 @@ impl Default for ArchiveOptions {
             drop_bad_variations: false,
             min_plies: None,
             dedupe: false,
+            missing_variant: MissingVariant::Detect,
         }
     }
 }
@@ -148,6 +152,10 @@ pub fn run(
     outputs: &mut Outputs,
     on_reject: &mut dyn FnMut(&RejectRow),
 ) -> Result<Summary> {
+    let opts = &ArchiveOptions {
+        missing_variant: globals.variant,
+        ..opts.clone()
+    };
     let mut driver = Driver::new(inputs, globals)?;
     let mut collector = Collector {
         opts,

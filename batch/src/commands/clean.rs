@@ -89,6 +89,7 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         drop_bad_variations: args.drop_bad_variations,
         min_plies: args.min_plies,
         dedupe: args.dedupe,
+        ..ArchiveOptions::default()
     };
     let summary = archive::run(&args.inputs, globals, &opts, &mut outputs, &mut |_| {})?;
     let written_plus = summary.written + summary.rejected + summary.deduplicated;

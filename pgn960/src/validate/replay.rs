@@ -84,7 +84,11 @@ impl Replay {
         opts: ValidateOptions,
     ) -> Result<Replay, Verdict> {
         let mut repairs = Vec::new();
-        let start = match resolve_start(&RuleTags::from_tags(tags), &mut repairs) {
+        let start = match resolve_start(
+            &RuleTags::from_tags(tags),
+            opts.missing_variant,
+            &mut repairs,
+        ) {
             Ok(StartOutcome::Chess(start)) => start,
             Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
             Err((reason, detail)) => {
