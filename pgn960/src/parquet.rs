@@ -305,7 +305,7 @@ fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
         if in_semicolon {
             match b {
                 b'\n' | b'\r' => {
-                    text.extend_from_slice(b"} ");
+                    text.extend_from_slice(b" } ");
                     in_semicolon = false;
                 }
                 b'}' => text.push(b')'),
@@ -324,7 +324,7 @@ fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
                 }
                 b';' => {
                     in_semicolon = true;
-                    text.extend_from_slice(b"{ ");
+                    text.push(b'{');
                 }
                 b'\n' | b'\r' => text.push(b' '),
                 _ => text.push(b),
@@ -475,7 +475,7 @@ mod tests {
         );
         assert_eq!(
             movetext("1. e4 ; note }\n e5 0-1", None),
-            "1. e4 {  note )}  e5 0-1"
+            "1. e4 { note ) }  e5 0-1"
         );
         assert_eq!(movetext("", Some("1-0")), "1-0");
         assert_eq!(movetext("[%x] 1. e4 *", None), " [%x] 1. e4 *");

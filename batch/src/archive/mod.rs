@@ -117,16 +117,19 @@ impl Collector<'_> {
                         .rejected_by_reason
                         .entry(problem.reason.name())
                         .or_default() += 1;
+                    let (line, column, game_line) =
+                        location(info, problem.local_line, problem.column, problem.game_line);
                     let row = RejectRow {
                         game: info.first_game + i as u64 + 1,
                         file: file.to_string(),
-                        line: info.line(problem.local_line),
-                        column: problem.column,
+                        line,
+                        column,
                         byte_offset: problem.offset,
-                        game_line: info.line(problem.game_line),
+                        game_line,
                         reason: problem.reason.name(),
                         detail: problem.detail,
                         players: problem.label,
+                        parquet_row: info.rows,
                     };
                     if let Some(out) = self.outputs.rejects.as_mut() {
                         out.write_all(&outcome.text[range])?;
@@ -142,6 +145,19 @@ impl Collector<'_> {
         summary.bytes += info.len as u64;
         Ok(())
     }
+}
+
+/// The absolute (line, column, game line) of a problem; for a Parquet input (row, column
+/// in the row's movetext or 0 in its tags, row), rows 0-based.
+fn location(info: &ChunkInfo, line: u32, column: u32, game_line: u32) -> (u64, u32, u64) {
+    let (line, game_line) = (info.line(line), info.line(game_line));
+    #[cfg(feature = "parquet")]
+    if info.rows {
+        use pgn960::parquet::{is_movetext_line, row_of_line};
+        let column = if is_movetext_line(line) { column } else { 0 };
+        return (row_of_line(line), column, row_of_line(game_line));
+    }
+    (line, column, game_line)
 }
 
 /// Runs the archive job over all inputs. `on_reject` sees every rejected game in order.

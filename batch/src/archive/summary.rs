@@ -59,11 +59,22 @@ pub struct RejectRow {
     pub detail: String,
     /// "White - Black, Site".
     pub players: String,
+    /// Whether the input is a Parquet table (`line` is then the 0-based row, `column` the
+    /// column in its movetext, 0 when the problem is in its tags).
+    #[serde(skip)]
+    pub parquet_row: bool,
 }
 
 impl RejectRow {
-    /// `file:line:col: game N (White - Black, Site): detail`.
+    /// `file:line:col: game N (White - Black, Site): detail`, or for a Parquet input
+    /// `file: row R: game N (...)`.
     pub fn message(&self) -> String {
+        if self.parquet_row {
+            return format!(
+                "{}: row {}: game {} ({}): {}",
+                self.file, self.line, self.game, self.players, self.detail
+            );
+        }
         format!(
             "{}:{}:{}: game {} ({}): {}",
             self.file, self.line, self.column, self.game, self.players, self.detail
