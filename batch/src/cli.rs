@@ -16,8 +16,9 @@ use pgn960::validate::MissingVariant;
     version,
     about,
     long_about = None,
-    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2 below them, in \
-                  path order) or - for standard input; compression is recognised by content.\n\
+    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2, .parquet below \
+                  them, in path order) or - for standard input; compression and Parquet are \
+                  recognised by content.\n\
                   Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 130 interrupted \
                   (Ctrl-C; a second Ctrl-C stops at once). Outputs are written to a temporary file \
                   and renamed into place only when complete."

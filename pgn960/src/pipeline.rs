@@ -641,6 +641,46 @@ mod tests {
     }
 
     #[test]
+    fn lines_counted_at_cut_are_the_lines_the_sink_sees() {
+        let data = sample(5_000);
+        for stream in [false, true] {
+            let source = if stream {
+                Source::Stream {
+                    reader: Box::new(std::io::Cursor::new(data.clone())),
+                    compressed_size: None,
+                    compressed_read: None,
+                }
+            } else {
+                Source::Whole(Arc::new(Bytes::Owned(data.clone())))
+            };
+            let mut input = Input {
+                name: InputName::Stdin,
+                source,
+            };
+            let options = PipelineOptions {
+                chunk_bytes: 4096,
+                lines_at_cut: true,
+                ..PipelineOptions::default()
+            };
+            let pool = thread_pool(2).unwrap();
+            let mut chunks = 0;
+            run_chunks(
+                &mut input,
+                &pool,
+                &options,
+                |_, _, info| Upper(info.first_line.to_le_bytes().to_vec()),
+                |v, info| {
+                    assert_eq!(v.0, info.first_line.to_le_bytes());
+                    chunks += 1;
+                    Ok::<(), Error>(())
+                },
+            )
+            .unwrap();
+            assert!(chunks > 10);
+        }
+    }
+
+    #[test]
     fn a_panic_in_a_worker_is_an_error() {
         let pool = thread_pool(2).unwrap();
         let mut input = Input {

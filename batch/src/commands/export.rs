@@ -14,7 +14,7 @@ use std::path::PathBuf;
     after_help = "Columns (docs/export.md): the tags Event, Site, White, Black, Result, WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff, UTCDate, UTCTime, Termination, TimeControl, FEN, then sp, black_sp, variant, start_xfen, plies, moves_san, moves_uci, final_xfen, outcome, speed, clocks, evals, evals_mate, valid, reason, location, source, offset.\nWith --per ply: source, offset, ply, xfen, san, uci, clock, eval, eval_mate, result, sp.\nExit status: 0 all games valid, 1 some invalid (skipped, or exported with --include-invalid), 2 usage or I/O error.\n\nExamples:\n  pgn960 export games.pgn.zst -o games.parquet\n  pgn960 export games.pgn -o plies.parquet --per ply\n  pgn960 export games.pgn -o games.csv --columns Site,sp,Result,plies"
 )]
 pub struct ExportArgs {
-    /// Inputs: PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
+    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The table (- for standard output, with --format).

@@ -33,7 +33,7 @@ pub enum Format {
     after_help = "Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv"
 )]
 pub struct StatsArgs {
-    /// PGN files, directories or - (with --merge: CSV tables written by `pgn960 stats`).
+    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 stats`).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Where the table goes (default: standard output).

@@ -12,7 +12,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use std::io::Write;
 use std::sync::Arc;
@@ -188,12 +188,15 @@ pub struct ParquetFile<W: Write + Send> {
     writer: SerializedFileWriter<W>,
 }
 
-/// Starts a Parquet file for `columns` on `out`: zstd-compressed, statistics per chunk,
-/// the Arrow schema embedded (so readers get the list and integer types back).
+/// Starts a Parquet file for `columns` on `out`: zstd-compressed, statistics per column
+/// chunk (truncated to 64 bytes; no page index, so the footer stays small), the Arrow
+/// schema embedded (so readers get the list and integer types back).
 pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFile<W>, Encoder)> {
     let schema = schema(columns);
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_statistics_truncate_length(Some(64))
         .build();
     add_encoded_arrow_schema_to_metadata(&schema, &mut props);
     let props = Arc::new(props);
