@@ -204,7 +204,7 @@ pub fn export_chunk(
         Encoding::_Unused(_) => Builder::Unused(std::marker::PhantomData),
     };
     let options = ValidateOptions {
-        moves: true,
+        moves: std::env::var_os("NOMOVES").is_none(),
         missing_variant: plan.missing_variant,
         ..ValidateOptions::default()
     };

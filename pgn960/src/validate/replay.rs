@@ -6,7 +6,7 @@ use super::reason::{RejectReason, Repair};
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{CastlingNotation, Color, Move, Position, SanError, Termination};
+use chess960_core::{Color, Move, Position, SanError, Termination};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
@@ -65,6 +65,25 @@ fn san_failure(pos: &Position, san: &str, err: SanError) -> String {
         }
         SanError::Illegal => format!("no legal {side} move matches {san:?}"),
     }
+}
+
+/// A move in UCI_Chess960 (castling as the king taking its rook), as
+/// `Position::uci(m, CastlingNotation::KingTakesRook)` writes it, without formatting
+/// machinery.
+fn uci_chess960(m: Move) -> String {
+    let (from, to) = match m {
+        Move::Castle { king, rook } => (king, rook),
+        _ => (m.from(), m.to()),
+    };
+    let mut out = String::with_capacity(5);
+    for square in [from, to] {
+        out.push(square.file().lower_char());
+        out.push(square.rank().char());
+    }
+    if let Some(role) = m.promotion() {
+        out.push(role.lower_char());
+    }
+    out
 }
 
 /// The move number text for a ply, e.g. `12.` or `12...`.
@@ -167,22 +186,37 @@ impl Replay {
         if text.first() == Some(&b'0') && !self.repairs.contains(&Repair::ZeroCastlingNotation) {
             self.repairs.push(Repair::ZeroCastlingNotation);
         }
-        let san = (self.opts.canonical_san || (self.opts.moves && depth == 1))
-            .then(|| line.current.san_plus(m));
-        if self.opts.moves && depth == 1 {
+        let record = self.opts.moves && depth == 1;
+        // SAN without its suffix here; `+`/`#` from the position after the move below (the
+        // same rule as `Position::san_plus`, without playing the move twice).
+        let mut san = (self.opts.canonical_san || record).then(|| line.current.san(m));
+        let before = line.current.clone();
+        line.current.play(m);
+        if let Some(san) = san.as_mut() {
+            if line.current.is_check() {
+                san.push(if line.current.has_legal_moves() {
+                    '+'
+                } else {
+                    '#'
+                });
+            }
+        }
+        if self.opts.canonical_san {
+            self.canonical.push(if record {
+                san.clone().unwrap_or_default()
+            } else {
+                san.take().unwrap_or_default()
+            });
+        }
+        if record {
             self.moves.push(MoveRecord {
-                uci: line.current.uci(m, CastlingNotation::KingTakesRook),
-                san: san.clone().unwrap_or_default(),
+                uci: uci_chess960(m),
+                san: san.unwrap_or_default(),
                 written: String::from_utf8_lossy(text).into_owned(),
                 chess_move: m,
                 annotations: Annotations::default(),
             });
         }
-        if self.opts.canonical_san {
-            self.canonical.push(san.unwrap_or_default());
-        }
-        let before = line.current.clone();
-        line.current.play(m);
         if depth == 1 {
             self.plies += 1;
             if self.opts.dedupe_key {
@@ -449,5 +483,33 @@ fn repetition_or_fifty(history: &[u64], end: &Position) -> Option<Termination> {
         Some(Termination::ThreefoldRepetition)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_core::CastlingNotation;
+
+    #[test]
+    fn uci_and_san_as_the_core_writes_them() {
+        // Every legal move of positions with castling, promotions, checks and mates.
+        for fen in [
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/1r3PPP/R5K1 w - - 0 1",
+            "7k/P5pp/8/8/8/8/6PP/6K1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for &m in pos.legal_moves().iter() {
+                assert_eq!(uci_chess960(m), pos.uci(m, CastlingNotation::KingTakesRook));
+                let mut replay_san = pos.san(m);
+                let after = pos.played(m);
+                if after.is_check() {
+                    replay_san.push(if after.has_legal_moves() { '+' } else { '#' });
+                }
+                assert_eq!(replay_san, pos.san_plus(m), "{fen}");
+            }
+        }
     }
 }
