@@ -95,11 +95,12 @@ impl Driver {
         })
     }
 
-    /// [`Driver::run`] over game chunks, with `process` also given the input's name and
-    /// the chunk's [`ChunkInfo`] with its absolute first line (lines counted on the calling
-    /// thread as chunks are cut).
+    /// [`Driver::run`] over game chunks of about `chunk_bytes`, with `process` also given
+    /// the input's name and the chunk's [`ChunkInfo`] with its absolute first line (lines
+    /// counted on the calling thread as chunks are cut).
     pub fn run_chunks<T: Send + ChunkOutput>(
         &mut self,
+        chunk_bytes: usize,
         process: impl Fn(&InputName, &[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
@@ -107,6 +108,7 @@ impl Driver {
             let name = run.name;
             let process = &process;
             run.run_chunks(
+                chunk_bytes,
                 |bytes, origin, info| process(name, bytes, origin, info),
                 |value, info| sink(name, value, info),
             )
@@ -129,28 +131,32 @@ impl InputRun<'_> {
         process: impl Fn(&[u8], Origin) -> T + Sync,
         sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
-        self.run_with(cut, false, |b, o, _| process(b, o), sink)
+        let chunk_bytes = PipelineOptions::default().chunk_bytes;
+        self.run_with(cut, chunk_bytes, false, |b, o, _| process(b, o), sink)
     }
 
-    /// Runs `process` over every game chunk of this input, given the chunk's absolute
-    /// first line, and `sink` over the results in input order.
+    /// Runs `process` over every game chunk of about `chunk_bytes` of this input, given
+    /// the chunk's absolute first line, and `sink` over the results in input order.
     pub fn run_chunks<T: Send + ChunkOutput>(
         &mut self,
+        chunk_bytes: usize,
         process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
-        self.run_with(Cut::Games, true, process, sink)
+        self.run_with(Cut::Games, chunk_bytes, true, process, sink)
     }
 
     fn run_with<T: Send + ChunkOutput>(
         &mut self,
         cut: Cut,
+        chunk_bytes: usize,
         lines_at_cut: bool,
         process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
         let options = PipelineOptions {
             cut,
+            chunk_bytes,
             stop: Some(&INTERRUPTED),
             lines_at_cut,
             ..PipelineOptions::default()

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Apache Parquet, zstd-compressed, one row group per chunk of about 2 MiB of PGN.
+    /// Apache Parquet, zstd-compressed, one row group per chunk of about 8 MiB of PGN.
     Parquet,
     /// Comma-separated values with a header; lists space-separated.
     Csv,
@@ -59,6 +59,27 @@ pub struct Plan {
     pub missing_variant: MissingVariant,
 }
 
+impl Plan {
+    /// Whether the moves must be kept (a move list, the outcome, or one row per ply): the
+    /// SAN and UCI of every move cost most of an export, a table without them is written at
+    /// close to `check`'s speed.
+    pub fn needs_moves(&self) -> bool {
+        use columns::Field;
+        self.per == Per::Ply
+            || self.columns.iter().any(|c| {
+                matches!(
+                    c.field,
+                    Field::MovesSan
+                        | Field::MovesUci
+                        | Field::Clocks
+                        | Field::Evals
+                        | Field::EvalsMate
+                        | Field::Outcome
+                )
+            })
+    }
+}
+
 /// The rows of one chunk in the output's form.
 pub enum Rows {
     /// Rendered text (CSV, JSON Lines).
@@ -69,16 +90,15 @@ pub enum Rows {
 }
 
 /// Where the workers put rows.
-pub enum Encoding<'e> {
+#[derive(Clone)]
+pub enum Encoding {
     /// CSV rows.
     Csv,
     /// JSON Lines.
     Jsonl,
     /// Parquet column chunks.
     #[cfg(feature = "parquet")]
-    Parquet(&'e parquet::Encoder),
-    #[doc(hidden)]
-    _Unused(std::marker::PhantomData<&'e ()>),
+    Parquet(std::sync::Arc<parquet::Encoder>),
 }
 
 /// Counts of games, by what became of them.
@@ -137,23 +157,33 @@ impl ChunkOutput for ChunkExport {
 }
 
 /// The rows being made for one chunk.
-enum Builder<'e> {
+enum Builder {
     Csv(text::CsvRows),
     Jsonl(Vec<u8>),
     #[cfg(feature = "parquet")]
-    Parquet(parquet::ParquetRows, &'e parquet::Encoder),
-    #[allow(dead_code)]
-    Unused(std::marker::PhantomData<&'e ()>),
+    Parquet(parquet::ParquetRows, std::sync::Arc<parquet::Encoder>),
 }
 
-impl Builder<'_> {
+impl Builder {
+    #[cfg_attr(not(feature = "parquet"), allow(unused_variables))]
+    fn new(encoding: &Encoding, plan: &Plan) -> Builder {
+        match encoding {
+            Encoding::Csv => Builder::Csv(text::CsvRows::new()),
+            Encoding::Jsonl => Builder::Jsonl(Vec::new()),
+            #[cfg(feature = "parquet")]
+            Encoding::Parquet(encoder) => Builder::Parquet(
+                parquet::ParquetRows::new(&plan.columns),
+                std::sync::Arc::clone(encoder),
+            ),
+        }
+    }
+
     fn push(&mut self, columns: &[Column], game: &GameView<'_>, ply: Option<&PlyView<'_>>) {
         match self {
             Builder::Csv(rows) => rows.push(columns, game, ply),
             Builder::Jsonl(out) => text::push_json(out, columns, game, ply),
             #[cfg(feature = "parquet")]
             Builder::Parquet(rows, _) => rows.push(columns, game, ply),
-            Builder::Unused(_) => {}
         }
     }
 
@@ -162,8 +192,7 @@ impl Builder<'_> {
             Builder::Csv(rows) => Ok(Rows::Text(rows.finish())),
             Builder::Jsonl(out) => Ok(Rows::Text(out)),
             #[cfg(feature = "parquet")]
-            Builder::Parquet(rows, encoder) => rows.encode(encoder).map(Rows::Parquet),
-            Builder::Unused(_) => Ok(Rows::Text(Vec::new())),
+            Builder::Parquet(rows, encoder) => rows.encode(&encoder).map(Rows::Parquet),
         }
     }
 }
@@ -192,19 +221,11 @@ pub fn export_chunk(
     info: &ChunkInfo,
     source: &str,
     plan: &Plan,
-    encoding: &Encoding<'_>,
+    encoding: &Encoding,
 ) -> ChunkExport {
-    let mut builder = match encoding {
-        Encoding::Csv => Builder::Csv(text::CsvRows::new()),
-        Encoding::Jsonl => Builder::Jsonl(Vec::new()),
-        #[cfg(feature = "parquet")]
-        Encoding::Parquet(encoder) => {
-            Builder::Parquet(parquet::ParquetRows::new(&plan.columns), encoder)
-        }
-        Encoding::_Unused(_) => Builder::Unused(std::marker::PhantomData),
-    };
+    let mut builder = Builder::new(encoding, plan);
     let options = ValidateOptions {
-        moves: std::env::var_os("NOMOVES").is_none(),
+        moves: plan.needs_moves(),
         missing_variant: plan.missing_variant,
         ..ValidateOptions::default()
     };
