@@ -38,6 +38,10 @@ pub struct ExportArgs {
     /// Write only these columns, in this order.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub columns: Vec<String>,
+    /// Megabytes of PGN per chunk of work, and so per Parquet row group (about 300 lichess
+    /// games a MB; memory grows with it: four chunks per thread in flight).
+    #[arg(long, value_name = "MB", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub row_group_mb: u32,
 }
 
 /// Runs `pgn960 export`; returns the counts.
@@ -62,6 +66,9 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         include_invalid: args.include_invalid,
         missing_variant: globals.variant,
     };
+    // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
+    // and to read.
+    let chunk_bytes = (args.row_group_mb as usize) << 20;
     let mut sink = Sink::create(&args.output, &args.inputs)?;
     let mut driver = Driver::new(&args.inputs, globals)?;
     let mut counts = ExportCounts::default();
@@ -77,7 +84,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
                 Encoding::Jsonl
             };
             driver.run_chunks(
-                CHUNK_BYTES,
+                chunk_bytes,
                 |name, data, origin, info| {
                     export_chunk(data, origin, info, &name.to_string(), &plan, &encoding)
                 },
@@ -102,7 +109,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
             let (mut file, encoder) = crate::export::parquet::create(sink, &plan.columns)?;
             let encoding = Encoding::Parquet(std::sync::Arc::new(encoder));
             driver.run_chunks(
-                CHUNK_BYTES,
+                chunk_bytes,
                 |name, data, origin, info| {
                     export_chunk(data, origin, info, &name.to_string(), &plan, &encoding)
                 },
@@ -127,11 +134,6 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
     }
     Ok(counts)
 }
-
-/// PGN bytes per chunk, and so per Parquet row group: about 2,400 lichess games (fewer,
-/// larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
-/// and read; memory stays bounded by the chunks in flight).
-const CHUNK_BYTES: usize = 8 << 20;
 
 /// Every game read is exported or skipped with a reason: checked before the table is
 /// put in place.

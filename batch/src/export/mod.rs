@@ -156,7 +156,9 @@ impl ChunkOutput for ChunkExport {
     }
 }
 
-/// The rows being made for one chunk.
+/// The rows being made for one chunk (one per chunk: the size of the CSV writer does not
+/// matter).
+#[allow(clippy::large_enum_variant)]
 enum Builder {
     Csv(text::CsvRows),
     Jsonl(Vec<u8>),

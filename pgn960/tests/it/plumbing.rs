@@ -47,6 +47,7 @@ fn read_all(input: Input) -> Vec<u8> {
             reader.read_to_end(&mut out).unwrap();
             out
         }
+        #[allow(unreachable_patterns)]
         _ => panic!("not a PGN input"),
     }
 }
