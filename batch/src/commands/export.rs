@@ -27,7 +27,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = Per::Game)]
     pub per: Per,
     /// Export invalid games and other variants too (valid = false, reason, location).
-    #[arg(long, conflicts_with = "per")]
+    #[arg(long)]
     pub include_invalid: bool,
     /// Add the movetext as written (the lichess dataset's `movetext` column).
     #[arg(long)]

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Apache Parquet, zstd-compressed, one row group per chunk of about 8 MiB of PGN.
+    /// Apache Parquet, zstd-compressed, one row group per --row-group-mb of PGN.
     Parquet,
     /// Comma-separated values with a header; lists space-separated.
     Csv,

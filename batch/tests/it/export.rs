@@ -2,7 +2,7 @@
 //! (DuckDB, pyarrow, polars: Python packages; the tests that need them say so and skip
 //! when they are missing outside CI).
 
-use crate::util::{fixture, pgn960, python_with, shared_data};
+use crate::util::{fixture, pgn960, python_with, shared_data, shared_data_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -35,9 +35,18 @@ fn export(input: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Asser
         .assert()
 }
 
-/// The lichess-style corpus when present, else the sample.
+/// The lichess-style corpus when present, else the sample (saying so).
 fn corpus(test: &str) -> PathBuf {
-    shared_data(test, "corpus/lichess-style-4000.pgn").unwrap_or_else(|| fixture("sample.pgn"))
+    let found = shared_data_dir()
+        .map(|dir| dir.join("corpus/lichess-style-4000.pgn"))
+        .filter(|p| p.exists());
+    found.unwrap_or_else(|| {
+        test_support::skip(
+            test,
+            "the corpus run (needs ../shared/data/corpus/lichess-style-4000.pgn); ran on fixtures/sample.pgn instead",
+        );
+        fixture("sample.pgn")
+    })
 }
 
 /// An input of several chunks (about 2 MiB each), with invalid games in it.
