@@ -36,12 +36,12 @@ if [ ! -s "$fens" ]; then
     while [ "$(wc -l < "$fens")" -lt 1000000 ]; do cat "$src" >> "$fens"; done
     head -n 1000000 "$fens" > "$fens.tmp" && mv "$fens.tmp" "$fens"
   else
-    cargo run -q --release -p pgn960 -- sp --all | tail -n +2 | cut -f3 > "$work/sp.fen"
+    cargo run -q --release -p pgn960-cli --bin pgn960 -- sp --all | tail -n +2 | cut -f3 > "$work/sp.fen"
     for _ in $(seq 1042); do cat "$work/sp.fen"; done | head -n 1000000 > "$fens"
   fi
 fi
 
-cargo build -q --release -p pgn960 -p pgn960-benches --bin pgn960 --bin peer
+cargo build -q --release -p pgn960-cli -p pgn960-benches --bin pgn960 --bin peer
 pgn960=target/release/pgn960
 peer=target/release/peer
 bytes=$(stat -c %s "$corpus")

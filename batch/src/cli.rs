@@ -1,12 +1,13 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, perft, sp, stats, xfen};
+use crate::commands::{check, clean, export, perft, sp, stats, xfen};
 use crate::driver::Globals;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use pgn960::facts::Speed;
+use pgn960::validate::MissingVariant;
 
 /// Clean, check and analyse Chess960 (Fischer random) PGN archives.
 #[derive(Debug, Parser)]
@@ -15,8 +16,9 @@ use pgn960::facts::Speed;
     version,
     about,
     long_about = None,
-    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2 below them, in \
-                  path order) or - for standard input; compression is recognised by content.\n\
+    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2, .parquet below \
+                  them, in path order) or - for standard input; compression and Parquet are \
+                  recognised by content.\n\
                   Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 130 interrupted \
                   (Ctrl-C; a second Ctrl-C stops at once). Outputs are written to a temporary file \
                   and renamed into place only when complete."
@@ -39,9 +41,21 @@ pub struct Cli {
     /// No progress bar (it is drawn only when standard error is a terminal).
     #[arg(long, global = true)]
     pub no_progress: bool,
+    /// What games without a Variant tag are: `chess960` for archives that never write the
+    /// tag (the lichess Parquet dataset; no FEN then means SP 518). Default: Chess960 when
+    /// the FEN says so (a non-classical start, file-letter castling), else classical.
+    #[arg(long, global = true, value_enum, value_name = "VARIANT")]
+    pub variant: Option<VariantArg>,
     /// The job.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The values of `--variant`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VariantArg {
+    /// Games without a Variant tag are Chess960.
+    Chess960,
 }
 
 /// The subcommands.
@@ -51,6 +65,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Write valid games normalised (X-FEN, canonical SAN); quarantine the rest with a reason.
     Clean(clean::CleanArgs),
+    /// Games as rows of a Parquet, CSV or JSON Lines table (one per game, or per ply).
+    Export(export::ExportArgs),
     /// Per-start-position results (SP 0..959) as CSV or JSON; merge tables of separate runs.
     Stats(stats::StatsArgs),
     /// Convert FENs (PGN FEN tags, FEN/EPD lists) between X-FEN and Shredder-FEN.
@@ -76,11 +92,19 @@ pub fn run(cli: Cli) -> Result<i32> {
         threads: thread_count(cli.threads),
         quiet: cli.quiet,
         progress: !cli.quiet && !cli.no_progress,
+        variant: match cli.variant {
+            Some(VariantArg::Chess960) => MissingVariant::Chess960,
+            None => MissingVariant::Detect,
+        },
     };
     let status = |invalid: bool| if invalid { EXIT_INVALID } else { EXIT_OK };
     match &cli.command {
         Command::Check(args) => Ok(status(check::run(args, globals)?.rejected > 0)),
         Command::Clean(args) => Ok(status(clean::run(args, globals)?.rejected > 0)),
+        Command::Export(args) => {
+            let counts = export::run(args, globals)?;
+            Ok(status(counts.rejected > 0))
+        }
         Command::Stats(args) => {
             stats::run(args, globals)?;
             Ok(EXIT_OK)

@@ -8,6 +8,7 @@ use crate::signals::INTERRUPTED;
 use anyhow::{bail, Context, Result};
 use pgn960::input::{self, Input, InputName};
 use pgn960::pipeline::{self, ChunkInfo, ChunkOutput, Cut, PipelineOptions};
+use pgn960::validate::MissingVariant;
 use pgn_parse::Origin;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,6 +22,8 @@ pub struct Globals {
     pub quiet: bool,
     /// Draw a progress bar (when standard error is a terminal).
     pub progress: bool,
+    /// What games without a Variant tag are (`--variant`).
+    pub variant: MissingVariant,
 }
 
 /// A run over every input of a subcommand.
@@ -109,6 +112,26 @@ impl Driver {
         })
     }
 
+    /// [`Driver::run`] over game chunks of about `chunk_bytes`, with `process` also given
+    /// the input's name and the chunk's [`ChunkInfo`] with its absolute first line (lines
+    /// counted on the calling thread as chunks are cut).
+    pub fn run_chunks<T: Send + ChunkOutput>(
+        &mut self,
+        chunk_bytes: usize,
+        process: impl Fn(&InputName, &[u8], Origin, &ChunkInfo) -> T + Sync,
+        mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.for_each_input(|run| {
+            let name = run.name;
+            let process = &process;
+            run.run_chunks(
+                chunk_bytes,
+                |bytes, origin, info| process(name, bytes, origin, info),
+                |value, info| sink(name, value, info),
+            )
+        })
+    }
+
     /// Removes the progress bar; returns the seconds since the run started.
     pub fn finish(self) -> f64 {
         self.progress.finish();
@@ -123,15 +146,40 @@ impl InputRun<'_> {
         &mut self,
         cut: Cut,
         process: impl Fn(&[u8], Origin) -> T + Sync,
+        sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        let chunk_bytes = PipelineOptions::default().chunk_bytes;
+        self.run_with(cut, chunk_bytes, false, |b, o, _| process(b, o), sink)
+    }
+
+    /// Runs `process` over every game chunk of about `chunk_bytes` of this input, given
+    /// the chunk's absolute first line, and `sink` over the results in input order.
+    pub fn run_chunks<T: Send + ChunkOutput>(
+        &mut self,
+        chunk_bytes: usize,
+        process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
+        sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
+    ) -> Result<()> {
+        self.run_with(Cut::Games, chunk_bytes, true, process, sink)
+    }
+
+    fn run_with<T: Send + ChunkOutput>(
+        &mut self,
+        cut: Cut,
+        chunk_bytes: usize,
+        lines_at_cut: bool,
+        process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
         let options = PipelineOptions {
             cut,
+            chunk_bytes,
             stop: Some(&INTERRUPTED),
+            lines_at_cut,
             ..PipelineOptions::default()
         };
         let progress = &mut *self.progress;
-        pipeline::run(
+        pipeline::run_chunks(
             &mut self.input,
             self.pool,
             &options,

@@ -8,6 +8,7 @@ pub mod archive;
 pub mod cli;
 pub mod commands;
 pub mod driver;
+pub mod export;
 pub mod output;
 pub mod progress;
 pub mod select;

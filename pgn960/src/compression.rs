@@ -157,18 +157,20 @@ pub fn pgn_patterns() -> String {
                 .iter()
                 .map(|c| format!("*.pgn.{}", c.extension)),
         )
+        .chain(cfg!(feature = "parquet").then(|| "*.parquet".to_string()))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Whether a directory entry is a PGN file to read (`.pgn`, or `.pgn` and a compression's
-/// extension), ignoring case.
+/// Whether a directory entry is a file of games to read (`.pgn`, or `.pgn` and a
+/// compression's extension, or `.parquet`), ignoring case.
 pub fn is_pgn_file(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
     let lower = name.to_string_lossy().to_ascii_lowercase();
-    lower.ends_with(".pgn")
+    (cfg!(feature = "parquet") && lower.ends_with(".parquet"))
+        || lower.ends_with(".pgn")
         || COMPRESSIONS
             .iter()
             .any(|c| lower.ends_with(&format!(".pgn.{}", c.extension)))

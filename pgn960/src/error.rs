@@ -50,6 +50,15 @@ pub enum Error {
         /// End of the part.
         end: usize,
     },
+    /// A Parquet input that cannot be read as games (not Parquet, no `movetext` column, a
+    /// damaged row group).
+    #[error("cannot read {name} as a Parquet table of games: {message}")]
+    Parquet {
+        /// The input.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),

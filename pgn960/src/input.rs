@@ -45,6 +45,9 @@ pub enum Source {
         /// not compressed (progress then counts the decoded bytes).
         compressed_read: Option<Arc<AtomicU64>>,
     },
+    /// A Parquet table of games, read row group by row group.
+    #[cfg(feature = "parquet")]
+    Parquet(Arc<crate::parquet::ParquetGames>),
 }
 
 /// A reader that counts the bytes read through it into a shared counter.
@@ -165,6 +168,9 @@ impl Input {
         let name = InputName::Label(label.to_string());
         let mut head = [0u8; MAGIC_LEN];
         let got = read_head(&mut reader, &mut head).map_err(|e| io_error(&name, e))?;
+        if is_parquet(&head[..got]) {
+            return parquet_file(&name, reader, &head[..got], None);
+        }
         let compression = detect_compression(Path::new(""), &head[..got]);
         stream(&name, compression, &head[..got], Box::new(reader), None)
     }
@@ -193,6 +199,9 @@ pub fn open(name: &InputName) -> Result<Input> {
             let mut stdin = io::stdin();
             let mut head = [0u8; MAGIC_LEN];
             let got = read_head(&mut stdin, &mut head).map_err(|e| io_error(name, e))?;
+            if is_parquet(&head[..got]) {
+                return parquet_file(name, stdin, &head[..got], None);
+            }
             let compression = detect_compression(Path::new(""), &head[..got]);
             return stream(name, compression, &head[..got], Box::new(stdin), None);
         }
@@ -201,12 +210,76 @@ pub fn open(name: &InputName) -> Result<Input> {
     let meta = file.metadata().map_err(|e| io_error(name, e))?;
     let mut head = [0u8; MAGIC_LEN];
     let got = read_head(&mut file, &mut head).map_err(|e| io_error(name, e))?;
+    if is_parquet(&head[..got]) {
+        let map = if meta.is_file() {
+            map_file(&file)
+        } else {
+            None
+        };
+        return parquet_file(name, file, &head[..got], map);
+    }
     let compression = detect_compression(path, &head[..got]);
     if compression == Compression::None && meta.is_file() {
         return whole(name, file, &head[..got]);
     }
     let size = meta.is_file().then_some(meta.len());
     stream(name, compression, &head[..got], Box::new(file), size)
+}
+
+/// Whether an input's first bytes are Parquet's magic number.
+pub fn is_parquet(head: &[u8]) -> bool {
+    head.starts_with(b"PAR1")
+}
+
+/// A Parquet table of games: a regular file is memory-mapped (`map`), anything else read
+/// into memory (Parquet is read from its footer, not as a stream). `head` holds the bytes
+/// already read from `reader`.
+#[cfg(feature = "parquet")]
+fn parquet_file(
+    name: &InputName,
+    mut reader: impl Read,
+    head: &[u8],
+    map: Option<memmap2::Mmap>,
+) -> Result<Input> {
+    let bytes = match map {
+        Some(map) => bytes::Bytes::from_owner(map),
+        None => {
+            let mut all = head.to_vec();
+            reader
+                .read_to_end(&mut all)
+                .map_err(|e| io_error(name, e))?;
+            bytes::Bytes::from(all)
+        }
+    };
+    let games = crate::parquet::ParquetGames::open(&name.to_string(), bytes)?;
+    Ok(Input {
+        name: name.clone(),
+        source: Source::Parquet(Arc::new(games)),
+    })
+}
+
+/// Without the `parquet` feature, a Parquet input is an error that says so.
+#[cfg(not(feature = "parquet"))]
+fn parquet_file(
+    name: &InputName,
+    _: impl Read,
+    _: &[u8],
+    _: Option<memmap2::Mmap>,
+) -> Result<Input> {
+    Err(Error::Parquet {
+        name: name.to_string(),
+        message: "this build has no Parquet support (cargo feature `parquet`)".into(),
+    })
+}
+
+/// A read-only map of a whole regular file, where mapping works.
+fn map_file(file: &File) -> Option<memmap2::Mmap> {
+    // SAFETY: as for PGN files (see `whole`): read-only; a truncation by another process
+    // raises SIGBUS, which the binary handles; a change of length that raises no fault is
+    // reported by `check_unchanged`.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::MmapOptions::new().map(file) };
+    map.ok()
 }
 
 /// A plain regular file as one buffer: mapped, or read into memory where mapping fails.
@@ -284,6 +357,9 @@ impl Input {
                 *reader = Box::new(io::Cursor::new(seen.clone()).chain(rest));
                 Ok(seen)
             }
+            // Its magic number: "no game found" then says it is a Parquet table.
+            #[cfg(feature = "parquet")]
+            Source::Parquet(_) => Ok(b"PAR1".to_vec()),
         }
     }
 
@@ -293,6 +369,9 @@ impl Input {
         let blank = |b: &&u8| b.is_ascii_whitespace();
         match &mut self.source {
             Source::Whole(bytes) => Ok(bytes.iter().take(limit).find(|b| !blank(b)).copied()),
+            // Read as PGN text built from its rows, which starts with a tag.
+            #[cfg(feature = "parquet")]
+            Source::Parquet(_) => Ok(Some(b'[')),
             Source::Stream { reader, .. } => {
                 let mut seen = Vec::new();
                 let mut found = None;
@@ -334,6 +413,17 @@ fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
 
 /// Fails if a mapped file changed length while it was read (its bytes may be wrong).
 pub fn check_unchanged(input: &Input) -> Result<()> {
+    #[cfg(feature = "parquet")]
+    if let (InputName::File(path), Source::Parquet(games)) = (&input.name, &input.source) {
+        let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if now != games.file_len() {
+            return Err(Error::Changed {
+                path: path.clone(),
+                before: games.file_len(),
+                after: now,
+            });
+        }
+    }
     if let (InputName::File(path), Source::Whole(bytes)) = (&input.name, &input.source) {
         let Bytes::Mapped(map) = &**bytes else {
             return Ok(());

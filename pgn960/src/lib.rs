@@ -2,7 +2,9 @@
 //! (classical chess being start position 518), and get a verdict and a record per game.
 //!
 //! An [`Archive`] opens a path (plain files are memory-mapped; zstd, gzip and bzip2 are
-//! recognised by content), standard input, any reader or bytes in memory, and yields a
+//! recognised by content, and so are Parquet tables of games in the lichess dataset schema,
+//! with the default `parquet` feature: see [`parquet`]), standard input, any reader or bytes
+//! in memory, and yields a
 //! [`GameRecord`] per game in input order: on the calling thread ([`Archive::records`])
 //! or on a thread pool ([`Archive::par_records`]). A record holds the verdict (valid, with
 //! the start position, its SP number, the final position, the result and the repairs made;
@@ -40,6 +42,8 @@ pub mod compression;
 mod error;
 pub mod facts;
 pub mod input;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod pipeline;
 mod records;
 pub mod validate;
@@ -58,8 +62,8 @@ pub struct Archive {
 }
 
 impl Archive {
-    /// Opens a file: plain (memory-mapped), or compressed with zstd, gzip or bzip2
-    /// (recognised by content).
+    /// Opens a file: plain (memory-mapped), compressed with zstd, gzip or bzip2, or a
+    /// Parquet table of games (recognised by content).
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Archive> {
         Ok(Archive::from_input(Input::open(path)?))
     }

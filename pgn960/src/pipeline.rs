@@ -61,6 +61,11 @@ pub struct ChunkInfo {
     pub first_line: u64,
     /// Absolute 0-based index of the chunk's first game.
     pub first_game: u64,
+    /// Whether the chunk's text was built from the rows of a Parquet input (its lines then
+    /// name rows: see `parquet::row_of_line`).
+    pub rows: bool,
+    /// The chunk's line breaks, when known before its bytes are made (Parquet row groups).
+    pub lines: Option<u64>,
 }
 
 impl ChunkInfo {
@@ -91,6 +96,10 @@ pub struct PipelineOptions {
     pub in_flight_per_thread: usize,
     /// Checked between chunks: when set, the run stops with [`Error::Interrupted`].
     pub stop: Option<&'static AtomicBool>,
+    /// Count each chunk's lines on the calling thread as it is cut, so that the worker
+    /// already knows the chunk's absolute first line ([`run_chunks`]); otherwise workers
+    /// count them and only the sink learns it.
+    pub lines_at_cut: bool,
 }
 
 impl Default for PipelineOptions {
@@ -100,6 +109,7 @@ impl Default for PipelineOptions {
             cut: Cut::Games,
             in_flight_per_thread: 4,
             stop: None,
+            lines_at_cut: false,
         }
     }
 }
@@ -110,13 +120,28 @@ impl PipelineOptions {
     }
 }
 
-/// A chunk's bytes: a range of a whole input (shared, not copied), or a block read from a
-/// stream.
+/// Work that produces a chunk's bytes on a worker thread.
+pub type Deferred = Box<dyn FnOnce() -> Result<Vec<u8>, Error> + Send>;
+
+/// A chunk's bytes: a range of a whole input (shared, not copied), a block read from a
+/// stream, or bytes still to be made (a Parquet row group, built on a worker).
 pub enum ChunkData {
     /// Part of an input in memory.
     Shared(Arc<Bytes>, Range<usize>),
     /// A block read from a stream.
     Owned(Vec<u8>),
+    /// Bytes made by [`ChunkData::load`] (empty until then).
+    Deferred(Deferred),
+}
+
+impl ChunkData {
+    /// The chunk with its bytes made (a no-op unless [`ChunkData::Deferred`]).
+    pub fn load(self) -> Result<ChunkData, Error> {
+        match self {
+            ChunkData::Deferred(make) => make().map(ChunkData::Owned),
+            other => Ok(other),
+        }
+    }
 }
 
 impl std::ops::Deref for ChunkData {
@@ -125,6 +150,7 @@ impl std::ops::Deref for ChunkData {
         match self {
             ChunkData::Shared(bytes, range) => &bytes[range.clone()],
             ChunkData::Owned(v) => v,
+            ChunkData::Deferred(_) => &[],
         }
     }
 }
@@ -145,6 +171,8 @@ pub struct ChunkSource {
     kind: SourceKind,
     /// Bytes of the underlying input counted so far (for `source_bytes`).
     last_read: u64,
+    /// The next chunk's absolute first line, when lines are counted at cut time.
+    next_line: Option<u64>,
     compressed_read: Option<Arc<AtomicU64>>,
 }
 
@@ -154,12 +182,29 @@ enum SourceKind {
         chunks: std::vec::IntoIter<pgn_parse::Chunk>,
     },
     Stream(StreamReader<Box<dyn Read + Send>>),
+    #[cfg(feature = "parquet")]
+    RowGroups {
+        games: Arc<crate::parquet::ParquetGames>,
+        next: usize,
+        offset: usize,
+    },
 }
 
 impl ChunkSource {
     /// A source over `input` cut as `options` say (a stream is taken out of `input`).
     pub fn new(input: &mut Input, options: &PipelineOptions) -> ChunkSource {
         match &mut input.source {
+            #[cfg(feature = "parquet")]
+            Source::Parquet(games) => ChunkSource {
+                kind: SourceKind::RowGroups {
+                    games: Arc::clone(games),
+                    next: 0,
+                    offset: 0,
+                },
+                last_read: 0,
+                next_line: options.lines_at_cut.then_some(1),
+                compressed_read: None,
+            },
             Source::Whole(bytes) => {
                 let chunks = match options.cut {
                     Cut::Games => split_at_game_boundaries(bytes, options.chunk_bytes),
@@ -171,6 +216,7 @@ impl ChunkSource {
                         chunks: chunks.into_iter(),
                     },
                     last_read: 0,
+                    next_line: options.lines_at_cut.then_some(1),
                     compressed_read: None,
                 }
             }
@@ -188,6 +234,7 @@ impl ChunkSource {
                 ChunkSource {
                     kind,
                     last_read: 0,
+                    next_line: options.lines_at_cut.then_some(1),
                     compressed_read,
                 }
             }
@@ -205,16 +252,64 @@ impl ChunkSource {
         advance
     }
 
-    /// The next chunk, or `None` at the end of the input.
+    /// The next chunk, or `None` at the end of the input. With
+    /// [`PipelineOptions::lines_at_cut`], its `info.first_line` is absolute.
     pub fn next_chunk(&mut self) -> std::io::Result<Option<Chunk>> {
+        let mut chunk = self.cut()?;
+        if let (Some(next_line), Some(chunk)) = (self.next_line.as_mut(), chunk.as_mut()) {
+            chunk.info.first_line = *next_line;
+            *next_line += match &chunk.data {
+                ChunkData::Deferred(_) => chunk.info.lines.unwrap_or(0),
+                data => count_line_breaks(data),
+            };
+        }
+        Ok(chunk)
+    }
+
+    fn cut(&mut self) -> std::io::Result<Option<Chunk>> {
         let info = |offset: usize, len: usize, source_bytes: u64| ChunkInfo {
             offset,
             len,
             source_bytes,
             first_line: 1,
             first_game: 0,
+            rows: false,
+            lines: None,
         };
         match &mut self.kind {
+            #[cfg(feature = "parquet")]
+            SourceKind::RowGroups {
+                games,
+                next,
+                offset,
+            } => {
+                if *next >= games.row_groups() {
+                    return Ok(None);
+                }
+                let index = *next;
+                *next += 1;
+                // Offsets count the file's bytes row group by row group; within a chunk
+                // they count the text built from it.
+                let len = games.row_group_bytes(index) as usize;
+                let start = *offset;
+                *offset += len;
+                let lines = games.row_group_rows(index) * crate::parquet::LINES_PER_ROW;
+                let games = Arc::clone(games);
+                Ok(Some(Chunk {
+                    data: ChunkData::Deferred(Box::new(move || games.row_group_text(index))),
+                    origin: Origin {
+                        offset: start,
+                        line: 1,
+                        first_index: 0,
+                        followed_by_game: false,
+                    },
+                    info: ChunkInfo {
+                        rows: true,
+                        lines: Some(lines),
+                        ..info(start, len, len as u64)
+                    },
+                }))
+            }
             SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| Chunk {
                 info: info(c.range.start, c.range.len(), c.range.len() as u64),
                 origin: c.origin(),
@@ -241,8 +336,9 @@ impl ChunkSource {
     }
 }
 
-/// A finished chunk: the worker's result and the line breaks it counted.
-type Finished<T> = (std::thread::Result<(T, u64)>, ChunkInfo);
+/// A finished chunk: the worker's result and the line breaks it counted (or why its bytes
+/// could not be made).
+type Finished<T> = (std::thread::Result<Result<(T, u64), Error>>, ChunkInfo);
 
 /// Runs `process` over every chunk of `input` on `pool`, and `sink` over the results in
 /// input order. A panic inside `process` becomes [`Error::Internal`], not a crash.
@@ -254,12 +350,32 @@ pub fn run<T, E, P, S>(
     pool: &rayon::ThreadPool,
     options: &PipelineOptions,
     process: P,
-    mut sink: S,
+    sink: S,
 ) -> Result<(), E>
 where
     T: Send + ChunkOutput,
     E: From<Error>,
     P: Fn(&[u8], Origin) -> T + Sync,
+    S: FnMut(T, ChunkInfo) -> Result<(), E>,
+{
+    run_chunks(input, pool, options, |b, o, _| process(b, o), sink)
+}
+
+/// [`run`], with `process` also given the chunk's [`ChunkInfo`] as known when it was cut:
+/// offset, length, whether it holds Parquet rows, and with
+/// [`PipelineOptions::lines_at_cut`] its absolute first line (`first_game` is not known
+/// yet: 0).
+pub fn run_chunks<T, E, P, S>(
+    input: &mut Input,
+    pool: &rayon::ThreadPool,
+    options: &PipelineOptions,
+    process: P,
+    mut sink: S,
+) -> Result<(), E>
+where
+    T: Send + ChunkOutput,
+    E: From<Error>,
+    P: Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
     S: FnMut(T, ChunkInfo) -> Result<(), E>,
 {
     let max_in_flight =
@@ -291,8 +407,9 @@ where
                 let id = spawned;
                 scope.spawn(move |_| {
                     let result = catch_unwind(AssertUnwindSafe(|| {
-                        let output = process(&chunk.data, chunk.origin);
-                        (output, count_line_breaks(&chunk.data))
+                        let data = chunk.data.load()?;
+                        let output = process(&data, chunk.origin, &chunk.info);
+                        Ok((output, count_line_breaks(&data)))
                     }));
                     let _ = tx.send((id, (result, chunk.info)));
                 });
@@ -311,13 +428,14 @@ where
             pending.insert(id, finished);
             while let Some((result, mut info)) = pending.remove(&emitted) {
                 emitted += 1;
-                let Ok((value, line_breaks)) = result else {
+                let Ok(result) = result else {
                     return Err(Error::Internal {
                         start: info.offset,
                         end: info.offset + info.len,
                     }
                     .into());
                 };
+                let (value, line_breaks) = result?;
                 info.first_line = next_line;
                 info.first_game = next_game;
                 next_line += line_breaks;
@@ -432,6 +550,46 @@ mod tests {
             };
             let (streamed, _) = collect(&mut stream, threads, 4096);
             assert_eq!(streamed, expected, "stream, {threads} threads");
+        }
+    }
+
+    #[test]
+    fn lines_counted_at_cut_are_the_lines_the_sink_sees() {
+        let data = sample(5_000);
+        for stream in [false, true] {
+            let source = if stream {
+                Source::Stream {
+                    reader: Box::new(std::io::Cursor::new(data.clone())),
+                    compressed_size: None,
+                    compressed_read: None,
+                }
+            } else {
+                Source::Whole(Arc::new(Bytes::Owned(data.clone())))
+            };
+            let mut input = Input {
+                name: InputName::Stdin,
+                source,
+            };
+            let options = PipelineOptions {
+                chunk_bytes: 4096,
+                lines_at_cut: true,
+                ..PipelineOptions::default()
+            };
+            let pool = thread_pool(2).unwrap();
+            let mut chunks = 0;
+            run_chunks(
+                &mut input,
+                &pool,
+                &options,
+                |_, _, info| Upper(info.first_line.to_le_bytes().to_vec()),
+                |v, info| {
+                    assert_eq!(v.0, info.first_line.to_le_bytes());
+                    chunks += 1;
+                    Ok::<(), Error>(())
+                },
+            )
+            .unwrap();
+            assert!(chunks > 10);
         }
     }
 

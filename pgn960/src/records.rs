@@ -44,8 +44,11 @@ pub struct GameRecord {
     pub index: u64,
     /// Byte offset of the game's first byte in the (decoded) input.
     pub offset: usize,
-    /// 1-based line of the game's first byte.
+    /// 1-based line of the game's first byte (of the text built from the rows, for a
+    /// Parquet input).
     pub line: u64,
+    /// For a Parquet input, the 0-based row the game was read from.
+    pub row: Option<u64>,
     /// The tags in file order, decoded (UTF-8, else Latin-1), when asked for.
     pub tags: Vec<(String, String)>,
     /// The verdict.
@@ -151,6 +154,7 @@ pub fn chunk_records(
             index: judged.index,
             offset: judged.byte_range.start,
             line: u64::from(judged.line.unwrap_or(1)),
+            row: None,
             tags,
             verdict: judged.verdict,
             problem_at: judged.problem_at.map(|(l, c)| (u64::from(l), c)),
@@ -168,6 +172,10 @@ fn make_absolute(records: &mut [GameRecord], info: &ChunkInfo) {
     for record in records {
         record.index += info.first_game;
         record.line = info.line(record.line as u32);
+        #[cfg(feature = "parquet")]
+        if info.rows {
+            record.row = Some(crate::parquet::row_of_line(record.line));
+        }
         if let Some((line, column)) = record.problem_at {
             record.problem_at = Some((info.line(line as u32), column));
         }
@@ -225,13 +233,14 @@ impl Records {
             return Ok(false);
         };
         self.read_to = chunk.info.offset + chunk.info.len;
-        let mut out = chunk_records(&chunk.data, chunk.origin, &self.options, &self.name);
+        let data = chunk.data.load()?;
+        let mut out = chunk_records(&data, chunk.origin, &self.options, &self.name);
         let info = ChunkInfo {
             first_line: self.next_line,
             first_game: self.next_game,
             ..chunk.info
         };
-        self.next_line += count_line_breaks(&chunk.data);
+        self.next_line += count_line_breaks(&data);
         self.next_game += out.games();
         self.junk_bytes += out.junk_bytes;
         make_absolute(&mut out.records, &info);
@@ -264,7 +273,11 @@ impl Iterator for Records {
 }
 
 /// A finished chunk of [`ParRecords`]: its records and line breaks, or its panic.
-type Finished = (u64, std::thread::Result<(ChunkRecords, u64)>, ChunkInfo);
+type Finished = (
+    u64,
+    std::thread::Result<Result<(ChunkRecords, u64)>>,
+    ChunkInfo,
+);
 
 /// The records of an input, validated on a thread pool, handed out in input order. At
 /// most a few chunks per thread are in flight, so memory stays bounded.
@@ -340,8 +353,9 @@ impl ParRecords {
             );
             self.pool.spawn(move || {
                 let result = catch_unwind(AssertUnwindSafe(|| {
-                    let records = chunk_records(&chunk.data, chunk.origin, &options, &name);
-                    (records, count_line_breaks(&chunk.data))
+                    let data = chunk.data.load()?;
+                    let records = chunk_records(&data, chunk.origin, &options, &name);
+                    Ok((records, count_line_breaks(&data)))
                 }));
                 let _ = sender.send((id, result, chunk.info));
             });
@@ -368,12 +382,13 @@ impl ParRecords {
             return Ok(false);
         };
         self.emitted += 1;
-        let Ok((mut out, line_breaks)) = result else {
+        let Ok(result) = result else {
             return Err(Error::Internal {
                 start: info.offset,
                 end: info.offset + info.len,
             });
         };
+        let (mut out, line_breaks) = result?;
         let info = ChunkInfo {
             first_line: self.next_line,
             first_game: self.next_game,

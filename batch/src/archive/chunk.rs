@@ -120,6 +120,7 @@ pub fn validate_options(opts: &ArchiveOptions) -> ValidateOptions {
         min_plies: opts.min_plies,
         normalise: opts.write.then_some(opts.fen_style),
         moves: false,
+        missing_variant: opts.missing_variant,
     }
 }
 

@@ -16,6 +16,7 @@ use anyhow::Result;
 use chess960_core::CastlingStyle;
 use chunk::{process_chunk, ChunkOutcome, Fate};
 use pgn960::pipeline::ChunkInfo;
+use pgn960::validate::MissingVariant;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,6 +42,8 @@ pub struct ArchiveOptions {
     pub min_plies: Option<u32>,
     /// Drop repeated games (same start, same moves).
     pub dedupe: bool,
+    /// What games without a Variant tag are (set from `--variant` by [`run`]).
+    pub missing_variant: MissingVariant,
 }
 
 impl Default for ArchiveOptions {
@@ -54,6 +57,7 @@ impl Default for ArchiveOptions {
             drop_bad_variations: false,
             min_plies: None,
             dedupe: false,
+            missing_variant: MissingVariant::Detect,
         }
     }
 }
@@ -118,18 +122,21 @@ impl Collector<'_> {
                         .rejected_by_reason
                         .entry(problem.reason.name())
                         .or_default() += 1;
+                    let (line, column, game_line) =
+                        location(info, problem.local_line, problem.column, problem.game_line);
                     let row = RejectRow {
                         game: info.first_game + i as u64 + 1,
                         file: file.to_string(),
-                        line: info.line(problem.local_line),
-                        column: problem.column,
+                        line,
+                        column,
                         byte_offset: problem.offset,
-                        game_line: info.line(problem.game_line),
+                        game_line,
                         reason: problem.reason.name(),
                         detail: problem.detail,
                         white: problem.players.white,
                         black: problem.players.black,
                         site: problem.players.site,
+                        parquet_row: info.rows,
                     };
                     if let Some(out) = self.outputs.rejects.as_mut() {
                         out.write_all(&outcome.text[range])?;
@@ -150,6 +157,19 @@ impl Collector<'_> {
     }
 }
 
+/// The absolute (line, column, game line) of a problem; for a Parquet input (row, column
+/// in the row's movetext or 0 in its tags, row), rows 0-based.
+fn location(info: &ChunkInfo, line: u32, column: u32, game_line: u32) -> (u64, u32, u64) {
+    let (line, game_line) = (info.line(line), info.line(game_line));
+    #[cfg(feature = "parquet")]
+    if info.rows {
+        use pgn960::parquet::{is_movetext_line, row_of_line};
+        let column = if is_movetext_line(line) { column } else { 0 };
+        return (row_of_line(line), column, row_of_line(game_line));
+    }
+    (line, column, game_line)
+}
+
 /// Runs the archive job over all inputs. `on_reject` sees every rejected game in order.
 pub fn run(
     inputs: &[PathBuf],
@@ -158,6 +178,10 @@ pub fn run(
     outputs: &mut Outputs,
     on_reject: &mut dyn FnMut(&RejectRow),
 ) -> Result<Summary> {
+    let opts = &ArchiveOptions {
+        missing_variant: globals.variant,
+        ..opts.clone()
+    };
     let mut driver = Driver::new(inputs, globals)?;
     let mut collector = Collector {
         opts,

@@ -65,23 +65,30 @@ pub struct RejectRow {
     pub black: String,
     /// The `Site` tag.
     pub site: String,
+    /// Whether the input is a Parquet table (`line` is then the 0-based row, `column` the
+    /// column in its movetext, 0 when the problem is in its tags).
+    #[serde(skip)]
+    pub parquet_row: bool,
 }
 
 impl RejectRow {
-    /// `file:line:col: game N (White - Black, Site): detail`.
+    /// `file:line:col: game N (White - Black, Site): detail`, or for a Parquet input
+    /// `file: row R: game N (...)`.
     pub fn message(&self) -> String {
+        let players = super::chunk::Players {
+            white: self.white.clone(),
+            black: self.black.clone(),
+            site: self.site.clone(),
+        };
+        if self.parquet_row {
+            return format!(
+                "{}: row {}: game {} ({players}): {}",
+                self.file, self.line, self.game, self.detail
+            );
+        }
         format!(
-            "{}:{}:{}: game {} ({}): {}",
-            self.file,
-            self.line,
-            self.column,
-            self.game,
-            super::chunk::Players {
-                white: self.white.clone(),
-                black: self.black.clone(),
-                site: self.site.clone(),
-            },
-            self.detail
+            "{}:{}:{}: game {} ({players}): {}",
+            self.file, self.line, self.column, self.game, self.detail
         )
     }
 }

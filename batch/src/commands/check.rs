@@ -13,7 +13,7 @@ use std::path::PathBuf;
     after_help = "Exit status: 0 all games valid, 1 some invalid, 2 usage or I/O error.\n\nExample:\n  pgn960 check lichess_db_chess960_rated_2024-01.pgn.zst"
 )]
 pub struct CheckArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (all PGN files below), or - for stdin.
+    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories (all such files below), or - for stdin.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Print a JSON report on standard output instead of the text summary.

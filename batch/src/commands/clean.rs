@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
     after_help = "Games read = written + rejected + deduplicated, checked at the end of every run.\nOutputs are written to temporary files and renamed when complete; inputs are never modified.\n\nExample:\n  pgn960 clean games.pgn -o clean.pgn --report report.json"
 )]
 pub struct CleanArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories, or - for stdin.
+    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The cleaned archive (- for standard output).
@@ -114,6 +114,7 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         drop_bad_variations: args.drop_bad_variations,
         min_plies: args.min_plies,
         dedupe: args.dedupe,
+        ..ArchiveOptions::default()
     };
     let summary = archive::run(&args.inputs, globals, &opts, &mut outputs, &mut |_| {})?;
     let accounted = summary.written + summary.rejected + summary.deduplicated;

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod clean;
+pub mod export;
 pub mod perft;
 pub mod sp;
 pub mod stats;

@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use chess960_core::StartKind;
 use pgn960::pipeline::ChunkOutput;
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
-use pgn960::validate::{truncation, GameKind, ValidateOptions, Validator, Verdict};
+use pgn960::validate::{truncation, GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ pub enum Format {
     after_help = "Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv"
 )]
 pub struct StatsArgs {
-    /// PGN files, directories or - (with --merge: CSV tables written by `pgn960 stats`).
+    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 stats`).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Where the table goes (default: standard output).
@@ -174,6 +174,7 @@ impl ChunkOutput for ChunkStats {
 struct Judge<'o> {
     filters: &'o Filters,
     include_classical: bool,
+    missing_variant: MissingVariant,
 }
 
 impl Judge<'_> {
@@ -242,7 +243,7 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
                 Err(Excluded::Invalid)
             } else {
                 let rule = RuleTags::from_tags(tags);
-                match resolve_start(&rule, &mut Vec::new()) {
+                match resolve_start(&rule, judge.missing_variant, &mut Vec::new()) {
                     Ok(StartOutcome::Chess(start)) => {
                         let result = tag_str(tags, b"Result").map_or(GameResult::Unknown, |r| {
                             GameResult::from_bytes(r.as_bytes())
@@ -260,7 +261,10 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
     }
     // Each game validated while it is read (no token lists).
     let mut reader = Reader::with_origin(bytes, origin);
-    let mut validator = Validator::new(ValidateOptions::default());
+    let mut validator = Validator::new(ValidateOptions {
+        missing_variant: judge.missing_variant,
+        ..ValidateOptions::default()
+    });
     while let Some((_, verdict)) = reader.read_game(&mut validator) {
         let verdict = match verdict {
             Verdict::Valid(v) => Ok((v.kind, v.class.kind, v.result, Some(v.plies))),
@@ -419,6 +423,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         let judge = Judge {
             filters: &filters,
             include_classical: args.include_classical,
+            missing_variant: globals.variant,
         };
         let mut driver = Driver::new(&args.inputs, globals)?;
         let mut tables = Tables::default();

@@ -326,6 +326,12 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
     let mut messages = Vec::new();
     let to = args.to;
     driver.for_each_input(|run| {
+        if !matches!(run.input.source, Source::Whole(_) | Source::Stream { .. }) {
+            bail!(
+                "{}: xfen reads PGN files and FEN lists, not Parquet",
+                run.name
+            );
+        }
         let kind = detect_kind(args.input_kind, run.name, &mut run.input)?;
         let mut in_place = match (args.in_place, run.name) {
             (true, InputName::File(p)) => {

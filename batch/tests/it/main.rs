@@ -5,6 +5,7 @@ mod util;
 
 mod bad_input;
 mod check_clean;
+mod export;
 mod faults;
 mod fuzz_regressions;
 mod hardening;

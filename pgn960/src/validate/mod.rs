@@ -19,6 +19,7 @@ mod visitor;
 pub use chunk::{validate_chunk, ChunkCounts, Judged};
 pub use reason::{RejectReason, Repair};
 pub use replay::Replay;
+pub use start::MissingVariant;
 pub use visitor::Validator;
 
 use crate::annotations::Annotations;
@@ -87,6 +88,8 @@ pub struct ValidateOptions {
     /// Keep every main-line move ([`ValidGame::moves`]) with its `[%clk]`/`[%eval]`, and
     /// detect repetitions and the fifty-move rule at the end.
     pub moves: bool,
+    /// What a game without a `Variant` tag is (`--variant chess960`).
+    pub missing_variant: start::MissingVariant,
 }
 
 /// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).

@@ -49,6 +49,7 @@ reject_reasons! {
     NullMove => "null-move", "A null move (`--`, `Z0`).";
     BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
     TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
+    BadRow => "bad-row", "A Parquet row that holds no game (its `movetext` is null).";
 }
 
 impl fmt::Display for RejectReason {

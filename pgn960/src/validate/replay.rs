@@ -6,7 +6,7 @@ use super::reason::{RejectReason, Repair};
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{Color, Move, Position, SanError, SanPlus, Termination};
+use chess960_core::{Color, Move, Position, SanError, SanPlus, SanSuffix, Termination};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
@@ -84,7 +84,11 @@ impl Replay {
         opts: ValidateOptions,
     ) -> Result<Replay, Verdict> {
         let mut repairs = Vec::new();
-        let start = match resolve_start(&RuleTags::from_tags(tags), &mut repairs) {
+        let start = match resolve_start(
+            &RuleTags::from_tags(tags),
+            opts.missing_variant,
+            &mut repairs,
+        ) {
             Ok(StartOutcome::Chess(start)) => start,
             Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
             Err((reason, detail)) => {
@@ -163,9 +167,29 @@ impl Replay {
         if text.first() == Some(&b'0') && !self.repairs.contains(&Repair::ZeroCastlingNotation) {
             self.repairs.push(Repair::ZeroCastlingNotation);
         }
-        let san = (self.opts.canonical_san || (self.opts.moves && depth == 1))
-            .then(|| line.current.san_plus(m));
-        if let (true, 1, Some(san)) = (self.opts.moves, depth, san) {
+        let record = self.opts.moves && depth == 1;
+        // SAN without its mark here; `+`/`#` from the position after the move below (the
+        // rule of `Position::san_plus`, without playing the move twice).
+        let san = (self.opts.canonical_san || record).then(|| line.current.san(m));
+        let before = line.current.clone();
+        line.current.play_unchecked(m);
+        let san = san.map(|san| SanPlus {
+            san,
+            suffix: line.current.is_check().then(|| {
+                if line.current.has_legal_moves() {
+                    SanSuffix::Check
+                } else {
+                    SanSuffix::Checkmate
+                }
+            }),
+        });
+        if let (true, Some(san)) = (self.opts.canonical_san, san) {
+            if san.to_ascii().as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
+                self.repairs.push(Repair::SanNormalised);
+            }
+            self.canonical.push(Some(san));
+        }
+        if let (true, Some(san)) = (record, san) {
             self.moves.push(MoveRecord {
                 san,
                 written: String::from_utf8_lossy(text).into_owned(),
@@ -173,14 +197,6 @@ impl Replay {
                 annotations: Annotations::default(),
             });
         }
-        if let (true, Some(san)) = (self.opts.canonical_san, san) {
-            if san.to_ascii().as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
-                self.repairs.push(Repair::SanNormalised);
-            }
-            self.canonical.push(Some(san));
-        }
-        let before = line.current.clone();
-        line.current.play_unchecked(m);
         if depth == 1 {
             self.plies += 1;
             if self.opts.dedupe_key {
@@ -467,5 +483,47 @@ fn repetition_or_fifty(history: &[u64], end: &Position) -> Option<Termination> {
         Some(Termination::ThreefoldRepetition)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mark_from_the_position_after_is_the_cores_san_plus() {
+        // Every legal move of positions with castling, promotions, checks and mates.
+        for fen in [
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/1r3PPP/R5K1 w - - 0 1",
+            "7k/P5pp/8/8/8/8/6PP/6K1 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for &m in pos.legal_moves().iter() {
+                let text = pos.san_plus(m).to_string();
+                let mut replay = Replay {
+                    lines: vec![Line {
+                        current: pos.clone(),
+                        before_last: None,
+                        opened_at: 0,
+                        dropping: false,
+                    }],
+                    moves: Vec::new(),
+                    ..Replay::start(
+                        &[],
+                        0,
+                        ValidateOptions {
+                            moves: true,
+                            ..ValidateOptions::default()
+                        },
+                    )
+                    .ok()
+                    .unwrap()
+                };
+                replay.san(text.as_bytes(), 0);
+                assert_eq!(replay.moves[0].san, pos.san_plus(m), "{fen} {text}");
+            }
+        }
     }
 }

@@ -17,7 +17,13 @@ pub struct RuleTags<'t> {
     pub variant: Option<Cow<'t, str>>,
     /// The `SetUp` tag, if any (the first).
     pub setup: Option<Cow<'t, str>>,
+    /// Why a Parquet row holds no game (the [`ROW_ERROR_TAG`] tag the row's text carries).
+    pub row_error: Option<Cow<'t, str>>,
 }
+
+/// The tag a Parquet row that holds no game is given in the text built from it (the game
+/// is then rejected as [`RejectReason::BadRow`] with the tag's value as the detail).
+pub const ROW_ERROR_TAG: &str = "Pgn960RowError";
 
 impl<'t> RuleTags<'t> {
     /// Picks the rule tags out of a game's tags.
@@ -28,6 +34,7 @@ impl<'t> RuleTags<'t> {
                 b"FEN" => tags.fens.push(tag.value_str()),
                 b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_str()),
                 b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_str()),
+                name if name == ROW_ERROR_TAG.as_bytes() => tags.row_error = Some(tag.value_str()),
                 _ => {}
             }
         }
@@ -46,6 +53,19 @@ pub struct Start {
     pub class: StartClassification,
     /// Whether the game had a FEN tag.
     pub had_fen: bool,
+}
+
+/// What a game without a `Variant` tag is played under.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum MissingVariant {
+    /// Worked out from the FEN: Chess960 when it is a non-classical start position, its
+    /// castling field uses file letters, or its rights cannot be written `KQkq`; else
+    /// classical chess.
+    #[default]
+    Detect,
+    /// Chess960, for archives that never write the tag (the lichess Chess960 dataset). A
+    /// game without a FEN tag then starts from SP 518.
+    Chess960,
 }
 
 /// Why the tags alone make a game invalid: the reason and a sentence for the user.
@@ -124,9 +144,11 @@ fn same_position(a: &Position, b: &Position) -> bool {
         && a.ep_square() == b.ep_square()
 }
 
-/// Decides the rules and start position of a game from its tags.
+/// Decides the rules and start position of a game from its tags; `missing` says what a
+/// game without a `Variant` tag is.
 pub fn resolve_start(
     tags: &RuleTags<'_>,
+    missing: MissingVariant,
     repairs: &mut Vec<Repair>,
 ) -> Result<StartOutcome, TagProblem> {
     let variant = tags
@@ -134,6 +156,10 @@ pub fn resolve_start(
         .as_deref()
         .map(classify_variant)
         .unwrap_or(VariantTag::Absent);
+    if let Some(why) = &tags.row_error {
+        return Err((RejectReason::BadRow, why.to_string()));
+    }
+    let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
     if let VariantTag::Other(name) = variant {
         return Ok(StartOutcome::Unsupported(name));
     }
@@ -150,7 +176,11 @@ pub fn resolve_start(
         let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
         let class = position.classify_start();
         return Ok(StartOutcome::Chess(Start {
-            kind: GameKind::Standard,
+            kind: if assumed_chess960 {
+                GameKind::Chess960
+            } else {
+                GameKind::Standard
+            },
             position,
             class,
             had_fen: false,
@@ -174,6 +204,7 @@ pub fn resolve_start(
     let class = position.classify_start();
     let kind = match variant {
         VariantTag::Chess960 => GameKind::Chess960,
+        _ if assumed_chess960 => GameKind::Chess960,
         _ => {
             let non_classical_start = match class.kind {
                 StartKind::Chess960(n) => n != 518,

@@ -47,6 +47,8 @@ fn read_all(input: Input) -> Vec<u8> {
             reader.read_to_end(&mut out).unwrap();
             out
         }
+        #[allow(unreachable_patterns)]
+        _ => panic!("not a PGN input"),
     }
 }
 
@@ -78,6 +80,7 @@ fn uppercase(input: &mut Input, threads: usize, cut: Cut) -> (Vec<u8>, u64) {
         cut,
         in_flight_per_thread: 2,
         stop: None,
+        lines_at_cut: false,
     };
     let (mut out, mut source_bytes) = (Vec::new(), 0u64);
     pipeline::run(
@@ -310,6 +313,7 @@ fn results_waiting_for_their_turn_are_bounded() {
         cut: Cut::Lines,
         in_flight_per_thread: per_thread,
         stop: None,
+        lines_at_cut: false,
     };
     let mut chunks = 0;
     pipeline::run(
@@ -354,6 +358,7 @@ fn a_mapped_file_that_changes_size_during_the_run_is_an_error() {
         cut: Cut::Lines,
         in_flight_per_thread: 2,
         stop: None,
+        lines_at_cut: false,
     };
     let mut first = true;
     let err = pipeline::run(
@@ -400,6 +405,7 @@ fn a_corrupt_compressed_stream_is_an_error_naming_the_byte() {
             cut: Cut::Lines,
             in_flight_per_thread: 2,
             stop: None,
+            lines_at_cut: false,
         },
         |bytes, _| Upper(bytes.to_vec()),
         |_, _| Ok::<(), pgn960::Error>(()),

@@ -1,0 +1,510 @@
+//! The columns of an exported table: their names, types and values, one definition for
+//! every format.
+
+use pgn960::annotations::Eval;
+use pgn960::facts::speed_of;
+use pgn960::validate::{MoveRecord, ValidGame, Verdict};
+use pgn_parse::Tag;
+use std::borrow::Cow;
+
+/// The tag columns of a game table, in order, as the lichess dataset names them.
+pub const TAG_COLUMNS: [&str; 16] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "Termination",
+    "TimeControl",
+    "FEN",
+];
+
+/// Tag columns written as integers (null when absent, `?` or not a number).
+const INT_TAGS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"];
+
+/// The type of a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// UTF-8 text.
+    Text,
+    /// 32-bit integer.
+    Int32,
+    /// 64-bit integer.
+    Int64,
+    /// 64-bit float.
+    Float,
+    /// true / false.
+    Bool,
+    /// A list of texts.
+    TextList,
+    /// A list of floats (elements may be null).
+    FloatList,
+    /// A list of 32-bit integers (elements may be null).
+    Int32List,
+}
+
+impl Kind {
+    /// The type as `docs/export.md` names it (Parquet / Arrow logical types).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Text => "string",
+            Kind::Int32 => "int32",
+            Kind::Int64 => "int64",
+            Kind::Float => "double",
+            Kind::Bool => "bool",
+            Kind::TextList => "list<string>",
+            Kind::FloatList => "list<double>",
+            Kind::Int32List => "list<int32>",
+        }
+    }
+}
+
+/// What a column holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field {
+    /// A tag's value as written.
+    Tag(String),
+    /// A tag's value as an integer.
+    IntTag(String),
+    /// The SP number (white's, for Double Chess960); null when not a Chess960 start.
+    Sp,
+    /// Black's SP number (Double Chess960 only).
+    BlackSp,
+    /// `chess960`, `standard`, or the other variant's name.
+    Variant,
+    /// The start position in X-FEN.
+    StartXfen,
+    /// Main-line plies.
+    Plies,
+    /// Main-line moves in SAN.
+    MovesSan,
+    /// Main-line moves in UCI_Chess960.
+    MovesUci,
+    /// The final position in X-FEN.
+    FinalXfen,
+    /// How the final position ends the game.
+    Outcome,
+    /// Speed class from TimeControl.
+    Speed,
+    /// Seconds left after each ply.
+    Clocks,
+    /// Evaluations in pawns after each ply.
+    Evals,
+    /// Mate distances after each ply.
+    EvalsMate,
+    /// Whether the game is valid.
+    Valid,
+    /// Why not.
+    Reason,
+    /// Where the problem is.
+    Location,
+    /// The input.
+    Source,
+    /// Byte offset of the game (row number for Parquet inputs).
+    Offset,
+    /// The movetext as written.
+    Movetext,
+    /// Ply number (per-ply tables).
+    Ply,
+    /// X-FEN before the move.
+    Xfen,
+    /// The move in SAN.
+    San,
+    /// The move in UCI_Chess960.
+    Uci,
+    /// Clock after the move.
+    Clock,
+    /// Evaluation after the move, pawns.
+    Eval,
+    /// Mate distance after the move.
+    EvalMate,
+    /// The game's result (corrected).
+    GameResult,
+}
+
+impl Field {
+    /// The column's type.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Field::IntTag(_) | Field::Offset => Kind::Int64,
+            Field::Sp | Field::BlackSp | Field::Plies | Field::Ply | Field::EvalMate => Kind::Int32,
+            Field::MovesSan | Field::MovesUci => Kind::TextList,
+            Field::Clocks | Field::Evals => Kind::FloatList,
+            Field::EvalsMate => Kind::Int32List,
+            Field::Clock | Field::Eval => Kind::Float,
+            Field::Valid => Kind::Bool,
+            _ => Kind::Text,
+        }
+    }
+}
+
+/// A column: its name and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    /// The name in the table.
+    pub name: String,
+    /// What it holds.
+    pub field: Field,
+}
+
+fn column(name: &str, field: Field) -> Column {
+    Column {
+        name: name.to_string(),
+        field,
+    }
+}
+
+fn tag_column(name: &str) -> Column {
+    if INT_TAGS.contains(&name) {
+        column(name, Field::IntTag(name.to_string()))
+    } else {
+        column(name, Field::Tag(name.to_string()))
+    }
+}
+
+/// Every column of a game table, in order: the tag columns, `extra_tags`, the computed
+/// columns, and `movetext` when asked.
+pub fn game_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
+    let mut columns: Vec<Column> = TAG_COLUMNS.iter().map(|t| tag_column(t)).collect();
+    for tag in extra_tags {
+        if !columns.iter().any(|c| &c.name == tag) {
+            columns.push(tag_column(tag));
+        }
+    }
+    columns.extend([
+        column("sp", Field::Sp),
+        column("black_sp", Field::BlackSp),
+        column("variant", Field::Variant),
+        column("start_xfen", Field::StartXfen),
+        column("plies", Field::Plies),
+        column("moves_san", Field::MovesSan),
+        column("moves_uci", Field::MovesUci),
+        column("final_xfen", Field::FinalXfen),
+        column("outcome", Field::Outcome),
+        column("speed", Field::Speed),
+        column("clocks", Field::Clocks),
+        column("evals", Field::Evals),
+        column("evals_mate", Field::EvalsMate),
+        column("valid", Field::Valid),
+        column("reason", Field::Reason),
+        column("location", Field::Location),
+        column("source", Field::Source),
+        column("offset", Field::Offset),
+    ]);
+    if movetext {
+        columns.push(column("movetext", Field::Movetext));
+    }
+    columns
+}
+
+/// Every column of a per-ply table: the game key (`source`, `offset`), the ply, the
+/// position before the move, the move, the clock and evaluation after it, the game's
+/// result and SP, then `extra_tags` and `movetext` when asked.
+pub fn ply_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
+    let mut columns = vec![
+        column("source", Field::Source),
+        column("offset", Field::Offset),
+        column("ply", Field::Ply),
+        column("xfen", Field::Xfen),
+        column("san", Field::San),
+        column("uci", Field::Uci),
+        column("clock", Field::Clock),
+        column("eval", Field::Eval),
+        column("eval_mate", Field::EvalMate),
+        column("result", Field::GameResult),
+        column("sp", Field::Sp),
+    ];
+    for tag in extra_tags {
+        if !columns.iter().any(|c| &c.name == tag) {
+            columns.push(tag_column(tag));
+        }
+    }
+    if movetext {
+        columns.push(column("movetext", Field::Movetext));
+    }
+    columns
+}
+
+/// Picks `names` out of `all`, in the order given; an unknown name is an error that lists
+/// the known ones.
+pub fn select(all: Vec<Column>, names: &[String]) -> Result<Vec<Column>, String> {
+    if names.is_empty() {
+        return Ok(all);
+    }
+    names
+        .iter()
+        .map(|name| {
+            all.iter()
+                .find(|c| &c.name == name)
+                .cloned()
+                .ok_or_else(|| {
+                    let known: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+                    format!("unknown column {name:?} (columns: {})", known.join(", "))
+                })
+        })
+        .collect()
+}
+
+/// A list value: which list of a game's moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveList {
+    /// SAN.
+    San,
+    /// UCI.
+    Uci,
+    /// Clocks.
+    Clocks,
+    /// Evaluations in pawns (mates null).
+    Evals,
+    /// Mate distances (other evaluations null).
+    EvalsMate,
+}
+
+/// One value of a row.
+#[derive(Debug, Clone)]
+pub enum Value<'a> {
+    /// Null.
+    Null,
+    /// Text.
+    Text(Cow<'a, str>),
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A list over a game's moves.
+    Moves(&'a [MoveRecord], MoveList),
+}
+
+/// A move's text on the stack: a SAN or UCI move is at most a few bytes.
+pub struct MoveText {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl std::fmt::Write for MoveText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for MoveText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        // Only whole `&str`s are ever copied in.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl MoveList {
+    /// The text of a move (SAN, UCI lists).
+    pub fn text(self, m: &MoveRecord) -> MoveText {
+        use std::fmt::Write;
+        let mut text = MoveText {
+            bytes: [0; 16],
+            len: 0,
+        };
+        let _ = match self {
+            MoveList::Uci => write!(text, "{}", m.uci()),
+            _ => write!(text, "{}", m.san),
+        };
+        text
+    }
+
+    /// The number of a move (clock, evaluation lists).
+    pub fn float(self, m: &MoveRecord) -> Option<f64> {
+        match (self, m.annotations.eval) {
+            (MoveList::Clocks, _) => m.annotations.clock,
+            (MoveList::Evals, Some(Eval::Pawns(p))) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The mate distance of a move.
+    pub fn int(self, m: &MoveRecord) -> Option<i32> {
+        match m.annotations.eval {
+            Some(Eval::Mate(n)) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// A game as the columns see it.
+pub struct GameView<'a> {
+    /// Its tags.
+    pub tags: &'a [Tag<'a>],
+    /// Its verdict.
+    pub verdict: &'a Verdict,
+    /// The input's name.
+    pub source: &'a str,
+    /// Byte offset (PGN) or row (Parquet).
+    pub offset: u64,
+    /// Where the problem is, for a rejected game.
+    pub location: Option<String>,
+    /// The game's bytes.
+    pub text: &'a [u8],
+    /// The absolute offset of the game's first byte (tag offsets are absolute).
+    pub start: usize,
+}
+
+/// One ply of a game, for per-ply tables.
+pub struct PlyView<'a> {
+    /// 1-based ply number.
+    pub ply: u32,
+    /// The position before the move, X-FEN.
+    pub xfen: &'a str,
+    /// The move.
+    pub record: &'a MoveRecord,
+}
+
+/// The outcome name of a termination.
+fn outcome_name(t: chess960_core::Termination) -> &'static str {
+    use chess960_core::Termination as T;
+    match t {
+        T::Checkmate => "checkmate",
+        T::Stalemate => "stalemate",
+        T::InsufficientMaterial => "insufficient-material",
+        T::SeventyFiveMoves => "seventy-five-moves",
+        T::FivefoldRepetition => "fivefold-repetition",
+        T::FiftyMoves => "fifty-moves",
+        T::ThreefoldRepetition => "threefold-repetition",
+    }
+}
+
+fn tag<'a>(tags: &'a [Tag<'a>], name: &str) -> Option<Cow<'a, str>> {
+    tags.iter()
+        .find(|t| t.name == name.as_bytes())
+        .map(|t| t.value_str())
+}
+
+/// The movetext of a game's bytes: what follows the line of its last tag, trimmed.
+fn movetext<'a>(view: &GameView<'a>) -> Cow<'a, str> {
+    let text = view.text;
+    let start = match view.tags.last() {
+        None => 0,
+        Some(last) => {
+            let from = last.offset.saturating_sub(view.start).min(text.len());
+            text[from..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |i| from + i + 1)
+        }
+    };
+    String::from_utf8_lossy(text[start..].trim_ascii())
+}
+
+fn any_eval(moves: &[MoveRecord]) -> bool {
+    moves.iter().any(|m| m.annotations.eval.is_some())
+}
+
+/// The value of `field` for a game (and one of its plies, for per-ply tables).
+pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>>) -> Value<'a> {
+    let valid: Option<&'a ValidGame> = game.verdict.valid();
+    let int = |n: Option<u16>| n.map_or(Value::Null, |n| Value::Int(i64::from(n)));
+    match field {
+        Field::Tag(name) => tag(game.tags, name).map_or(Value::Null, Value::Text),
+        Field::IntTag(name) => tag(game.tags, name)
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .map_or(Value::Null, Value::Int),
+        Field::Sp => int(valid.and_then(ValidGame::sp)),
+        Field::BlackSp => int(valid.and_then(ValidGame::black_sp)),
+        Field::Variant => match game.verdict {
+            Verdict::Valid(v) => Value::Text(Cow::Borrowed(v.kind.name())),
+            Verdict::Unsupported(name) => Value::Text(Cow::Borrowed(name)),
+            Verdict::Invalid(_) => Value::Null,
+        },
+        Field::StartXfen => valid.map_or(Value::Null, |v| Value::Text(v.start_xfen().into())),
+        Field::Plies => valid.map_or(Value::Null, |v| Value::Int(i64::from(v.plies))),
+        Field::MovesSan => valid.map_or(Value::Null, |v| Value::Moves(&v.moves, MoveList::San)),
+        Field::MovesUci => valid.map_or(Value::Null, |v| Value::Moves(&v.moves, MoveList::Uci)),
+        Field::FinalXfen => valid.map_or(Value::Null, |v| Value::Text(v.final_xfen().into())),
+        Field::Outcome => valid
+            .and_then(|v| v.termination)
+            .map_or(Value::Null, |t| Value::Text(Cow::Borrowed(outcome_name(t)))),
+        Field::Speed => tag(game.tags, "TimeControl")
+            .and_then(|tc| speed_of(&tc))
+            .map_or(Value::Null, |s| Value::Text(Cow::Borrowed(s.name()))),
+        Field::Clocks => match valid {
+            Some(v) if v.moves.iter().any(|m| m.annotations.clock.is_some()) => {
+                Value::Moves(&v.moves, MoveList::Clocks)
+            }
+            _ => Value::Null,
+        },
+        Field::Evals => match valid {
+            Some(v) if any_eval(&v.moves) => Value::Moves(&v.moves, MoveList::Evals),
+            _ => Value::Null,
+        },
+        Field::EvalsMate => match valid {
+            Some(v) if any_eval(&v.moves) => Value::Moves(&v.moves, MoveList::EvalsMate),
+            _ => Value::Null,
+        },
+        Field::Valid => Value::Bool(valid.is_some()),
+        Field::Reason => match game.verdict {
+            Verdict::Valid(_) => Value::Null,
+            Verdict::Unsupported(_) => Value::Text(Cow::Borrowed("unsupported-variant")),
+            Verdict::Invalid(r) => Value::Text(Cow::Borrowed(r.reason.name())),
+        },
+        Field::Location => game
+            .location
+            .as_deref()
+            .map_or(Value::Null, |l| Value::Text(Cow::Borrowed(l))),
+        Field::Source => Value::Text(Cow::Borrowed(game.source)),
+        Field::Offset => Value::Int(i64::try_from(game.offset).unwrap_or(i64::MAX)),
+        Field::Movetext => Value::Text(movetext(game)),
+        Field::GameResult => valid.map_or(Value::Null, |v| {
+            Value::Text(Cow::Borrowed(v.result.as_str()))
+        }),
+        Field::Ply => ply.map_or(Value::Null, |p| Value::Int(i64::from(p.ply))),
+        Field::Xfen => ply.map_or(Value::Null, |p| Value::Text(Cow::Borrowed(p.xfen))),
+        Field::San => ply.map_or(Value::Null, |p| {
+            Value::Text(Cow::Owned(p.record.san.to_string()))
+        }),
+        Field::Uci => ply.map_or(Value::Null, |p| {
+            Value::Text(Cow::Owned(p.record.uci().to_string()))
+        }),
+        Field::Clock => ply
+            .and_then(|p| p.record.annotations.clock)
+            .map_or(Value::Null, Value::Float),
+        Field::Eval => match ply.and_then(|p| p.record.annotations.eval) {
+            Some(Eval::Pawns(p)) => Value::Float(p),
+            _ => Value::Null,
+        },
+        Field::EvalMate => match ply.and_then(|p| p.record.annotations.eval) {
+            Some(Eval::Mate(n)) => Value::Int(i64::from(n)),
+            _ => Value::Null,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_selectable() {
+        let all = game_columns(&["ECO".into(), "Event".into()], true);
+        for (i, c) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|o| o.name != c.name), "{}", c.name);
+        }
+        assert_eq!(all.iter().filter(|c| c.name == "Event").count(), 1);
+        let picked = select(all.clone(), &["sp".into(), "White".into()]).unwrap();
+        assert_eq!(picked[0].field, Field::Sp);
+        assert!(select(all, &["nope".into()])
+            .unwrap_err()
+            .contains("moves_san"));
+        assert_eq!(Field::IntTag("WhiteElo".into()).kind(), Kind::Int64);
+    }
+}

@@ -1,0 +1,513 @@
+//! Parquet tables of games as inputs, in the lichess dataset schema: one game a row, a
+//! `movetext` column (the PGN movetext, with or without the trailing result), tag columns
+//! (`Event`, `White`, `WhiteElo`, ..., any subset, strings or numbers) and `FEN` (empty or
+//! null for the standard start). Every other scalar column is carried as a tag; columns of
+//! other types (lists, structs, binary other than `movetext`) are left out.
+//!
+//! Each row group becomes a chunk of PGN text built in memory (tags, then movetext) that
+//! the same pipeline reads, so a row gets exactly the verdict its game would get in a PGN
+//! file. The text of row `r` (0-based in its file) is always [`LINES_PER_ROW`] lines: its
+//! tags on one line, its movetext on one line, a blank line; a line of the text therefore
+//! names its row ([`row_of_line`]). A row whose `movetext` is null carries the
+//! [`ROW_ERROR_TAG`] tag and is rejected as `bad-row`.
+//!
+//! Row groups are built on the worker threads ([`crate::pipeline::ChunkData::Deferred`]),
+//! so memory is bounded by the row groups in flight.
+
+use crate::error::{Error, Result};
+use crate::validate::start::ROW_ERROR_TAG;
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::{DataType, TimeUnit};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+};
+use parquet::arrow::ProjectionMask;
+use std::fmt::Write as _;
+
+/// The first (and last) bytes of a Parquet file.
+pub const MAGIC: &[u8; 4] = b"PAR1";
+
+/// Lines of the text built for one row: tags, movetext, a blank line.
+pub const LINES_PER_ROW: u64 = 3;
+
+/// Rows read at a time inside a row group.
+const BATCH_ROWS: usize = 4096;
+
+/// The 0-based row of a Parquet input that an absolute 1-based line of its text is on.
+pub fn row_of_line(line: u64) -> u64 {
+    line.saturating_sub(1) / LINES_PER_ROW
+}
+
+/// Whether an absolute 1-based line of a Parquet input's text is a row's movetext line
+/// (else its tag line or the blank line).
+pub fn is_movetext_line(line: u64) -> bool {
+    line.saturating_sub(1) % LINES_PER_ROW == 1
+}
+
+/// What a column of the table becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Role {
+    /// The PGN movetext.
+    Movetext,
+    /// A tag (the `FEN` tag is left out when empty).
+    Tag(String),
+}
+
+/// A Parquet file of games, open, ready to be read row group by row group from any thread.
+pub struct ParquetGames {
+    name: String,
+    bytes: bytes::Bytes,
+    metadata: ArrowReaderMetadata,
+    projection: ProjectionMask,
+    /// The role of each projected column, in file order.
+    roles: Vec<Role>,
+}
+
+impl std::fmt::Debug for ParquetGames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetGames")
+            .field("name", &self.name)
+            .field("row_groups", &self.row_groups())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether a column of this type can be read as a tag value.
+fn is_scalar(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Dictionary(_, value) => is_scalar(value),
+        t => {
+            t.is_integer()
+                || t.is_floating()
+                || matches!(
+                    t,
+                    DataType::Utf8
+                        | DataType::LargeUtf8
+                        | DataType::Utf8View
+                        | DataType::Boolean
+                        | DataType::Date32
+                        | DataType::Date64
+                        | DataType::Time32(_)
+                        | DataType::Time64(_)
+                )
+        }
+    }
+}
+
+/// Whether a column of this type can hold movetext.
+fn is_text(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Dictionary(_, value) => is_text(value),
+        t => matches!(
+            t,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+        ),
+    }
+}
+
+/// A tag name from a column name: letters, digits and `_` kept, anything else `_`, and a
+/// letter first (`T` put in front otherwise).
+fn tag_name(column: &str) -> String {
+    let mut name: String = column
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name.insert(0, 'T');
+    }
+    name
+}
+
+impl ParquetGames {
+    /// Reads the footer of a Parquet file of games; `name` names it in errors. Not
+    /// Parquet, or no `movetext` column: an error.
+    pub fn open(name: &str, bytes: bytes::Bytes) -> Result<ParquetGames> {
+        let bad = |message: String| Error::Parquet {
+            name: name.to_string(),
+            message,
+        };
+        let metadata = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new())
+            .map_err(|e| bad(e.to_string()))?;
+        let schema = metadata.schema().clone();
+        let movetext = schema
+            .fields()
+            .iter()
+            .position(|f| f.name() == "movetext")
+            .or_else(|| {
+                schema
+                    .fields()
+                    .iter()
+                    .position(|f| f.name().eq_ignore_ascii_case("movetext"))
+            })
+            .ok_or_else(|| {
+                let columns: Vec<&str> =
+                    schema.fields().iter().map(|f| f.name().as_str()).collect();
+                bad(format!(
+                    "no movetext column (columns: {})",
+                    columns.join(", ")
+                ))
+            })?;
+        let movetext_type = schema.field(movetext).data_type();
+        if !is_text(movetext_type) {
+            return Err(bad(format!(
+                "the movetext column holds {movetext_type}, not text"
+            )));
+        }
+        let mut selected = Vec::new();
+        let mut roles = Vec::new();
+        for (i, field) in schema.fields().iter().enumerate() {
+            if i == movetext {
+                selected.push(i);
+                roles.push(Role::Movetext);
+            } else if is_scalar(field.data_type()) {
+                selected.push(i);
+                roles.push(Role::Tag(tag_name(field.name())));
+            }
+        }
+        let projection =
+            ProjectionMask::roots(metadata.metadata().file_metadata().schema_descr(), selected);
+        Ok(ParquetGames {
+            name: name.to_string(),
+            bytes,
+            metadata,
+            projection,
+            roles,
+        })
+    }
+
+    /// The length of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    /// The number of row groups.
+    pub fn row_groups(&self) -> usize {
+        self.metadata.metadata().num_row_groups()
+    }
+
+    /// The rows of row group `index`.
+    pub fn row_group_rows(&self, index: usize) -> u64 {
+        let groups = self.metadata.metadata().row_groups();
+        groups
+            .get(index)
+            .map_or(0, |g| u64::try_from(g.num_rows()).unwrap_or(0))
+    }
+
+    /// The bytes row group `index` takes in the file (compressed).
+    pub fn row_group_bytes(&self, index: usize) -> u64 {
+        let groups = self.metadata.metadata().row_groups();
+        groups.get(index).map_or(0, |g| {
+            g.columns()
+                .iter()
+                .map(|c| u64::try_from(c.compressed_size()).unwrap_or(0))
+                .sum()
+        })
+    }
+
+    /// The PGN text of row group `index`: [`LINES_PER_ROW`] lines a row.
+    pub fn row_group_text(&self, index: usize) -> Result<Vec<u8>> {
+        let bad = |e: parquet::errors::ParquetError| Error::Parquet {
+            name: self.name.clone(),
+            message: format!("row group {index}: {e}"),
+        };
+        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(
+            self.bytes.clone(),
+            self.metadata.clone(),
+        )
+        .with_row_groups(vec![index])
+        .with_projection(self.projection.clone())
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(bad)?;
+        let mut text = Vec::new();
+        let mut value = String::new();
+        for batch in reader {
+            let batch = batch.map_err(|e| Error::Parquet {
+                name: self.name.clone(),
+                message: format!("row group {index}: {e}"),
+            })?;
+            let columns = batch.columns();
+            for row in 0..batch.num_rows() {
+                let mut movetext: Option<Vec<u8>> = None;
+                let mut result = None;
+                for (role, column) in self.roles.iter().zip(columns) {
+                    match role {
+                        Role::Movetext => movetext = cell_bytes(column, row),
+                        Role::Tag(name) => {
+                            value.clear();
+                            if !cell_text(column, row, &mut value) {
+                                continue;
+                            }
+                            if name == "FEN" && value.trim().is_empty() {
+                                continue;
+                            }
+                            if name == "Result" {
+                                result = Some(value.trim().to_string());
+                            }
+                            write_tag(&mut text, name, &value);
+                        }
+                    }
+                }
+                match movetext {
+                    Some(movetext) => {
+                        text.push(b'\n');
+                        write_movetext(&mut text, &movetext, result.as_deref());
+                    }
+                    None => {
+                        write_tag(&mut text, ROW_ERROR_TAG, "movetext is null");
+                        text.extend_from_slice(b"\n*");
+                    }
+                }
+                text.extend_from_slice(b"\n\n");
+            }
+        }
+        Ok(text)
+    }
+}
+
+/// Appends `[Name "value"] `, the value on one line, `\` and `"` escaped.
+fn write_tag(text: &mut Vec<u8>, name: &str, value: &str) {
+    text.push(b'[');
+    text.extend_from_slice(name.as_bytes());
+    text.extend_from_slice(b" \"");
+    for b in value.bytes() {
+        match b {
+            b'\\' | b'"' => text.extend_from_slice(&[b'\\', b]),
+            b'\n' | b'\r' | b'\t' => text.push(b' '),
+            _ => text.push(b),
+        }
+    }
+    text.extend_from_slice(b"\"] ");
+}
+
+/// Whether `word` is a game result.
+fn is_result(word: &[u8]) -> bool {
+    matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+}
+
+/// Appends the movetext on one line: line breaks become spaces, a `;` comment (which would
+/// otherwise run to the end of the one line) becomes a `{ }` comment, and the result is
+/// appended when the movetext does not end with one (`result`, else `*`).
+fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
+    let movetext = movetext.trim_ascii();
+    if matches!(movetext.first(), Some(b'[' | b'%')) {
+        text.push(b' ');
+    }
+    let (mut in_brace, mut in_semicolon) = (false, false);
+    for &b in movetext {
+        if in_semicolon {
+            match b {
+                b'\n' | b'\r' => {
+                    text.extend_from_slice(b" } ");
+                    in_semicolon = false;
+                }
+                b'}' => text.push(b')'),
+                _ => text.push(b),
+            }
+        } else if in_brace {
+            if b == b'}' {
+                in_brace = false;
+            }
+            text.push(if b == b'\n' || b == b'\r' { b' ' } else { b });
+        } else {
+            match b {
+                b'{' => {
+                    in_brace = true;
+                    text.push(b);
+                }
+                b';' => {
+                    in_semicolon = true;
+                    text.push(b'{');
+                }
+                b'\n' | b'\r' => text.push(b' '),
+                _ => text.push(b),
+            }
+        }
+    }
+    if in_semicolon {
+        text.extend_from_slice(b" }");
+    }
+    let last_word = movetext
+        .rsplit(|b| b.is_ascii_whitespace())
+        .next()
+        .unwrap_or_default();
+    if in_brace || in_semicolon || !is_result(last_word) {
+        let result = result.filter(|r| is_result(r.as_bytes())).unwrap_or("*");
+        if !movetext.is_empty() {
+            text.push(b' ');
+        }
+        text.extend_from_slice(result.as_bytes());
+    }
+}
+
+/// The bytes of a text or binary cell; `None` when null.
+fn cell_bytes(column: &ArrayRef, row: usize) -> Option<Vec<u8>> {
+    if column.is_null(row) {
+        return None;
+    }
+    let bytes = match column.data_type() {
+        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes().to_vec(),
+        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes().to_vec(),
+        DataType::Utf8View => column.as_string_view().value(row).as_bytes().to_vec(),
+        DataType::Binary => column.as_binary::<i32>().value(row).to_vec(),
+        DataType::LargeBinary => column.as_binary::<i64>().value(row).to_vec(),
+        DataType::BinaryView => column.as_binary_view().value(row).to_vec(),
+        DataType::Dictionary(..) => {
+            let dictionary = column.as_any_dictionary();
+            let key = dictionary.normalized_keys().get(row).copied()?;
+            return cell_bytes(dictionary.values(), key);
+        }
+        _ => return None,
+    };
+    Some(bytes)
+}
+
+/// Writes a scalar cell as tag text into `out`; false when null (or of no known type).
+fn cell_text(column: &ArrayRef, row: usize, out: &mut String) -> bool {
+    if column.is_null(row) {
+        return false;
+    }
+    macro_rules! number {
+        ($t:ty) => {{
+            let _ = write!(out, "{}", column.as_primitive::<$t>().value(row));
+        }};
+    }
+    match column.data_type() {
+        DataType::Utf8 => out.push_str(column.as_string::<i32>().value(row)),
+        DataType::LargeUtf8 => out.push_str(column.as_string::<i64>().value(row)),
+        DataType::Utf8View => out.push_str(column.as_string_view().value(row)),
+        DataType::Boolean => {
+            let _ = write!(out, "{}", column.as_boolean().value(row));
+        }
+        DataType::Int8 => number!(Int8Type),
+        DataType::Int16 => number!(Int16Type),
+        DataType::Int32 => number!(Int32Type),
+        DataType::Int64 => number!(Int64Type),
+        DataType::UInt8 => number!(UInt8Type),
+        DataType::UInt16 => number!(UInt16Type),
+        DataType::UInt32 => number!(UInt32Type),
+        DataType::UInt64 => number!(UInt64Type),
+        DataType::Float16 => number!(Float16Type),
+        DataType::Float32 => number!(Float32Type),
+        DataType::Float64 => number!(Float64Type),
+        DataType::Date32 => {
+            let days = column.as_primitive::<Date32Type>().value(row);
+            write_date(out, i64::from(days));
+        }
+        DataType::Date64 => {
+            let ms = column.as_primitive::<Date64Type>().value(row);
+            write_date(out, ms.div_euclid(86_400_000));
+        }
+        DataType::Time32(unit) => {
+            let v = match unit {
+                TimeUnit::Second => column.as_primitive::<Time32SecondType>().value(row),
+                _ => column.as_primitive::<Time32MillisecondType>().value(row) / 1000,
+            };
+            write_time(out, i64::from(v));
+        }
+        DataType::Time64(unit) => {
+            let v = match unit {
+                TimeUnit::Nanosecond => {
+                    column.as_primitive::<Time64NanosecondType>().value(row) / 1_000_000_000
+                }
+                _ => column.as_primitive::<Time64MicrosecondType>().value(row) / 1_000_000,
+            };
+            write_time(out, v);
+        }
+        DataType::Dictionary(..) => {
+            let dictionary = column.as_any_dictionary();
+            let Some(&key) = dictionary.normalized_keys().get(row) else {
+                return false;
+            };
+            return cell_text(dictionary.values(), key, out);
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `YYYY.MM.DD` of a day count since 1970-01-01 (the PGN date form).
+fn write_date(out: &mut String, days: i64) {
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let _ = write!(out, "{year:04}.{month:02}.{day:02}");
+}
+
+/// `HH:MM:SS` of seconds since midnight.
+fn write_time(out: &mut String, seconds: i64) {
+    let s = seconds.rem_euclid(86_400);
+    let _ = write!(out, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn movetext(m: &str, result: Option<&str>) -> String {
+        let mut out = Vec::new();
+        write_movetext(&mut out, m.as_bytes(), result);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn movetext_on_one_line_with_its_result() {
+        assert_eq!(movetext("1. e4 e5 1-0", Some("0-1")), "1. e4 e5 1-0");
+        assert_eq!(movetext("1. e4 e5", Some("1/2-1/2")), "1. e4 e5 1/2-1/2");
+        assert_eq!(movetext("1. e4\n e5", None), "1. e4  e5 *");
+        assert_eq!(
+            movetext("1. e4 { a\nb } e5", Some("?")),
+            "1. e4 { a b } e5 *"
+        );
+        assert_eq!(
+            movetext("1. e4 ; note }\n e5 0-1", None),
+            "1. e4 { note ) }  e5 0-1"
+        );
+        assert_eq!(movetext("", Some("1-0")), "1-0");
+        assert_eq!(movetext("[%x] 1. e4 *", None), " [%x] 1. e4 *");
+    }
+
+    #[test]
+    fn tags_escaped_on_one_line() {
+        let mut out = Vec::new();
+        write_tag(&mut out, "White", "a \"b\"\\\nc");
+        assert_eq!(out, b"[White \"a \\\"b\\\"\\\\ c\"] ");
+        assert_eq!(tag_name("my col"), "my_col");
+        assert_eq!(tag_name("1x"), "T1x");
+    }
+
+    #[test]
+    fn dates_and_times() {
+        let mut s = String::new();
+        write_date(&mut s, 19_723); // 2024-01-01
+        s.push(' ');
+        write_date(&mut s, 0);
+        s.push(' ');
+        write_date(&mut s, 11_016); // 2000-02-29
+        s.push(' ');
+        write_time(&mut s, 3_725);
+        assert_eq!(s, "2024.01.01 1970.01.01 2000.02.29 01:02:05");
+    }
+
+    #[test]
+    fn rows_from_lines() {
+        assert_eq!(row_of_line(1), 0);
+        assert_eq!(row_of_line(3), 0);
+        assert_eq!(row_of_line(4), 1);
+        assert!(is_movetext_line(2) && is_movetext_line(5) && !is_movetext_line(4));
+    }
+}
