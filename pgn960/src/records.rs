@@ -182,46 +182,78 @@ fn make_absolute(records: &mut [GameRecord], info: &ChunkInfo) {
     }
 }
 
-/// The records of an input, read and validated on the calling thread, in input order.
-pub struct Records {
-    input: Input,
-    source: Option<ChunkSource>,
-    name: Arc<str>,
-    options: RecordOptions,
+/// Where an ordered iterator gets its chunks' records: the next chunk in input order
+/// (records, where it was, its line breaks), or `None` at the end.
+trait Feed {
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>>;
+}
+
+/// Records made absolute, waiting to be handed out in input order: what the sequential
+/// and the parallel iterators share.
+struct Ordered<F> {
+    feed: F,
     queue: VecDeque<GameRecord>,
     next_line: u64,
     next_game: u64,
-    read_to: usize,
-    junk_bytes: u64,
     done: bool,
 }
 
-impl Records {
-    /// The records of `input`.
-    pub fn new(mut input: Input, options: RecordOptions) -> Records {
-        let source = ChunkSource::new(&mut input, &PipelineOptions::default());
-        Records {
-            name: Arc::from(input.name.to_string()),
-            input,
-            source: Some(source),
-            options,
+impl<F: Feed> Ordered<F> {
+    fn new(feed: F) -> Ordered<F> {
+        Ordered {
+            feed,
             queue: VecDeque::new(),
             next_line: 1,
             next_game: 0,
-            read_to: 0,
-            junk_bytes: 0,
             done: false,
         }
     }
 
-    /// Bytes between games that were not a game, so far.
-    pub fn junk_bytes(&self) -> u64 {
-        self.junk_bytes
+    /// The next record; an error ends the iteration after it is returned.
+    fn next_record(&mut self) -> Option<Result<GameRecord>> {
+        loop {
+            if let Some(record) = self.queue.pop_front() {
+                return Some(Ok(record));
+            }
+            if self.done {
+                return None;
+            }
+            match self.feed.next_records() {
+                Ok(Some((mut out, info, line_breaks))) => {
+                    let info = ChunkInfo {
+                        first_line: self.next_line,
+                        first_game: self.next_game,
+                        ..info
+                    };
+                    self.next_line += line_breaks;
+                    self.next_game += out.games();
+                    make_absolute(&mut out.records, &info);
+                    self.queue.extend(out.records);
+                }
+                Ok(None) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
     }
+}
 
-    fn refill(&mut self) -> Result<bool> {
+/// Chunks read and validated on the calling thread.
+struct Sequential {
+    input: Input,
+    source: Option<ChunkSource>,
+    name: Arc<str>,
+    options: RecordOptions,
+    read_to: usize,
+    junk_bytes: u64,
+}
+
+impl Feed for Sequential {
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>> {
         let Some(source) = self.source.as_mut() else {
-            return Ok(false);
+            return Ok(None);
         };
         let chunk = source.next_chunk().map_err(|source| Error::ReadAt {
             offset: self.read_to,
@@ -230,22 +262,36 @@ impl Records {
         let Some(chunk) = chunk else {
             self.source = None;
             crate::input::check_unchanged(&self.input)?;
-            return Ok(false);
+            return Ok(None);
         };
         self.read_to = chunk.info.offset + chunk.info.len;
         let data = chunk.data.load()?;
-        let mut out = chunk_records(&data, chunk.origin, &self.options, &self.name);
-        let info = ChunkInfo {
-            first_line: self.next_line,
-            first_game: self.next_game,
-            ..chunk.info
-        };
-        self.next_line += count_line_breaks(&data);
-        self.next_game += out.games();
+        let out = chunk_records(&data, chunk.origin, &self.options, &self.name);
         self.junk_bytes += out.junk_bytes;
-        make_absolute(&mut out.records, &info);
-        self.queue.extend(out.records);
-        Ok(true)
+        Ok(Some((out, chunk.info, count_line_breaks(&data))))
+    }
+}
+
+/// The records of an input, read and validated on the calling thread, in input order.
+pub struct Records(Ordered<Sequential>);
+
+impl Records {
+    /// The records of `input`.
+    pub fn new(mut input: Input, options: RecordOptions) -> Records {
+        let source = ChunkSource::new(&mut input, &PipelineOptions::default());
+        Records(Ordered::new(Sequential {
+            name: Arc::from(input.name.to_string()),
+            input,
+            source: Some(source),
+            options,
+            read_to: 0,
+            junk_bytes: 0,
+        }))
+    }
+
+    /// Bytes between games that were not a game, so far.
+    pub fn junk_bytes(&self) -> u64 {
+        self.0.feed.junk_bytes
     }
 }
 
@@ -253,22 +299,7 @@ impl Iterator for Records {
     type Item = Result<GameRecord>;
 
     fn next(&mut self) -> Option<Result<GameRecord>> {
-        loop {
-            if let Some(record) = self.queue.pop_front() {
-                return Some(Ok(record));
-            }
-            if self.done {
-                return None;
-            }
-            match self.refill() {
-                Ok(true) => {}
-                Ok(false) => self.done = true,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
+        self.0.next_record()
     }
 }
 
@@ -279,9 +310,8 @@ type Finished = (
     ChunkInfo,
 );
 
-/// The records of an input, validated on a thread pool, handed out in input order. At
-/// most a few chunks per thread are in flight, so memory stays bounded.
-pub struct ParRecords {
+/// Chunks validated on a thread pool, taken back in input order.
+struct Parallel {
     input: Input,
     source: Option<ChunkSource>,
     pool: Arc<rayon::ThreadPool>,
@@ -290,46 +320,13 @@ pub struct ParRecords {
     sender: Sender<Finished>,
     receiver: Receiver<Finished>,
     pending: BTreeMap<u64, Finished>,
-    queue: VecDeque<GameRecord>,
     spawned: u64,
     emitted: u64,
     max_in_flight: u64,
-    next_line: u64,
-    next_game: u64,
     read_to: usize,
-    done: bool,
 }
 
-impl ParRecords {
-    /// The records of `input`, validated on `pool`.
-    pub fn new(
-        mut input: Input,
-        options: RecordOptions,
-        pool: Arc<rayon::ThreadPool>,
-    ) -> ParRecords {
-        let source = ChunkSource::new(&mut input, &PipelineOptions::default());
-        let (sender, receiver) = channel();
-        let max_in_flight = (pool.current_num_threads() as u64 * 4).max(2);
-        ParRecords {
-            name: Arc::from(input.name.to_string()),
-            input,
-            source: Some(source),
-            pool,
-            options,
-            sender,
-            receiver,
-            pending: BTreeMap::new(),
-            queue: VecDeque::new(),
-            spawned: 0,
-            emitted: 0,
-            max_in_flight,
-            next_line: 1,
-            next_game: 0,
-            read_to: 0,
-            done: false,
-        }
-    }
-
+impl Parallel {
     /// Spawns jobs until the in-flight limit or the end of the input.
     fn spawn(&mut self) -> Result<()> {
         while self.spawned - self.emitted < self.max_in_flight {
@@ -363,13 +360,14 @@ impl ParRecords {
         }
         Ok(())
     }
+}
 
-    /// Moves the next chunk in order into the queue; `false` at the end.
-    fn refill(&mut self) -> Result<bool> {
+impl Feed for Parallel {
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>> {
         self.spawn()?;
         if self.emitted == self.spawned {
             crate::input::check_unchanged(&self.input)?;
-            return Ok(false);
+            return Ok(None);
         }
         while !self.pending.contains_key(&self.emitted) {
             let finished = self
@@ -379,7 +377,7 @@ impl ParRecords {
             self.pending.insert(finished.0, finished);
         }
         let Some((_, result, info)) = self.pending.remove(&self.emitted) else {
-            return Ok(false);
+            return Ok(None);
         };
         self.emitted += 1;
         let Ok(result) = result else {
@@ -388,17 +386,39 @@ impl ParRecords {
                 end: info.offset + info.len,
             });
         };
-        let (mut out, line_breaks) = result?;
-        let info = ChunkInfo {
-            first_line: self.next_line,
-            first_game: self.next_game,
-            ..info
-        };
-        self.next_line += line_breaks;
-        self.next_game += out.games();
-        make_absolute(&mut out.records, &info);
-        self.queue.extend(out.records);
-        Ok(true)
+        let (out, line_breaks) = result?;
+        Ok(Some((out, info, line_breaks)))
+    }
+}
+
+/// The records of an input, validated on a thread pool, handed out in input order. At
+/// most a few chunks per thread are in flight, so memory stays bounded.
+pub struct ParRecords(Ordered<Parallel>);
+
+impl ParRecords {
+    /// The records of `input`, validated on `pool`.
+    pub fn new(
+        mut input: Input,
+        options: RecordOptions,
+        pool: Arc<rayon::ThreadPool>,
+    ) -> ParRecords {
+        let source = ChunkSource::new(&mut input, &PipelineOptions::default());
+        let (sender, receiver) = channel();
+        let max_in_flight = (pool.current_num_threads() as u64 * 4).max(2);
+        ParRecords(Ordered::new(Parallel {
+            name: Arc::from(input.name.to_string()),
+            input,
+            source: Some(source),
+            pool,
+            options,
+            sender,
+            receiver,
+            pending: BTreeMap::new(),
+            spawned: 0,
+            emitted: 0,
+            max_in_flight,
+            read_to: 0,
+        }))
     }
 }
 
@@ -406,21 +426,6 @@ impl Iterator for ParRecords {
     type Item = Result<GameRecord>;
 
     fn next(&mut self) -> Option<Result<GameRecord>> {
-        loop {
-            if let Some(record) = self.queue.pop_front() {
-                return Some(Ok(record));
-            }
-            if self.done {
-                return None;
-            }
-            match self.refill() {
-                Ok(true) => {}
-                Ok(false) => self.done = true,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
+        self.0.next_record()
     }
 }

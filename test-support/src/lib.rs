@@ -60,6 +60,31 @@ pub fn shared_data(test: &str, relative: &str) -> Option<PathBuf> {
     found
 }
 
+/// The text of a file below the external test data, or `None` (with a visible skip line
+/// for `test`) when the data is absent.
+pub fn read_shared(test: &str, relative: &str) -> Option<String> {
+    std::fs::read_to_string(shared_data(test, relative)?).ok()
+}
+
+/// `bytes` compressed with gzip (fast level), for tests of compressed inputs.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(bytes).expect("writing to memory");
+    enc.finish().expect("writing to memory")
+}
+
+/// `bytes` compressed with bzip2 (fast level).
+pub fn bzip2(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    enc.write_all(bytes).expect("writing to memory");
+    enc.finish().expect("writing to memory")
+}
+
+/// `bytes` compressed with zstd (level 1).
+pub fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 1).expect("writing to memory")
+}
+
 /// A Python interpreter that imports every module of `modules`, or `None` (with a visible
 /// skip line) when there is none; in CI a missing module fails the test.
 pub fn python_with(test: &str, modules: &[&str]) -> Option<String> {

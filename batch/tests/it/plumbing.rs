@@ -8,22 +8,7 @@ use pgn960::input;
 use pgn960_cli::output::{refuse_input, AtomicFile, Sink};
 use std::io::Write;
 use std::path::Path;
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
-
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
-
-fn zstd(bytes: &[u8]) -> Vec<u8> {
-    zstd::encode_all(bytes, 1).unwrap()
-}
+use test_support::{bzip2, gzip, zstd};
 
 #[test]
 fn atomic_file_commit_and_drop() {

@@ -1,7 +1,5 @@
 //! The integration tests of `chess960-core`, in one binary.
 
-mod util;
-
 mod differential_shakmaty;
 mod perft_excerpt;
 mod perft_suites;

@@ -21,7 +21,7 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 /// Runs every entry of a suite up to the configured depth; returns how many counts matched.
 fn check_suite(relative: &str, expected_entries: usize) {
-    let Some(text) = crate::util::read_shared(module_path!(), relative) else {
+    let Some(text) = test_support::read_shared(module_path!(), relative) else {
         return;
     };
     let max_depth = env_or("PGN960_PERFT_DEPTH", 4) as u32;

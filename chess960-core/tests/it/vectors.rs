@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 #[test]
 fn sp_table_all_960() {
-    let Some(text) = crate::util::read_shared(module_path!(), "startpos/chess960_sp_table.tsv")
+    let Some(text) = test_support::read_shared(module_path!(), "startpos/chess960_sp_table.tsv")
     else {
         return;
     };
@@ -43,7 +43,7 @@ fn sp_table_all_960() {
 #[test]
 fn scalachess_legal_move_lists() {
     let Some(text) =
-        crate::util::read_shared(module_path!(), "perft/scalachess-moveorder-chess960.txt")
+        test_support::read_shared(module_path!(), "perft/scalachess-moveorder-chess960.txt")
     else {
         return;
     };
@@ -81,7 +81,7 @@ fn sp_number_difference(note: &str) -> bool {
 #[test]
 fn fen_and_sp_vectors() {
     let Some(text) =
-        crate::util::read_shared(module_path!(), "fen-vectors/chess960_fen_vectors.tsv")
+        test_support::read_shared(module_path!(), "fen-vectors/chess960_fen_vectors.tsv")
     else {
         return;
     };

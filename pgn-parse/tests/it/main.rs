@@ -1,7 +1,5 @@
 //! The integration tests of `pgn-parse`, in one binary.
 
-mod util;
-
 mod entry_points;
 mod fixtures;
 mod properties;

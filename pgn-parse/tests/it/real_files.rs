@@ -48,7 +48,7 @@ const FILES: &[(&str, usize)] = &[
 
 #[test]
 fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
-    let Some(dir) = crate::util::shared_dir(module_path!()) else {
+    let Some(dir) = test_support::shared_data(module_path!(), ".") else {
         return;
     };
     let mut total = 0;
@@ -98,7 +98,7 @@ fn every_real_file_reads_with_the_expected_game_count_and_no_errors() {
 
 #[test]
 fn writing_and_reading_back_every_real_game_gives_the_same_game() {
-    let Some(dir) = crate::util::shared_dir(module_path!()) else {
+    let Some(dir) = test_support::shared_data(module_path!(), ".") else {
         return;
     };
     let mut games = 0;

@@ -6,6 +6,7 @@ use pgn960::pipeline::{self, ChunkOutput, Cut, PipelineOptions};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use test_support::{bzip2, gzip, zstd};
 
 /// Numbered lines, about `bytes` long in all.
 fn lines(bytes: usize) -> Vec<u8> {
@@ -21,22 +22,6 @@ fn lines(bytes: usize) -> Vec<u8> {
         i += 1;
     }
     out
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
-
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
-}
-
-fn zstd(bytes: &[u8]) -> Vec<u8> {
-    zstd::encode_all(bytes, 1).unwrap()
 }
 
 fn read_all(input: Input) -> Vec<u8> {
