@@ -1,6 +1,6 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, export, perft, sp, stats, xfen};
+use crate::commands::{check, clean, export, filter, perft, sp, split, stats, xfen};
 use crate::driver::Globals;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
@@ -65,6 +65,10 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Write valid games normalised (X-FEN, canonical SAN); quarantine the rest with a reason.
     Clean(clean::CleanArgs),
+    /// Select games (SP, players, ratings, dates, tags, positions...); write them as read.
+    Filter(filter::FilterArgs),
+    /// Divide games into files by SP, month, event, ... (or N games each).
+    Split(split::SplitArgs),
     /// Games as rows of a Parquet, CSV or JSON Lines table (one per game, or per ply).
     Export(export::ExportArgs),
     /// Per-start-position results (SP 0..959) as CSV or JSON; merge tables of separate runs.
@@ -101,6 +105,8 @@ pub fn run(cli: Cli) -> Result<i32> {
     match &cli.command {
         Command::Check(args) => Ok(status(check::run(args, globals)?.rejected > 0)),
         Command::Clean(args) => Ok(status(clean::run(args, globals)?.rejected > 0)),
+        Command::Filter(args) => Ok(status(filter::run(args, globals)?.rejected > 0)),
+        Command::Split(args) => Ok(status(split::run(args, globals)?.rejected > 0)),
         Command::Export(args) => {
             let counts = export::run(args, globals)?;
             Ok(status(counts.rejected > 0))

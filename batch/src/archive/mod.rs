@@ -7,6 +7,7 @@
 //! the chunks in input order.
 
 pub mod chunk;
+pub mod pick;
 pub mod render;
 pub mod summary;
 
@@ -159,7 +160,12 @@ impl Collector<'_> {
 
 /// The absolute (line, column, game line) of a problem; for a Parquet input (row, column
 /// in the row's movetext or 0 in its tags, row), rows 0-based.
-fn location(info: &ChunkInfo, line: u32, column: u32, game_line: u32) -> (u64, u32, u64) {
+pub(crate) fn location(
+    info: &ChunkInfo,
+    line: u32,
+    column: u32,
+    game_line: u32,
+) -> (u64, u32, u64) {
     let (line, game_line) = (info.line(line), info.line(game_line));
     #[cfg(feature = "parquet")]
     if info.rows {

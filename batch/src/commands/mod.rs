@@ -3,7 +3,9 @@
 pub mod check;
 pub mod clean;
 pub mod export;
+pub mod filter;
 pub mod perft;
 pub mod sp;
+pub mod split;
 pub mod stats;
 pub mod xfen;

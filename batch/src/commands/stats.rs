@@ -200,7 +200,10 @@ impl Judge<'_> {
                 return Err(Excluded::Classical);
             }
             let facts = GameFacts::from_tags(tags);
-            if let Some(f) = self.filters.check(&facts, plies) {
+            if let Some(f) = self
+                .filters
+                .check(&facts, crate::select::date_span(tags), plies)
+            {
                 return Err(Excluded::Filtered(f));
             }
             Ok((start, winner, facts.ratings))

@@ -1,0 +1,589 @@
+//! `pgn960 split`: divide the selected games into one file per key value (SP, month,
+//! event, ...) or per N games, in a directory, every file complete or absent.
+//!
+//! Games are written to numbered files in a staging directory inside the output directory
+//! (`DIR/.pgn960-split.PID.tmp/`), at most `--max-open` of them open at once (the least
+//! recently used is closed and reopened for appending when its next game comes); when the
+//! run is complete every file is renamed to its name, and on an error or Ctrl-C the
+//! staging directory is removed. Memory holds one entry per file, not per game.
+
+use crate::archive::pick::{
+    pick_chunk, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
+};
+use crate::cli::castling_style;
+use crate::driver::{Driver, Globals};
+use crate::output::{check_outputs, commit_all, derived_name, refuse_input, Sink};
+use crate::select::{date_span, tag_text, Selection};
+use anyhow::{bail, Context, Result};
+use chess960_core::{CastlingStyle, StartKind};
+use pgn960::facts::speed_of;
+use pgn960::validate::Verdict;
+use pgn_parse::Tag;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// What games are split by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitBy {
+    /// Start position (`sp-0518`; Double Chess960 `sp-0518-0123`).
+    Sp,
+    /// White's and black's start positions (`sp-pair-0518-0518`).
+    SpPair,
+    /// Month of the date (`month-2024-03`).
+    Month,
+    /// Year of the date (`year-2024`).
+    Year,
+    /// The Event tag.
+    Event,
+    /// Speed from the TimeControl tag (`time-control-blitz`).
+    TimeControl,
+    /// The White tag.
+    White,
+    /// The Result tag (`result-1-0`, `result-0-1`, `result-draw`, `result-unfinished`).
+    Result,
+    /// N games per file, in input order (`games-000001`).
+    Games(u64),
+}
+
+impl SplitBy {
+    /// The key's name in file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitBy::Sp => "sp",
+            SplitBy::SpPair => "sp-pair",
+            SplitBy::Month => "month",
+            SplitBy::Year => "year",
+            SplitBy::Event => "event",
+            SplitBy::TimeControl => "time-control",
+            SplitBy::White => "white",
+            SplitBy::Result => "result",
+            SplitBy::Games(_) => "games",
+        }
+    }
+
+    /// The raw key value of a selected game (valid, or of another variant).
+    pub fn value(self, tags: &[Tag<'_>], verdict: &Verdict) -> Vec<u8> {
+        let start = match verdict {
+            Verdict::Valid(game) => Some(game.class.kind),
+            _ => None,
+        };
+        let text = |name: &[u8]| {
+            tags.iter()
+                .find(|t| t.name == name)
+                .map_or_else(|| b"unknown".to_vec(), |t| t.value().into_owned())
+        };
+        let value = match self {
+            SplitBy::Sp | SplitBy::SpPair => match start {
+                Some(StartKind::Chess960(n)) if self == SplitBy::Sp => format!("{n:04}"),
+                Some(StartKind::Chess960(n)) => format!("{n:04}-{n:04}"),
+                Some(StartKind::DoubleChess960 { white, black }) => {
+                    format!("{white:04}-{black:04}")
+                }
+                Some(StartKind::NotAStart) => "none".into(),
+                None => "other-variant".into(),
+            },
+            SplitBy::Month | SplitBy::Year => match date_span(tags) {
+                Some((first, _)) if self == SplitBy::Year => format!("{:04}", first.year),
+                Some((first, last)) if first.month == last.month => {
+                    format!("{:04}-{:02}", first.year, first.month)
+                }
+                _ => "unknown".into(),
+            },
+            SplitBy::TimeControl => tag_text(tags, b"TimeControl")
+                .and_then(|t| speed_of(&t))
+                .map_or_else(|| "unknown".into(), |s| s.name().into()),
+            SplitBy::Result => match tag_text(tags, b"Result").as_deref().map(str::trim) {
+                Some("1-0") => "1-0".into(),
+                Some("0-1") => "0-1".into(),
+                Some("1/2-1/2") => "draw".into(),
+                Some("*") => "unfinished".into(),
+                _ => "unknown".into(),
+            },
+            SplitBy::Event => return text(b"Event"),
+            SplitBy::White => return text(b"White"),
+            SplitBy::Games(_) => String::new(),
+        };
+        value.into_bytes()
+    }
+}
+
+impl std::str::FromStr for SplitBy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<SplitBy, String> {
+        Ok(match text {
+            "sp" => SplitBy::Sp,
+            "sp-pair" => SplitBy::SpPair,
+            "month" => SplitBy::Month,
+            "year" => SplitBy::Year,
+            "event" => SplitBy::Event,
+            "time-control" => SplitBy::TimeControl,
+            "white" => SplitBy::White,
+            "result" => SplitBy::Result,
+            _ => match text.strip_prefix("games:").map(str::parse::<u64>) {
+                Some(Ok(n)) if n > 0 => SplitBy::Games(n),
+                Some(_) => return Err(format!("games:N needs a number N > 0, found {text:?}")),
+                None => {
+                    return Err(format!(
+                        "unknown key {text:?} (one of sp, sp-pair, month, year, event, time-control, white, result, games:N)"
+                    ))
+                }
+            },
+        })
+    }
+}
+
+/// Arguments of `pgn960 split`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Files are named by --template (default {key}-{value}.pgn): sp-0518.pgn, \
+month-2024-03.pgn, games-000001.pgn. In a value, every byte but ASCII letters, digits and \
+-_.+ becomes _ (a leading . too), it is cut to 80 bytes, and when anything was changed \
+a hash of the exact value is added (event-Open_A_B-1f0c2a9e3b4d5c6e.pgn): no value can \
+leave DIR, and different values get different files. Missing values are `unknown`.\n\
+Games read = selected + not selected + rejected; every selected game is in exactly one file.\n\n\
+Examples:\n  pgn960 split games.pgn --by sp -o by-sp/\n  \
+pgn960 split games.pgn --by month -o months/ --min-elo 2000 --rejects bad.pgn\n  \
+pgn960 split games.pgn --by games:10000 -o parts/ --template part-{value}.pgn"
+)]
+pub struct SplitArgs {
+    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// What to split by: sp, sp-pair, month, year, event, time-control (speed), white,
+    /// result, or games:N (files of N games).
+    #[arg(long, value_name = "KEY")]
+    pub by: SplitBy,
+    /// The directory the files go to (created if absent).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// File names: {key} is the key's name, {value} the value made safe.
+    #[arg(long, value_name = "PATTERN", default_value = "{key}-{value}.pgn")]
+    pub template: String,
+    /// At most N output files open at once.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub max_open: usize,
+    /// Write games as `clean` does (X-FEN or --fen-style, canonical SAN) instead of as read.
+    #[arg(long, alias = "normalize")]
+    pub normalise: bool,
+    /// With --normalise: FEN spelling, xfen or shredder.
+    #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen", requires = "normalise")]
+    pub fen_style: CastlingStyle,
+    /// Write rejected (invalid) games here, as read, with a TSV of reasons beside it.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Write the counts and the files written as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Which games are split (the others are counted).
+    #[command(flatten)]
+    pub selection: Selection,
+}
+
+/// The longest value kept in a file name, in bytes.
+const MAX_VALUE_BYTES: usize = 80;
+
+/// A key value made safe for a file name: ASCII letters, digits and `-_.+` kept, every
+/// other byte `_`, a leading `.` `_`, at most [`MAX_VALUE_BYTES`]; when anything changed
+/// (or it is empty) a hash of the exact value is added, so different values stay apart.
+pub fn safe_value(raw: &[u8]) -> String {
+    let mut safe: String = raw
+        .iter()
+        .take(MAX_VALUE_BYTES)
+        .enumerate()
+        .map(|(i, &b)| match b {
+            b'.' if i == 0 => '_',
+            b if b.is_ascii_alphanumeric() || b"-_.+".contains(&b) => b as char,
+            _ => '_',
+        })
+        .collect();
+    if raw.is_empty() || safe.as_bytes() != raw {
+        let hash = raw.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        safe.push_str(&format!("-{hash:016x}"));
+    }
+    safe
+}
+
+/// The file name for a key value by `template`.
+fn file_name(template: &str, key: &str, value: &str) -> String {
+    template.replace("{key}", key).replace("{value}", value)
+}
+
+/// Checks a template: `{value}` in it, no `/`, not a hidden file.
+fn check_template(template: &str) -> Result<()> {
+    if !template.contains("{value}") {
+        bail!("--template {template:?} has no {{value}}: every file would have the same name");
+    }
+    if template.contains('/') || template.contains('\0') {
+        bail!("--template {template:?} must be a file name, without '/'");
+    }
+    if template.starts_with('.') {
+        bail!("--template {template:?} must not start with '.'");
+    }
+    Ok(())
+}
+
+/// One output file of the split.
+struct Part {
+    /// Its final name in DIR.
+    name: String,
+    /// Games written.
+    games: u64,
+    /// Its writer, while open, and when it was last used.
+    open: Option<(BufWriter<File>, u64)>,
+}
+
+/// The staging directory and its files, at most `max_open` of them open at once.
+struct Parts {
+    dir: PathBuf,
+    staging: PathBuf,
+    max_open: usize,
+    parts: Vec<Part>,
+    by_key: HashMap<Vec<u8>, usize>,
+    names: HashMap<String, usize>,
+    /// Open parts by last use.
+    lru: BTreeMap<u64, usize>,
+    tick: u64,
+    committed: bool,
+}
+
+impl Parts {
+    fn create(dir: &Path, max_open: usize) -> Result<Parts> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+        remove_stale_staging(dir);
+        let staging = dir.join(format!(".pgn960-split.{}.tmp", std::process::id()));
+        // A directory of this process's id is left by nobody alive.
+        let _ = std::fs::remove_dir_all(&staging);
+        std::fs::create_dir(&staging)
+            .with_context(|| format!("cannot create a temporary directory in {}", dir.display()))?;
+        Ok(Parts {
+            dir: dir.to_path_buf(),
+            staging,
+            max_open: max_open.max(1),
+            parts: Vec::new(),
+            by_key: HashMap::new(),
+            names: HashMap::new(),
+            lru: BTreeMap::new(),
+            tick: 0,
+            committed: false,
+        })
+    }
+
+    fn temp_path(&self, id: usize) -> PathBuf {
+        self.staging.join(format!("{id}.pgn"))
+    }
+
+    /// The part of a key, created the first time; `name` gives its file name.
+    fn part(&mut self, key: &[u8], name: impl FnOnce() -> String) -> Result<usize> {
+        if let Some(&id) = self.by_key.get(key) {
+            return Ok(id);
+        }
+        let name = name();
+        if self.names.contains_key(&name) {
+            bail!("two key values give the file name {name:?}; choose another --template");
+        }
+        let id = self.parts.len();
+        self.names.insert(name.clone(), id);
+        self.by_key.insert(key.to_vec(), id);
+        self.parts.push(Part {
+            name,
+            games: 0,
+            open: None,
+        });
+        Ok(id)
+    }
+
+    /// Writes one game to part `id`, opening it (and closing the least recently used) as
+    /// needed.
+    fn write(&mut self, id: usize, text: &[u8]) -> Result<()> {
+        self.tick += 1;
+        let tick = self.tick;
+        let path = self.temp_path(id);
+        let part = &mut self.parts[id];
+        let writer = match part.open.take() {
+            Some((writer, last)) => {
+                self.lru.remove(&last);
+                writer
+            }
+            None => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                crate::output::readable_by_all(&file);
+                BufWriter::with_capacity(64 << 10, file)
+            }
+        };
+        let first = part.games == 0;
+        part.games += 1;
+        let mut writer = writer;
+        write_game(&mut writer, text, first)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        part.open = Some((writer, tick));
+        self.lru.insert(tick, id);
+        while self.lru.len() > self.max_open {
+            if let Some((_, old)) = self.lru.pop_first() {
+                self.close(old)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, id: usize) -> Result<()> {
+        if let Some((mut writer, last)) = self.parts[id].open.take() {
+            self.lru.remove(&last);
+            writer
+                .flush()
+                .with_context(|| format!("cannot write {}", self.temp_path(id).display()))?;
+        }
+        Ok(())
+    }
+
+    /// Closes every file and checks that each can take its name.
+    fn finish(&mut self, inputs: &[PathBuf]) -> Result<()> {
+        for id in 0..self.parts.len() {
+            self.close(id)?;
+            let file = File::open(self.temp_path(id))?;
+            file.sync_all()
+                .with_context(|| format!("cannot write {}", self.temp_path(id).display()))?;
+            let target = self.dir.join(&self.parts[id].name);
+            if std::fs::symlink_metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_symlink()) {
+                bail!(
+                    "{} is not a regular file: refusing to replace it",
+                    target.display()
+                );
+            }
+            refuse_input(&target, inputs)?;
+        }
+        Ok(())
+    }
+
+    /// Renames every file to its name and removes the staging directory.
+    fn commit(mut self) -> Result<Vec<String>> {
+        for (id, part) in self.parts.iter().enumerate() {
+            let target = self.dir.join(&part.name);
+            std::fs::rename(self.temp_path(id), &target).with_context(|| {
+                format!("cannot rename the temporary file to {}", target.display())
+            })?;
+        }
+        let _ = std::fs::remove_dir(&self.staging);
+        let _ = File::open(&self.dir).and_then(|d| d.sync_all());
+        self.committed = true;
+        Ok(std::mem::take(&mut self.parts)
+            .into_iter()
+            .map(|p| p.name)
+            .collect())
+    }
+}
+
+impl Drop for Parts {
+    /// An unfinished split leaves nothing behind.
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.staging);
+        }
+    }
+}
+
+/// Removes staging directories left in `dir` by runs that no longer exist (killed at once).
+fn remove_stale_staging(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(".pgn960-split."))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if !crate::signals::process_exists(pid) && std::fs::remove_dir_all(entry.path()).is_ok() {
+            eprintln!(
+                "pgn960: removed {} left by an interrupted run",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+/// The report of a split: the counts and the files.
+#[derive(serde::Serialize)]
+struct SplitReport<'a> {
+    #[serde(flatten)]
+    summary: &'a PickSummary,
+    directory: String,
+    files: BTreeMap<&'a str, u64>,
+}
+
+/// Runs `pgn960 split`; returns the summary.
+pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
+    check_template(&args.template)?;
+    if std::fs::metadata(&args.output).is_ok_and(|m| !m.is_dir()) {
+        bail!("-o {}: not a directory", args.output.display());
+    }
+    let tsv = args
+        .rejects
+        .as_ref()
+        .map(|r| derived_name(r, "", "tsv", false));
+    let mut planned: Vec<(&str, &Path)> = Vec::new();
+    if let (Some(rejects), Some(tsv)) = (&args.rejects, &tsv) {
+        planned.push(("--rejects", rejects));
+        planned.push(("reasons of rejected games", tsv));
+    }
+    if let Some(report) = &args.report {
+        planned.push(("--report", report));
+    }
+    check_outputs(&planned, &args.inputs)?;
+    let mut rejects = Rejects::default();
+    if let (Some(path), Some(tsv)) = (&args.rejects, &tsv) {
+        rejects.games = Some(Sink::create(path, &args.inputs)?);
+        let mut writer = csv::WriterBuilder::new()
+            .delimiter(b'\t')
+            .from_writer(Sink::create(tsv, &args.inputs)?);
+        writer.flush()?;
+        rejects.tsv = Some(writer);
+    }
+    let by = args.by;
+    let key = move |tags: &[Tag<'_>], verdict: &Verdict| by.value(tags, verdict);
+    let opts = PickOptions {
+        selection: &args.selection,
+        normalise: args.normalise.then_some(args.fen_style),
+        write: true,
+        missing_variant: globals.variant,
+        key: match by {
+            SplitBy::Games(_) => None,
+            _ => Some(&key as &KeyFn),
+        },
+    };
+    let mut parts = Parts::create(&args.output, args.max_open)?;
+    let mut driver = Driver::new(&args.inputs, globals)?;
+    let mut summary = PickSummary {
+        inputs: driver.names().iter().map(|n| n.to_string()).collect(),
+        ..PickSummary::default()
+    };
+    let template = &args.template;
+    driver.run(
+        |bytes, origin| pick_chunk(bytes, origin, &opts),
+        |name, picked, info| {
+            let mut selected = summary.selected;
+            let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {
+                let key = match by {
+                    SplitBy::Games(n) => format!("{:06}", selected / n + 1).into_bytes(),
+                    _ => key,
+                };
+                selected += 1;
+                let id = parts.part(&key, || file_name(template, by.name(), &safe_value(&key)))?;
+                parts.write(id, text)
+            };
+            tally(
+                &mut summary,
+                &mut rejects,
+                &name.to_string(),
+                picked,
+                info,
+                &mut write,
+            )
+        },
+    )?;
+    summary.seconds = driver.finish();
+    summary.check()?;
+    parts.finish(&args.inputs)?;
+    let files: BTreeMap<String, u64> = parts
+        .parts
+        .iter()
+        .map(|p| (p.name.clone(), p.games))
+        .collect();
+    let mut finished = Vec::new();
+    if let Some(w) = rejects.tsv.take() {
+        let sink = w
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("cannot write the reasons file: {}", e.error()))?;
+        finished.push(sink.finish()?);
+    }
+    if let Some(sink) = rejects.games.take() {
+        finished.push(sink.finish()?);
+    }
+    if let Some(report) = &args.report {
+        let mut sink = Sink::create(report, &args.inputs)?;
+        let report = SplitReport {
+            summary: &summary,
+            directory: args.output.display().to_string(),
+            files: files.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
+        };
+        serde_json::to_writer_pretty(&mut sink, &report)?;
+        sink.write_all(b"\n")?;
+        finished.push(sink.finish()?);
+    }
+    parts.commit()?;
+    commit_all(finished)?;
+    if globals.quiet {
+        return Ok(summary);
+    }
+    let mut text = summary.text();
+    text.push_str(&format!(
+        "files written: {} in {}\n",
+        files.len(),
+        args.output.display()
+    ));
+    match (&args.rejects, &tsv) {
+        (Some(pgn), Some(tsv)) => text.push_str(&format!(
+            "rejected games: {} (reasons in {})\n",
+            pgn.display(),
+            tsv.display()
+        )),
+        _ if summary.rejected > 0 => text.push_str(&format!(
+            "rejected games: {} counted, not written (name a file with --rejects)\n",
+            summary.rejected
+        )),
+        _ => {}
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_values_stay_in_the_directory_and_apart() {
+        assert_eq!(safe_value(b"0518"), "0518");
+        assert_eq!(safe_value(b"Titled-Arena_2024"), "Titled-Arena_2024");
+        for hostile in [
+            &b"../../etc/passwd"[..],
+            b"..",
+            b".",
+            b"a/b",
+            b"\x01\n\t",
+            b"",
+            b"caf\xe9",
+            &[b'x'; 300],
+        ] {
+            let safe = safe_value(hostile);
+            assert!(!safe.contains('/') && !safe.starts_with('.'), "{safe}");
+            assert!(safe.len() <= MAX_VALUE_BYTES + 17, "{safe}");
+            assert!(safe.bytes().all(|b| b.is_ascii_graphic()), "{safe}");
+        }
+        assert_ne!(safe_value(b"a/b"), safe_value(b"a_b"));
+        assert_ne!(safe_value(b"a/b"), safe_value(b"a\\b"));
+        assert_ne!(safe_value(&[b'x'; 300]), safe_value(&[b'x'; 301]));
+    }
+
+    #[test]
+    fn keys_parse() {
+        assert_eq!("games:10".parse(), Ok(SplitBy::Games(10)));
+        assert!("games:0".parse::<SplitBy>().is_err());
+        assert!("colour".parse::<SplitBy>().is_err());
+    }
+}
