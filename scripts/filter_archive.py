@@ -229,7 +229,7 @@ def generate(out_dir, n, seed):
     for u in some["moves"][:6]:
         c.push_uci(u)
     targets = [key_fen(b), key_fen(chess.Board.from_chess960_pos(0)), key_fen(c),
-               "8/8/8/8/8/8/8/K6k w - -"]
+               "8/8/8/8/8/8/8/K6k w -"]
     with open(f"{out_dir}/targets.json", "w") as f:
         json.dump(targets, f)
 
@@ -294,7 +294,7 @@ def sp_list(text):
 
 
 def reaches(t, fen):
-    target = chess.Board(fen + " - 0 1", chess960=True)
+    target = chess.Board(" ".join(fen.split()[:3]) + " - 0 1", chess960=True)
     b = chess.Board(t["start"], chess960=True)
     def same():
         return (b.board_fen() == target.board_fen() and b.turn == target.turn
