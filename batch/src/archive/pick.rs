@@ -430,6 +430,9 @@ pub struct Rejects {
     pub tsv: Option<csv::Writer<Sink>>,
 }
 
+/// What the sink does with each selected game: its text and split key.
+pub type Selected<'f> = dyn FnMut(&[u8], Vec<u8>) -> Result<()> + 'f;
+
 /// The sink side: counts every pick of a chunk and writes its rejected games; `selected`
 /// gets each selected game's text and key in input order.
 pub fn tally(
@@ -438,7 +441,7 @@ pub fn tally(
     file: &str,
     picked: Picked,
     info: &ChunkInfo,
-    selected: &mut dyn FnMut(&[u8], Vec<u8>) -> Result<()>,
+    selected: &mut Selected<'_>,
 ) -> Result<()> {
     for (i, pick) in picked.picks.into_iter().enumerate() {
         summary.games_read += 1;
