@@ -139,10 +139,11 @@ impl std::str::FromStr for SplitBy {
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Files are named by --template (default {key}-{value}.pgn): sp-0518.pgn, \
-month-2024-03.pgn, games-000001.pgn. In a value, every byte but ASCII letters, digits and \
--_.+ becomes _ (a leading . too), it is cut to 80 bytes, and when anything was changed \
-a hash of the exact value is added (event-Open_A_B-1f0c2a9e3b4d5c6e.pgn): no value can \
-leave DIR, and different values get different files. Missing values are `unknown`.\n\
+month-2024-03.pgn, event-Rated_Blitz_game.pgn, games-000001.pgn. In a value, every byte \
+but ASCII letters, digits and -_.+ becomes _ (a leading . too) and it is cut to 80 bytes; \
+when more than spaces changed, or the name is already another value's, a hash of the \
+exact value is added (event-Titled_Arena_2024-a8084c2ad71269e9.pgn): no value can leave \
+DIR, and different values get different files. Missing values are `unknown`.\n\
 Games read = selected + not selected + rejected; every selected game is in exactly one file.\n\n\
 Examples:\n  pgn960 split games.pgn --by sp -o by-sp/\n  \
 pgn960 split games.pgn --by month -o months/ --min-elo 2000 --rejects bad.pgn\n  \
@@ -185,21 +186,30 @@ pub struct SplitArgs {
 /// The longest value kept in a file name, in bytes.
 const MAX_VALUE_BYTES: usize = 80;
 
-/// A key value made safe for a file name: ASCII letters, digits and `-_.+` kept, every
-/// other byte `_`, a leading `.` `_`, at most [`MAX_VALUE_BYTES`]; when anything changed
-/// (or it is empty) a hash of the exact value is added, so different values stay apart.
-pub fn safe_value(raw: &[u8]) -> String {
+/// A key value made safe for a file name: ASCII letters, digits and `-_.+` kept, a space
+/// `_`, every other byte `_` too, a leading `.` `_`, at most [`MAX_VALUE_BYTES`]. When
+/// anything but a space was changed, the value is empty, or `hash` asks (the name is taken
+/// by another value), a hash of the exact value is added, so different values stay apart.
+pub fn safe_value(raw: &[u8], hash: bool) -> String {
+    let mut changed = raw.is_empty() || raw.len() > MAX_VALUE_BYTES;
     let mut safe: String = raw
         .iter()
         .take(MAX_VALUE_BYTES)
         .enumerate()
         .map(|(i, &b)| match b {
-            b'.' if i == 0 => '_',
+            b'.' if i == 0 => {
+                changed = true;
+                '_'
+            }
             b if b.is_ascii_alphanumeric() || b"-_.+".contains(&b) => b as char,
-            _ => '_',
+            b' ' => '_',
+            _ => {
+                changed = true;
+                '_'
+            }
         })
         .collect();
-    if raw.is_empty() || safe.as_bytes() != raw {
+    if changed || hash {
         let hash = raw.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });
@@ -278,15 +288,20 @@ impl Parts {
         self.staging.join(format!("{id}.pgn"))
     }
 
-    /// The part of a key, created the first time; `name` gives its file name.
-    fn part(&mut self, key: &[u8], name: impl FnOnce() -> String) -> Result<usize> {
+    /// The part of a key, created the first time; `name` gives its file name (with a hash
+    /// of the value when asked: the name without is taken by another value).
+    fn part(&mut self, key: &[u8], name: impl Fn(bool) -> String) -> Result<usize> {
         if let Some(&id) = self.by_key.get(key) {
             return Ok(id);
         }
-        let name = name();
-        if self.names.contains_key(&name) {
-            bail!("two key values give the file name {name:?}; choose another --template");
+        let mut file = name(false);
+        if self.names.contains_key(&file) {
+            file = name(true);
         }
+        if self.names.contains_key(&file) {
+            bail!("two key values give the file name {file:?}; choose another --template");
+        }
+        let name = file;
         let id = self.parts.len();
         self.names.insert(name.clone(), id);
         self.by_key.insert(key.to_vec(), id);
@@ -481,7 +496,9 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
                     _ => key,
                 };
                 selected += 1;
-                let id = parts.part(&key, || file_name(template, by.name(), &safe_value(&key)))?;
+                let id = parts.part(&key, |hash| {
+                    file_name(template, by.name(), &safe_value(&key, hash))
+                })?;
                 parts.write(id, text)
             };
             tally(
@@ -558,8 +575,10 @@ mod tests {
 
     #[test]
     fn safe_values_stay_in_the_directory_and_apart() {
-        assert_eq!(safe_value(b"0518"), "0518");
-        assert_eq!(safe_value(b"Titled-Arena_2024"), "Titled-Arena_2024");
+        assert_eq!(safe_value(b"0518", false), "0518");
+        assert_eq!(safe_value(b"Titled-Arena_2024", false), "Titled-Arena_2024");
+        assert_eq!(safe_value(b"Rated Blitz game", false), "Rated_Blitz_game");
+        assert!(safe_value(b"Rated Blitz game", true).starts_with("Rated_Blitz_game-"));
         for hostile in [
             &b"../../etc/passwd"[..],
             b"..",
@@ -570,14 +589,18 @@ mod tests {
             b"caf\xe9",
             &[b'x'; 300],
         ] {
-            let safe = safe_value(hostile);
+            let safe = safe_value(hostile, false);
             assert!(!safe.contains('/') && !safe.starts_with('.'), "{safe}");
             assert!(safe.len() <= MAX_VALUE_BYTES + 17, "{safe}");
             assert!(safe.bytes().all(|b| b.is_ascii_graphic()), "{safe}");
         }
-        assert_ne!(safe_value(b"a/b"), safe_value(b"a_b"));
-        assert_ne!(safe_value(b"a/b"), safe_value(b"a\\b"));
-        assert_ne!(safe_value(&[b'x'; 300]), safe_value(&[b'x'; 301]));
+        let safe = |v: &[u8]| safe_value(v, false);
+        assert_ne!(safe(b"a/b"), safe(b"a_b"));
+        assert_ne!(safe(b"a/b"), safe(b"a\\b"));
+        assert_ne!(safe(&[b'x'; 300]), safe(&[b'x'; 301]));
+        // A space alone is no change: the value with _ for it takes the hash when second.
+        assert_eq!(safe(b"a b"), safe(b"a_b"));
+        assert_ne!(safe_value(b"a b", true), safe(b"a_b"));
     }
 
     #[test]
