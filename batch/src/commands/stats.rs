@@ -54,7 +54,8 @@ pub struct StatsArgs {
     /// Count classical games (not marked Chess960, standard start) as SP 518.
     #[arg(long)]
     pub include_classical: bool,
-    /// Do not replay moves: trust the FEN and Result tags (much faster).
+    /// Do not replay moves: trust the FEN and Result tags (much faster; no evaluations, and
+    /// a Result contradicting the final position is counted as written).
     #[arg(long)]
     pub headers_only: bool,
     /// Cut the tables by these keys (comma-separated): time-control, month, year,
@@ -66,7 +67,8 @@ pub struct StatsArgs {
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     pub band_width: u32,
     /// Find engine-match game pairs (same start position, same players with colours swapped,
-    /// within 1024 games) and write their pentanomials per start position and in total.
+    /// within 1024 games) and write their pentanomials (from the view of the first pair's
+    /// White), score and Elo with its 95% interval per start position and in total.
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into

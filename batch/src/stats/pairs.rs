@@ -155,8 +155,9 @@ pub struct PairRow {
     pub elo_hi: Option<f64>,
 }
 
+/// Two decimals, and no negative zero.
 fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
+    (x * 100.0).round() / 100.0 + 0.0
 }
 
 impl PairRow {

@@ -643,16 +643,17 @@ fn pairs_agree_with_python_on_generated_and_real_matches() {
     assert_eq!(p["other_pairs"], 1);
     assert!(p["unpaired_games"].as_u64().unwrap() >= 2);
     // The engine-match files of ../shared: cutechess's four games are four SPs (no pair),
-    // fastchess's records are unfinished (nothing counted).
-    for (name, unpaired) in [
-        ("pgn/cutechess-fischerrandom.pgn", 4),
-        ("pgn/fastchess-dfrc.pgn", 0),
+    // fastchess's records are unfinished (nothing counted), TCEC's FRC final is 25 pairs.
+    for (name, pairs, unpaired) in [
+        ("pgn/cutechess-fischerrandom.pgn", 0, 4),
+        ("pgn/fastchess-dfrc.pgn", 0, 0),
+        ("pgn/tcec/TCEC_Season_19_-_Frc2_Final.pgn", 25, 0),
     ] {
         let Some(input) = shared_data(TEST, name) else {
             return;
         };
         let p = check_pairs(&python, &input, dir.path());
-        assert_eq!(p["pairs"], 0, "{name}");
+        assert_eq!(p["pairs"], pairs, "{name}");
         assert_eq!(p["unpaired_games"], unpaired, "{name}");
     }
 }
