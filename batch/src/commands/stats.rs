@@ -89,7 +89,8 @@ pub struct StatsArgs {
     /// With --chart: leave out SPs with fewer games.
     #[arg(long, value_name = "N", default_value_t = 1, requires = "chart")]
     pub chart_min_games: u64,
-    /// Write the summary of counted and excluded games as JSON.
+    /// Write the summary as JSON: counted and excluded games, results corrected, per cell
+    /// the homogeneity test and verdict, the pairs.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Which games are counted.
