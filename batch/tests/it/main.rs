@@ -20,4 +20,5 @@ mod significance;
 mod sp_perft;
 mod split;
 mod stats;
+mod stats_by;
 mod xfen;
