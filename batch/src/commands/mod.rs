@@ -6,4 +6,5 @@ pub mod export;
 pub mod perft;
 pub mod sp;
 pub mod stats;
+pub mod tree;
 pub mod xfen;

@@ -18,4 +18,5 @@ mod python_oracle;
 mod significance;
 mod sp_perft;
 mod stats;
+mod tree;
 mod xfen;
