@@ -491,6 +491,11 @@ mod tests {
     };
 
     #[test]
+    fn a_node_is_about_100_bytes_as_docs_tree_md_says() {
+        assert!(std::mem::size_of::<Node>() <= 104, "{}", std::mem::size_of::<Node>());
+    }
+
+    #[test]
     fn merge_in_budget_keeps_counts_exact_and_closes_parents() {
         let mut a = Tree::new();
         a.add_game(518, &moves(518, &["e2e4", "e7e5"]), WIN);
