@@ -425,6 +425,14 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
             },
         )?;
         driver.finish();
+        let excluded_total: u64 = excluded.values().sum();
+        if summary.games_read != summary.counted + excluded_total {
+            anyhow::bail!(
+                "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
+                summary.games_read,
+                summary.counted
+            );
+        }
         summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
     }
     summary.nodes = if args.positions {
