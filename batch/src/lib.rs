@@ -14,3 +14,4 @@ pub mod progress;
 pub mod select;
 pub mod signals;
 pub mod stats;
+pub mod tree;

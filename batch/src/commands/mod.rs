@@ -8,4 +8,5 @@ pub mod perft;
 pub mod sp;
 pub mod split;
 pub mod stats;
+pub mod tree;
 pub mod xfen;

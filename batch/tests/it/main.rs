@@ -21,4 +21,5 @@ mod sp_perft;
 mod split;
 mod stats;
 mod stats_by;
+mod tree;
 mod xfen;
