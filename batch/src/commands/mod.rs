@@ -4,6 +4,7 @@ pub mod check;
 pub mod clean;
 pub mod export;
 pub mod perft;
+pub mod report;
 pub mod sp;
 pub mod stats;
 pub mod xfen;

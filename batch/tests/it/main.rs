@@ -15,6 +15,7 @@ mod normalise;
 mod outputs;
 mod plumbing;
 mod python_oracle;
+mod report;
 mod significance;
 mod sp_perft;
 mod stats;
