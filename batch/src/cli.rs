@@ -1,6 +1,6 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, export, perft, report, sp, stats, xfen};
+use crate::commands::{check, clean, export, perft, report, sp, stats, tree, xfen};
 use crate::driver::Globals;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
@@ -69,6 +69,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Per-start-position results (SP 0..959) as CSV or JSON; merge tables of separate runs.
     Stats(stats::StatsArgs),
+    /// The opening tree of each start position (moves, results, ratings, evals) as CSV or JSON.
+    Tree(tree::TreeArgs),
     /// One self-contained HTML page to explore the 960 start positions of an archive.
     Report(report::ReportArgs),
     /// Convert FENs (PGN FEN tags, FEN/EPD lists) between X-FEN and Shredder-FEN.
@@ -109,6 +111,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Stats(args) => {
             stats::run(args, globals)?;
+            Ok(EXIT_OK)
+        }
+        Command::Tree(args) => {
+            tree::run(args, globals)?;
             Ok(EXIT_OK)
         }
         Command::Report(args) => {

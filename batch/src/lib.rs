@@ -15,3 +15,4 @@ pub mod report;
 pub mod select;
 pub mod signals;
 pub mod stats;
+pub mod tree;

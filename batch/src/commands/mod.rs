@@ -7,4 +7,5 @@ pub mod perft;
 pub mod report;
 pub mod sp;
 pub mod stats;
+pub mod tree;
 pub mod xfen;

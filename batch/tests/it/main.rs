@@ -19,4 +19,5 @@ mod report;
 mod significance;
 mod sp_perft;
 mod stats;
+mod tree;
 mod xfen;

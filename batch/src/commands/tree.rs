@@ -1,0 +1,524 @@
+//! `pgn960 tree`: the opening tree of each start position over the main lines of the
+//! valid games, with results, ratings, performance and evaluations per node; trees of
+//! separate runs merged exactly; memory bounded by a node budget.
+
+use crate::driver::{Driver, Globals};
+use crate::output::{check_outputs, commit_all, Sink};
+use crate::select::{FilteredBy, Filters, GameFacts};
+use crate::tree::positions::{PositionTable, Reached};
+use crate::tree::table::{self, WriteOptions};
+use crate::tree::{Format, GameOutcome, Pruning, Tree, EVAL_CAP_CP};
+use anyhow::{Context, Result};
+use chess960_core::{Move, Position, StartKind};
+use pgn960::annotations::Annotations;
+use pgn960::pipeline::ChunkOutput;
+use pgn960::validate::{GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
+use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The default node budget: about 1.6 GB of nodes (roughly 100 bytes each).
+pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
+
+/// Arguments of `pgn960 tree`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "CSV columns: sp, path, san, uci, games, white_wins, draws, black_wins, white_score, mean_white_elo, mean_black_elo, performance, mean_eval, then complete and the sums that make --merge exact (docs/tree.md). Each start position has a row of its own (empty path, san and uci) before its moves.\nWith --positions: sp, ply, zobrist, xfen, then the same columns from games on.\n\nExamples:\n  pgn960 tree games.pgn.zst --depth 8 -o tree.csv\n  pgn960 tree games.pgn --sp 518 --depth 4 --min-games 20 -o tree.json\n  pgn960 tree --merge jan.csv feb.csv -o q1.csv"
+)]
+pub struct TreeArgs {
+    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 tree`).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Where the tree goes (default: standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// Output format [default: json for a .json file, else csv].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Plies of each game's main line counted.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Leave out nodes with fewer games (and their subtrees) when writing; the counts of
+    /// the nodes written stay exact.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u64,
+    /// Nodes held at most (about 100 bytes each). When the tree reaches it, nodes with
+    /// fewer games than a threshold are evicted and nothing new grows below their parents,
+    /// so every node kept stays exact (docs/tree.md); the summary says what was dropped.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES, value_parser = clap::value_parser!(u64).range(2..))]
+    pub max_nodes: u64,
+    /// Aggregate by position reached (Zobrist key and X-FEN) instead of by move sequence.
+    #[arg(long)]
+    pub positions: bool,
+    /// Only these start positions (e.g. 518 or 0-9,518).
+    #[arg(long, value_name = "LIST", value_parser = parse_sp_list)]
+    pub sp: Option<SpSet>,
+    /// Count classical games (not marked Chess960, standard start) as SP 518.
+    #[arg(long)]
+    pub include_classical: bool,
+    /// Merge trees (CSV files from earlier runs) instead of reading games.
+    #[arg(
+        long,
+        conflicts_with_all = [
+            "include_classical", "positions", "sp", "min_elo", "max_elo_diff", "min_plies",
+            "speeds", "since", "until",
+        ]
+    )]
+    pub merge: bool,
+    /// Write the summary (games counted and excluded, nodes, pruning) as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Which games are counted.
+    #[command(flatten)]
+    pub filters: Filters,
+}
+
+/// A set of start positions given by `--sp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpSet(Vec<bool>);
+
+impl SpSet {
+    /// Whether `sp` is in the set.
+    pub fn contains(&self, sp: u16) -> bool {
+        self.0.get(usize::from(sp)).copied().unwrap_or(false)
+    }
+}
+
+/// Parses `518`, `0-9,518`: numbers and inclusive ranges within 0..=959.
+pub fn parse_sp_list(text: &str) -> Result<SpSet, String> {
+    let mut set = vec![false; 960];
+    for part in text.split(',').map(str::trim) {
+        let number = |s: &str| match s.trim().parse::<u16>() {
+            Ok(n) if n < 960 => Ok(n),
+            _ => Err(format!("{s:?} is not a start position number (0..=959)")),
+        };
+        let (lo, hi) = match part.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(part)?, number(part)?),
+        };
+        if lo > hi {
+            return Err(format!("{part:?}: the range is empty"));
+        }
+        for sp in lo..=hi {
+            set[usize::from(sp)] = true;
+        }
+    }
+    Ok(SpSet(set))
+}
+
+/// Why a game was not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Excluded {
+    Invalid,
+    Unsupported,
+    Unfinished,
+    NotAStart,
+    DoubleChess960,
+    Classical,
+    Sp,
+    Filtered(FilteredBy),
+}
+
+impl Excluded {
+    fn name(self) -> &'static str {
+        match self {
+            Excluded::Invalid => "invalid",
+            Excluded::Unsupported => "unsupported-variant",
+            Excluded::Unfinished => "unfinished",
+            Excluded::NotAStart => "mid-game-fen",
+            Excluded::DoubleChess960 => "double-chess960",
+            Excluded::Classical => "classical",
+            Excluded::Sp => "filtered-sp",
+            Excluded::Filtered(f) => f.name(),
+        }
+    }
+}
+
+/// The summary of a tree run.
+#[derive(Debug, Default, Serialize)]
+pub struct TreeSummary {
+    /// Games read.
+    pub games_read: u64,
+    /// Games counted in the tree.
+    pub counted: u64,
+    /// Games not counted, by reason.
+    pub excluded: BTreeMap<&'static str, u64>,
+    /// Nodes held at the end (start positions' roots included).
+    pub nodes: u64,
+    /// The node budget.
+    pub max_nodes: u64,
+    /// Whether the budget made anything be dropped.
+    pub pruned: bool,
+    /// What keeping to the budget dropped.
+    pub pruning: Pruning,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// A visitor that validates each game ([`Validator`]) and keeps the SAN of its first
+/// main-line plies and the evaluation after each.
+struct TreeVisitor<'a> {
+    inner: Validator<'a>,
+    max_plies: usize,
+    variation_depth: u32,
+    plies: usize,
+    sans: Vec<&'a [u8]>,
+    evals: Vec<Option<i64>>,
+}
+
+impl<'a> Visitor<'a> for TreeVisitor<'a> {
+    type Output = (GameEnd, Verdict);
+    fn begin_game(&mut self, offset: usize) {
+        self.variation_depth = 0;
+        self.plies = 0;
+        self.sans.clear();
+        self.evals.clear();
+        self.inner.begin_game(offset);
+    }
+    fn tag(&mut self, tag: Tag<'a>) {
+        self.inner.tag(tag);
+    }
+    fn end_tags(&mut self) -> Skip {
+        self.inner.end_tags()
+    }
+    fn san(&mut self, san: &'a [u8], offset: usize) {
+        if self.variation_depth == 0 {
+            self.plies += 1;
+            if self.sans.len() < self.max_plies {
+                self.sans.push(san);
+                self.evals.push(None);
+            }
+        }
+        self.inner.san(san, offset);
+    }
+    fn null_move(&mut self, offset: usize) {
+        self.inner.null_move(offset);
+    }
+    fn comment(&mut self, text: &'a [u8], offset: usize) {
+        if self.variation_depth == 0 && self.plies > 0 && self.plies <= self.sans.len() {
+            if let Some(eval) = Annotations::parse(text).eval {
+                let cp = (eval.capped_pawns(EVAL_CAP_CP as f64 / 100.0) * 100.0).round() as i64;
+                self.evals[self.plies - 1] = Some(cp);
+            }
+        }
+        self.inner.comment(text, offset);
+    }
+    fn nag(&mut self, nag: u16) {
+        self.inner.nag(nag);
+    }
+    fn suffix(&mut self, suffix: Suffix) {
+        self.inner.suffix(suffix);
+    }
+    fn begin_variation(&mut self) -> Skip {
+        let skip = self.inner.begin_variation();
+        if !skip.0 {
+            self.variation_depth += 1;
+        }
+        skip
+    }
+    fn end_variation(&mut self) {
+        self.variation_depth = self.variation_depth.saturating_sub(1);
+        self.inner.end_variation();
+    }
+    fn result(&mut self, result: GameResult) {
+        self.inner.result(result);
+    }
+    fn junk(&mut self, range: Range<usize>) {
+        self.inner.junk(range);
+    }
+    fn end_game(&mut self, end: GameEnd) -> Self::Output {
+        self.inner.end_game(end)
+    }
+}
+
+/// What a chunk adds.
+#[derive(Default)]
+struct ChunkTree {
+    tree: Tree,
+    positions: PositionTable,
+    read: u64,
+    counted: u64,
+    excluded: BTreeMap<Excluded, u64>,
+}
+
+impl ChunkOutput for ChunkTree {
+    fn games(&self) -> u64 {
+        self.read
+    }
+}
+
+/// What decides which games count and how.
+struct Plan<'a> {
+    depth: usize,
+    positions: bool,
+    filters: &'a Filters,
+    sps: Option<&'a SpSet>,
+    include_classical: bool,
+    missing_variant: MissingVariant,
+}
+
+fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
+    let mut out = ChunkTree::default();
+    let mut reader = Reader::with_origin(bytes, origin);
+    let mut v = TreeVisitor {
+        inner: Validator::new(ValidateOptions {
+            missing_variant: plan.missing_variant,
+            ..ValidateOptions::default()
+        }),
+        max_plies: plan.depth,
+        variation_depth: 0,
+        plies: 0,
+        sans: Vec::new(),
+        evals: Vec::new(),
+    };
+    let mut moves: Vec<(Move, Option<i64>)> = Vec::new();
+    while let Some((_, verdict)) = reader.read_game(&mut v) {
+        out.read += 1;
+        match judge(&verdict, v.inner.tags(), plan) {
+            Ok((sp, game)) => {
+                let Some(valid) = verdict.valid() else {
+                    continue;
+                };
+                // The moves were validated: they replay from the game's start.
+                let mut pos: Position = valid.start.clone();
+                moves.clear();
+                let mut reached = Vec::new();
+                for (san, eval) in v.sans.iter().zip(&v.evals) {
+                    let Ok(m) = pos.parse_san(san) else {
+                        break;
+                    };
+                    pos.play_unchecked(m);
+                    moves.push((m, *eval));
+                    if plan.positions {
+                        reached.push(Reached::new(&pos, moves.len() as u32, *eval));
+                    }
+                }
+                if plan.positions {
+                    out.positions.add_game(sp, &reached, game);
+                } else {
+                    out.tree.add_game(sp, &moves, game);
+                }
+                out.counted += 1;
+            }
+            Err(why) => *out.excluded.entry(why).or_default() += 1,
+        }
+    }
+    out
+}
+
+/// The SP and outcome of a game that counts, or why it does not.
+fn judge(
+    verdict: &Verdict,
+    tags: &[Tag<'_>],
+    plan: &Plan<'_>,
+) -> Result<(u16, GameOutcome), Excluded> {
+    let valid = match verdict {
+        Verdict::Valid(v) => v,
+        Verdict::Unsupported(_) => return Err(Excluded::Unsupported),
+        Verdict::Invalid(_) => return Err(Excluded::Invalid),
+    };
+    let white_half_points = match valid.result {
+        GameResult::WhiteWins => 2,
+        GameResult::Draw => 1,
+        GameResult::BlackWins => 0,
+        GameResult::Unknown => return Err(Excluded::Unfinished),
+    };
+    let sp = match valid.class.kind {
+        StartKind::Chess960(sp) => sp,
+        StartKind::DoubleChess960 { .. } => return Err(Excluded::DoubleChess960),
+        StartKind::NotAStart => return Err(Excluded::NotAStart),
+    };
+    if valid.kind == GameKind::Standard && !plan.include_classical {
+        return Err(Excluded::Classical);
+    }
+    if plan.sps.is_some_and(|set| !set.contains(sp)) {
+        return Err(Excluded::Sp);
+    }
+    let facts = GameFacts::from_tags(tags);
+    if let Some(f) = plan.filters.check(&facts, Some(valid.plies)) {
+        return Err(Excluded::Filtered(f));
+    }
+    Ok((
+        sp,
+        GameOutcome {
+            white_half_points,
+            ratings: facts.ratings,
+        },
+    ))
+}
+
+/// The format asked for, else the one the output's name says.
+fn format_of(args: &TreeArgs) -> Format {
+    args.format.unwrap_or_else(|| {
+        let name = args.output.to_string_lossy().to_ascii_lowercase();
+        let json = [".json", ".json.zst", ".json.gz", ".json.bz2", ".json.xz"]
+            .iter()
+            .any(|e| name.ends_with(e));
+        if json {
+            Format::Json
+        } else {
+            Format::Csv
+        }
+    })
+}
+
+/// Adds `other` to `tree` within `budget` nodes: when they would not fit, the tree is
+/// first cut back to half the budget.
+fn merge_within(tree: &mut Tree, other: &Tree, budget: usize, pruning: &mut Pruning) -> Result<()> {
+    if tree.len() + other.len() > budget {
+        tree.evict(budget / 2, pruning);
+    }
+    tree.merge(other, budget, pruning)
+        .context("the tree's counts overflow")
+}
+
+/// Runs `pgn960 tree`.
+pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
+    let started = std::time::Instant::now();
+    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
+    if let Some(report) = &args.report {
+        planned.push(("--report", report));
+    }
+    check_outputs(&planned, &args.inputs)?;
+    let format = format_of(args);
+    let budget = usize::try_from(args.max_nodes).unwrap_or(usize::MAX);
+    let mut summary = TreeSummary {
+        max_nodes: args.max_nodes,
+        ..TreeSummary::default()
+    };
+    let mut tree = Tree::new();
+    let mut positions = PositionTable::default();
+    let mut pruning = Pruning::default();
+    if args.merge {
+        for path in &args.inputs {
+            let other = table::read_table(path)?;
+            merge_within(&mut tree, &other, budget, &mut pruning)
+                .with_context(|| format!("while merging {}", path.display()))?;
+        }
+    } else {
+        let filters = args.filters.clone();
+        let plan = Plan {
+            depth: args.depth as usize,
+            positions: args.positions,
+            filters: &filters,
+            sps: args.sp.as_ref(),
+            include_classical: args.include_classical,
+            missing_variant: globals.variant,
+        };
+        let mut driver = Driver::new(&args.inputs, globals)?;
+        let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+        driver.run(
+            |bytes, origin| process(bytes, origin, &plan),
+            |_, chunk, _| {
+                summary.games_read += chunk.read;
+                summary.counted += chunk.counted;
+                for (k, v) in chunk.excluded {
+                    *excluded.entry(k).or_default() += v;
+                }
+                if args.positions {
+                    positions.merge(chunk.positions, budget, &mut pruning)
+                } else {
+                    merge_within(&mut tree, &chunk.tree, budget, &mut pruning)
+                }
+            },
+        )?;
+        driver.finish();
+        summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+    }
+    summary.nodes = if args.positions {
+        positions.len() as u64
+    } else {
+        tree.len() as u64
+    };
+    summary.pruned = pruning != Pruning::default();
+    summary.pruning = pruning;
+    summary.seconds = started.elapsed().as_secs_f64();
+    let depth = if args.merge { u32::MAX } else { args.depth };
+    let opts = WriteOptions {
+        depth,
+        min_games: args.min_games,
+    };
+    let inputs = &args.inputs;
+    let mut sink = Sink::create(&args.output, inputs)?;
+    if args.positions {
+        positions.write(&mut sink, format, args.min_games)?;
+    } else {
+        write_tree(&mut sink, &tree, format, opts)?;
+    }
+    let mut finished = vec![sink.finish()?];
+    if let Some(report) = &args.report {
+        let mut sink = Sink::create(report, inputs)?;
+        crate::archive::write_json(&mut sink, &summary)?;
+        finished.push(sink.finish()?);
+    }
+    commit_all(finished)?;
+    if !globals.quiet {
+        eprintln!("{}", summary_text(&summary, args.merge));
+    }
+    Ok(summary)
+}
+
+fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) -> Result<()> {
+    match format {
+        Format::Csv => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(&mut *sink);
+            w.write_record(table::HEADER)?;
+            table::walk(
+                tree,
+                opts,
+                &mut |visit: table::Visit| Ok(w.serialize(visit.row)?),
+                &mut || Ok(()),
+            )?;
+            w.flush()?;
+        }
+        Format::Json => {
+            let roots = table::json_tree(tree, opts)?;
+            serde_json::to_writer_pretty(&mut *sink, &roots)?;
+            sink.write_all(b"\n")?;
+        }
+    }
+    Ok(())
+}
+
+/// The one-line summary.
+fn summary_text(s: &TreeSummary, merge: bool) -> String {
+    let mut text = if merge {
+        format!("tables merged: {} nodes", s.nodes)
+    } else {
+        format!(
+            "games read: {}, counted: {}, nodes: {}",
+            s.games_read, s.counted, s.nodes
+        )
+    };
+    for (k, v) in &s.excluded {
+        text.push_str(&format!(", {k}: {v}"));
+    }
+    if s.pruned {
+        let p = &s.pruning;
+        text.push_str(&format!(
+            "\npruned to stay within --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
+            s.max_nodes, p.nodes_dropped, p.evictions, p.threshold, p.game_tails_dropped
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sp_lists() {
+        let set = parse_sp_list("0-2,518").unwrap();
+        assert!(set.contains(0) && set.contains(2) && set.contains(518));
+        assert!(!set.contains(3));
+        assert!(parse_sp_list("960").is_err());
+        assert!(parse_sp_list("5-3").is_err());
+        assert!(parse_sp_list("x").is_err());
+    }
+}

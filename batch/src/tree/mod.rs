@@ -1,0 +1,533 @@
+//! Opening trees: the counts of every main-line move sequence of each start position up to
+//! a depth, built per chunk and merged in input order under a node budget that keeps every
+//! kept node exact ([`Tree::merge`], [`Tree::evict`]).
+
+pub mod positions;
+pub mod table;
+
+use chess960_core::Move;
+
+/// Output format of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One row per node, depth first.
+    Csv,
+    /// A nested tree per start position.
+    Json,
+}
+
+/// No node (the end of a sibling list, no children).
+const NONE: u32 = u32::MAX;
+
+/// Number of start positions (roots).
+const SPS: usize = 960;
+
+/// The counts of one node; everything a table shows is derived from these, so trees from
+/// separate runs add up exactly.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games through this node.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// Games where both players have a rating.
+    pub rated_games: u64,
+    /// Sum of white ratings over rated games.
+    pub white_elo_sum: u64,
+    /// Sum of black ratings over rated games.
+    pub black_elo_sum: u64,
+    /// White's points over rated games, in half points (a draw is 1).
+    pub rated_white_half_points: u64,
+    /// Games with an `[%eval]` after this move.
+    pub eval_games: u64,
+    /// Sum of those evaluations in centipawns, white's view, capped at ±[`EVAL_CAP_CP`].
+    pub eval_centipawns: i64,
+}
+
+/// Evaluations are capped at ±10 pawns; a mate counts as the cap for the side that mates.
+pub const EVAL_CAP_CP: i64 = 1000;
+
+/// What one game adds to every node on its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// White's points in half points: 2 a win, 1 a draw, 0 a loss.
+    pub white_half_points: u8,
+    /// (white, black) ratings when both are known.
+    pub ratings: Option<(u32, u32)>,
+}
+
+impl Counts {
+    /// Adds one game (and its evaluation after this node's move, in centipawns).
+    pub fn add(&mut self, game: GameOutcome, eval_cp: Option<i64>) {
+        self.games += 1;
+        match game.white_half_points {
+            2 => self.white_wins += 1,
+            1 => self.draws += 1,
+            _ => self.black_wins += 1,
+        }
+        if let Some((w, b)) = game.ratings {
+            self.rated_games += 1;
+            self.white_elo_sum += u64::from(w);
+            self.black_elo_sum += u64::from(b);
+            self.rated_white_half_points += u64::from(game.white_half_points);
+        }
+        if let Some(cp) = eval_cp {
+            self.eval_games += 1;
+            self.eval_centipawns += cp;
+        }
+    }
+
+    /// Adds another node's counts, or fails (changing nothing) if a sum would overflow.
+    pub fn checked_merge(&mut self, o: &Counts) -> Option<()> {
+        *self = Counts {
+            games: self.games.checked_add(o.games)?,
+            white_wins: self.white_wins.checked_add(o.white_wins)?,
+            draws: self.draws.checked_add(o.draws)?,
+            black_wins: self.black_wins.checked_add(o.black_wins)?,
+            rated_games: self.rated_games.checked_add(o.rated_games)?,
+            white_elo_sum: self.white_elo_sum.checked_add(o.white_elo_sum)?,
+            black_elo_sum: self.black_elo_sum.checked_add(o.black_elo_sum)?,
+            rated_white_half_points: self
+                .rated_white_half_points
+                .checked_add(o.rated_white_half_points)?,
+            eval_games: self.eval_games.checked_add(o.eval_games)?,
+            eval_centipawns: self.eval_centipawns.checked_add(o.eval_centipawns)?,
+        };
+        Some(())
+    }
+
+    /// Whether the counts could come from games (for counts read from a table).
+    pub fn check(&self) -> Result<(), String> {
+        let decided = self
+            .white_wins
+            .checked_add(self.draws)
+            .and_then(|s| s.checked_add(self.black_wins));
+        if decided != Some(self.games) {
+            return Err(format!(
+                "white_wins + draws + black_wins ({} + {} + {}) is not games ({})",
+                self.white_wins, self.draws, self.black_wins, self.games
+            ));
+        }
+        if self.rated_games > self.games || self.eval_games > self.games {
+            return Err("more rated or evaluated games than games".into());
+        }
+        if self.rated_white_half_points > self.rated_games.saturating_mul(2) {
+            return Err("more points than rated games can score".into());
+        }
+        let cap = i128::from(EVAL_CAP_CP) * i128::from(self.eval_games);
+        if i128::from(self.eval_centipawns).abs() > cap {
+            return Err("evaluations beyond the cap of ±10 pawns".into());
+        }
+        Ok(())
+    }
+}
+
+/// One node: a move after its parent's path (none for a start position's root).
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The move (`None` at a root).
+    pub mv: Option<Move>,
+    first_child: u32,
+    next_sibling: u32,
+    /// Some children were not kept (pruned to stay in budget, or left out of a table):
+    /// the children present are exact, but absent ones are not known to have 0 games.
+    pub closed: bool,
+    /// The counts.
+    pub counts: Counts,
+}
+
+impl Node {
+    fn new(mv: Option<Move>) -> Node {
+        Node {
+            mv,
+            first_child: NONE,
+            next_sibling: NONE,
+            closed: false,
+            counts: Counts::default(),
+        }
+    }
+}
+
+/// What keeping the tree within its budget cost, for the summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Pruning {
+    /// Times the tree was cut back to half its budget.
+    pub evictions: u64,
+    /// The last threshold: nodes with fewer games were evicted (0: never).
+    pub threshold: u64,
+    /// Nodes evicted or never created because their parent was closed or the budget full.
+    pub nodes_dropped: u64,
+    /// Game tails not counted: for each node dropped whose parent was kept, its games
+    /// (each game at most once per place its path was cut).
+    pub game_tails_dropped: u64,
+}
+
+/// The opening tree of every start position: one root per SP, nodes in an arena.
+#[derive(Debug, Clone)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    roots: Vec<u32>,
+    /// Nodes unlinked by a merge, still in the arena until the next eviction.
+    garbage: usize,
+}
+
+impl Default for Tree {
+    fn default() -> Tree {
+        Tree::new()
+    }
+}
+
+/// A sum past the counters' range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow;
+
+impl std::fmt::Display for Overflow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the counts overflow")
+    }
+}
+
+impl std::error::Error for Overflow {}
+
+impl Tree {
+    /// An empty tree.
+    pub fn new() -> Tree {
+        Tree {
+            nodes: Vec::new(),
+            roots: vec![NONE; SPS],
+            garbage: 0,
+        }
+    }
+
+    /// Nodes held (roots included).
+    pub fn len(&self) -> usize {
+        self.nodes.len() - self.garbage
+    }
+
+    /// Whether no game was added.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The root of start position `sp`, if it has games.
+    pub fn root(&self, sp: u16) -> Option<u32> {
+        self.roots
+            .get(usize::from(sp))
+            .copied()
+            .filter(|&r| r != NONE)
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: u32) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// The node `id`, to change.
+    pub fn node_mut(&mut self, id: u32) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// The children of node `id`, in the order they were created.
+    pub fn children(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut next = self.nodes[id as usize].first_child;
+        std::iter::from_fn(move || {
+            (next != NONE).then(|| {
+                let id = next;
+                next = self.nodes[id as usize].next_sibling;
+                id
+            })
+        })
+    }
+
+    /// The root of `sp`, created if needed (`None` for an SP out of range).
+    pub fn root_mut(&mut self, sp: u16) -> Option<u32> {
+        let slot = *self.roots.get(usize::from(sp))?;
+        if slot != NONE {
+            return Some(slot);
+        }
+        let id = self.push(Node::new(None));
+        self.roots[usize::from(sp)] = id;
+        Some(id)
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        let id = u32::try_from(self.nodes.len()).unwrap_or(NONE);
+        self.nodes.push(node);
+        id
+    }
+
+    fn find_child(&self, parent: u32, mv: Move) -> Option<u32> {
+        self.children(parent)
+            .find(|&c| self.nodes[c as usize].mv == Some(mv))
+    }
+
+    /// A new last child of `parent`.
+    pub fn add_child(&mut self, parent: u32, mv: Move) -> u32 {
+        let id = self.push(Node::new(Some(mv)));
+        let last = self.children(parent).last();
+        match last {
+            Some(last) => self.nodes[last as usize].next_sibling = id,
+            None => self.nodes[parent as usize].first_child = id,
+        }
+        id
+    }
+
+    /// Adds a game of start position `sp` that began with `moves` (its evaluation after
+    /// each, in centipawns): the root and one node per move, created as needed.
+    pub fn add_game(&mut self, sp: u16, moves: &[(Move, Option<i64>)], game: GameOutcome) {
+        let Some(mut at) = self.root_mut(sp) else {
+            return;
+        };
+        self.nodes[at as usize].counts.add(game, None);
+        for &(mv, eval) in moves {
+            at = match self.find_child(at, mv) {
+                Some(c) => c,
+                None => self.add_child(at, mv),
+            };
+            self.nodes[at as usize].counts.add(game, eval);
+        }
+    }
+
+    /// Adds `other` node by node, keeping every node exact: a node present in one tree
+    /// only is kept when the other's parent is not closed (so it had no game there), and
+    /// new nodes are created while fewer than `budget` are held (else the parent is
+    /// closed). Callers merging trees in a fixed order get the same tree at any thread
+    /// count.
+    pub fn merge(
+        &mut self,
+        other: &Tree,
+        budget: usize,
+        pruning: &mut Pruning,
+    ) -> Result<(), Overflow> {
+        for sp in 0..SPS {
+            let o = other.roots[sp];
+            if o == NONE {
+                continue;
+            }
+            match self.roots[sp] {
+                NONE => {
+                    // A root costs nothing against the budget: there are 960 at most.
+                    let id = self.push(Node::new(None));
+                    self.roots[sp] = id;
+                    self.merge_node(id, other, o, budget, pruning)?;
+                }
+                s => self.merge_node(s, other, o, budget, pruning)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn merge_node(
+        &mut self,
+        s: u32,
+        other: &Tree,
+        o: u32,
+        budget: usize,
+        pruning: &mut Pruning,
+    ) -> Result<(), Overflow> {
+        let theirs = other.nodes[o as usize].clone();
+        self.nodes[s as usize]
+            .counts
+            .checked_merge(&theirs.counts)
+            .ok_or(Overflow)?;
+        let was_closed = self.nodes[s as usize].closed;
+        if theirs.closed {
+            // Our children they do not have are not exact any more.
+            let ours: Vec<u32> = self.children(s).collect();
+            for c in ours {
+                let mv = self.nodes[c as usize].mv;
+                if other
+                    .children(o)
+                    .all(|oc| other.nodes[oc as usize].mv != mv)
+                {
+                    self.unlink(s, c);
+                    pruning.nodes_dropped += 1;
+                    pruning.game_tails_dropped += self.nodes[c as usize].counts.games;
+                }
+            }
+            self.nodes[s as usize].closed = true;
+        }
+        for oc in other.children(o) {
+            let Some(mv) = other.nodes[oc as usize].mv else {
+                continue;
+            };
+            let target = match self.find_child(s, mv) {
+                Some(c) => Some(c),
+                None if !was_closed && self.len() < budget => Some(self.add_child(s, mv)),
+                None => None,
+            };
+            match target {
+                Some(c) => self.merge_node(c, other, oc, budget, pruning)?,
+                None => {
+                    self.nodes[s as usize].closed = true;
+                    pruning.nodes_dropped += 1;
+                    pruning.game_tails_dropped += other.nodes[oc as usize].counts.games;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Unlinks child `c` (and so its subtree) from `parent`.
+    fn unlink(&mut self, parent: u32, c: u32) {
+        let next = self.nodes[c as usize].next_sibling;
+        let before = self
+            .children(parent)
+            .find(|&x| self.nodes[x as usize].next_sibling == c);
+        if self.nodes[parent as usize].first_child == c {
+            self.nodes[parent as usize].first_child = next;
+        } else if let Some(before) = before {
+            self.nodes[before as usize].next_sibling = next;
+        }
+        self.garbage += self.subtree_size(c);
+    }
+
+    fn subtree_size(&self, id: u32) -> usize {
+        1 + self
+            .children(id)
+            .map(|c| self.subtree_size(c))
+            .sum::<usize>()
+    }
+
+    /// Cuts the tree back to at most `target` nodes (as far as its roots allow):
+    /// every node with fewer games than the smallest power of two that fits is evicted,
+    /// with its subtree, and its parent closed, so no game below it is counted again and
+    /// every node kept stays exact.
+    pub fn evict(&mut self, target: usize, pruning: &mut Pruning) {
+        // Nodes by the bit length of their games: count(games >= 2^k) = sum of hist[k+1..].
+        let mut hist = [0usize; 65];
+        for sp in 0..SPS {
+            if self.roots[sp] != NONE {
+                self.walk(self.roots[sp], &mut |n: &Node| {
+                    if n.mv.is_some() {
+                        hist[(64 - n.counts.games.leading_zeros()) as usize] += 1;
+                    }
+                });
+            }
+        }
+        let roots = self.roots.iter().filter(|&&r| r != NONE).count();
+        let mut threshold = 1u64;
+        for k in 0..64 {
+            let kept: usize = hist[k + 1..].iter().sum();
+            threshold = 1u64 << k;
+            if kept + roots <= target {
+                break;
+            }
+        }
+        let mut kept = Tree::new();
+        for sp in 0..SPS {
+            if self.roots[sp] != NONE {
+                let id = kept.push(self.nodes[self.roots[sp] as usize].clone_bare());
+                kept.roots[sp] = id;
+                self.copy_kept(self.roots[sp], &mut kept, id, threshold, pruning);
+            }
+        }
+        pruning.evictions += 1;
+        pruning.threshold = threshold;
+        *self = kept;
+    }
+
+    fn walk(&self, id: u32, f: &mut impl FnMut(&Node)) {
+        f(&self.nodes[id as usize]);
+        for c in self.children(id) {
+            self.walk(c, f);
+        }
+    }
+
+    fn copy_kept(&self, from: u32, kept: &mut Tree, to: u32, threshold: u64, p: &mut Pruning) {
+        for c in self.children(from) {
+            let node = &self.nodes[c as usize];
+            if node.counts.games >= threshold {
+                let id = kept.push(node.clone_bare());
+                let last = kept.children(to).last();
+                match last {
+                    Some(last) => kept.nodes[last as usize].next_sibling = id,
+                    None => kept.nodes[to as usize].first_child = id,
+                }
+                self.copy_kept(c, kept, id, threshold, p);
+            } else {
+                kept.nodes[to as usize].closed = true;
+                p.nodes_dropped += self.subtree_size(c) as u64;
+                p.game_tails_dropped += node.counts.games;
+            }
+        }
+    }
+}
+
+impl Node {
+    /// The node without its links.
+    fn clone_bare(&self) -> Node {
+        Node {
+            first_child: NONE,
+            next_sibling: NONE,
+            ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess960_core::Position;
+
+    fn moves(sp: u16, ucis: &[&str]) -> Vec<(Move, Option<i64>)> {
+        let mut pos = Position::from_sp(sp).unwrap();
+        ucis.iter()
+            .map(|u| {
+                let m = pos.parse_uci(u).unwrap();
+                pos.play_unchecked(m);
+                (m, None)
+            })
+            .collect()
+    }
+
+    const WIN: GameOutcome = GameOutcome {
+        white_half_points: 2,
+        ratings: None,
+    };
+
+    #[test]
+    fn merge_in_budget_keeps_counts_exact_and_closes_parents() {
+        let mut a = Tree::new();
+        a.add_game(518, &moves(518, &["e2e4", "e7e5"]), WIN);
+        let mut b = Tree::new();
+        b.add_game(518, &moves(518, &["e2e4", "c7c5"]), WIN);
+        b.add_game(518, &moves(518, &["d2d4"]), WIN);
+        let mut whole = Tree::new();
+        let mut p = Pruning::default();
+        whole.merge(&a, 100, &mut p).unwrap();
+        whole.merge(&b, 100, &mut p).unwrap();
+        assert_eq!(whole.len(), 6);
+        assert_eq!(p, Pruning::default());
+        let root = whole.root(518).unwrap();
+        assert_eq!(whole.node(root).counts.games, 3);
+        // A budget of 4 nodes: e4 (2 games, exact) and e5 kept; c5 and d4 refused.
+        let mut small = Tree::new();
+        let mut p = Pruning::default();
+        small.merge(&a, 4, &mut p).unwrap();
+        small.merge(&b, 4, &mut p).unwrap();
+        assert_eq!(small.len(), 4);
+        assert_eq!(p.nodes_dropped, 2);
+        assert_eq!(p.game_tails_dropped, 2);
+        let e4 = small.children(root).next().unwrap();
+        assert_eq!(small.node(e4).counts.games, 2);
+        assert!(small.node(root).closed && small.node(e4).closed);
+        // Evicting nodes with one game: e5, c5 and d4 go, their parents are closed.
+        whole.evict(2, &mut p);
+        assert_eq!(whole.len(), 2);
+        let root = whole.root(518).unwrap();
+        assert!(whole.node(root).closed);
+        // A later game below a closed parent is not counted there.
+        let mut c = Tree::new();
+        c.add_game(518, &moves(518, &["d2d4"]), WIN);
+        let before = p.game_tails_dropped;
+        whole.merge(&c, 100, &mut p).unwrap();
+        assert_eq!(whole.len(), 2);
+        assert_eq!(p.game_tails_dropped, before + 1);
+        assert_eq!(whole.node(root).counts.games, 4);
+    }
+}

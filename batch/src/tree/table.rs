@@ -1,0 +1,413 @@
+//! Trees as tables: one CSV row per node (a root row per start position, then its moves
+//! depth first), a nested JSON tree per start position, and CSV tables read back for
+//! exact merging.
+
+use super::{Counts, Node, Tree};
+use anyhow::{bail, Context, Result};
+use chess960_core::{CastlingNotation, Color, Position};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The CSV header: the columns of the issue in their order, then `complete` and the sums
+/// that make merging exact.
+pub const HEADER: [&str; 20] = [
+    "sp",
+    "path",
+    "san",
+    "uci",
+    "games",
+    "white_wins",
+    "draws",
+    "black_wins",
+    "white_score",
+    "mean_white_elo",
+    "mean_black_elo",
+    "performance",
+    "mean_eval",
+    "complete",
+    "rated_games",
+    "white_elo_sum",
+    "black_elo_sum",
+    "rated_white_half_points",
+    "eval_games",
+    "eval_centipawns",
+];
+
+/// One node as a row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Start position number.
+    pub sp: u16,
+    /// UCI_Chess960 moves before this one, space-separated (empty for a first move and for
+    /// the start position's own row).
+    pub path: String,
+    /// The move in SAN with `+`/`#` (empty in the start position's row).
+    pub san: String,
+    /// The move in UCI_Chess960, castling as the king onto its rook (empty in the start
+    /// position's row).
+    pub uci: String,
+    /// Games through this node.
+    pub games: u64,
+    /// White wins.
+    pub white_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Black wins.
+    pub black_wins: u64,
+    /// White's score per game.
+    pub white_score: Option<f64>,
+    /// Mean white rating over rated games.
+    pub mean_white_elo: Option<f64>,
+    /// Mean black rating over rated games.
+    pub mean_black_elo: Option<f64>,
+    /// Rating performance of the side that played the move over rated games: the mean
+    /// opponent rating + 400 (wins - losses) / games.
+    pub performance: Option<f64>,
+    /// Mean evaluation after the move in pawns, white's view, each capped at ±10 (a mate
+    /// counts as 10 for the side that mates).
+    pub mean_eval: Option<f64>,
+    /// Whether every child of this node is in the table (false at the depth limit, below
+    /// `--min-games` and where the node budget closed the node).
+    pub complete: bool,
+    /// Games where both players have a rating.
+    pub rated_games: u64,
+    /// Sum of white ratings over rated games.
+    pub white_elo_sum: u64,
+    /// Sum of black ratings over rated games.
+    pub black_elo_sum: u64,
+    /// White's half points over rated games.
+    pub rated_white_half_points: u64,
+    /// Games with an evaluation after this move.
+    pub eval_games: u64,
+    /// Sum of those evaluations in centipawns (capped).
+    pub eval_centipawns: i64,
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// The rating performance over rated games of `mover`: the mean opponent rating plus
+/// 400 (wins - losses) / games (the linear rule; 100% scores +400).
+pub fn performance(c: &Counts, mover: Color) -> Option<f64> {
+    if c.rated_games == 0 {
+        return None;
+    }
+    let n = c.rated_games as f64;
+    // 2W + D - (W + D + L) = W - L, from white's side.
+    let white_margin = c.rated_white_half_points as f64 - n;
+    let (opponent_sum, margin) = match mover {
+        Color::White => (c.black_elo_sum, white_margin),
+        Color::Black => (c.white_elo_sum, -white_margin),
+    };
+    Some(round6(opponent_sum as f64 / n + 400.0 * margin / n))
+}
+
+impl Row {
+    /// The row of a node whose move (if any) was played by `mover`.
+    pub fn new(
+        sp: u16,
+        path: String,
+        san: String,
+        uci: String,
+        mover: Option<Color>,
+        c: &Counts,
+        complete: bool,
+    ) -> Row {
+        let per = |x: f64, n: u64| (n > 0).then(|| round6(x / n as f64));
+        Row {
+            sp,
+            path,
+            san,
+            uci,
+            games: c.games,
+            white_wins: c.white_wins,
+            draws: c.draws,
+            black_wins: c.black_wins,
+            white_score: per(c.white_wins as f64 + c.draws as f64 / 2.0, c.games),
+            mean_white_elo: per(c.white_elo_sum as f64, c.rated_games),
+            mean_black_elo: per(c.black_elo_sum as f64, c.rated_games),
+            performance: mover.and_then(|m| performance(c, m)),
+            mean_eval: per(c.eval_centipawns as f64 / 100.0, c.eval_games),
+            complete,
+            rated_games: c.rated_games,
+            white_elo_sum: c.white_elo_sum,
+            black_elo_sum: c.black_elo_sum,
+            rated_white_half_points: c.rated_white_half_points,
+            eval_games: c.eval_games,
+            eval_centipawns: c.eval_centipawns,
+        }
+    }
+
+    /// The counts this row was made from.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            games: self.games,
+            white_wins: self.white_wins,
+            draws: self.draws,
+            black_wins: self.black_wins,
+            rated_games: self.rated_games,
+            white_elo_sum: self.white_elo_sum,
+            black_elo_sum: self.black_elo_sum,
+            rated_white_half_points: self.rated_white_half_points,
+            eval_games: self.eval_games,
+            eval_centipawns: self.eval_centipawns,
+        }
+    }
+}
+
+/// What is written: nodes down to `depth` plies with at least `min_games` games (the
+/// start positions' rows always, when they have games).
+#[derive(Debug, Clone, Copy)]
+pub struct WriteOptions {
+    /// The depth the tree was built to (nodes there are not complete).
+    pub depth: u32,
+    /// Nodes with fewer games are left out, with their subtrees.
+    pub min_games: u64,
+}
+
+/// A node on its way out: its row and how deep it is (0: a start position).
+pub struct Visit {
+    /// The row.
+    pub row: Row,
+    /// Plies from the start.
+    pub ply: u32,
+}
+
+/// Calls `enter` for each node written, depth first (start positions in order, children
+/// by games, most first, then UCI), and `leave` after its subtree.
+pub fn walk(
+    tree: &Tree,
+    opts: WriteOptions,
+    enter: &mut dyn FnMut(Visit) -> Result<()>,
+    leave: &mut dyn FnMut() -> Result<()>,
+) -> Result<()> {
+    for sp in 0..960u16 {
+        let (Some(root), Ok(pos)) = (tree.root(sp), Position::from_sp(sp)) else {
+            continue;
+        };
+        let mut path = Vec::new();
+        walk_node(tree, sp, root, &pos, None, &mut path, opts, enter, leave)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_node(
+    tree: &Tree,
+    sp: u16,
+    id: u32,
+    before: &Position,
+    mv: Option<chess960_core::Move>,
+    path: &mut Vec<String>,
+    opts: WriteOptions,
+    enter: &mut dyn FnMut(Visit) -> Result<()>,
+    leave: &mut dyn FnMut() -> Result<()>,
+) -> Result<()> {
+    let node: &Node = tree.node(id);
+    let ply = path.len() as u32 + u32::from(mv.is_some());
+    let mut children: Vec<(u64, String, u32)> = tree
+        .children(id)
+        .filter_map(|c| {
+            let n = tree.node(c);
+            let uci = n.mv?.to_uci(CastlingNotation::KingTakesRook).to_string();
+            Some((n.counts.games, uci, c))
+        })
+        .collect();
+    children.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let kept = children
+        .iter()
+        .take_while(|c| c.0 >= opts.min_games)
+        .count();
+    let complete = !node.closed && ply < opts.depth && kept == children.len();
+    let (pos, row) = match mv {
+        None => (
+            before.clone(),
+            Row::new(
+                sp,
+                String::new(),
+                String::new(),
+                String::new(),
+                None,
+                &node.counts,
+                complete,
+            ),
+        ),
+        Some(m) => {
+            let san = before.san_plus(m).to_string();
+            let uci = m.to_uci(CastlingNotation::KingTakesRook).to_string();
+            let row = Row::new(
+                sp,
+                path.join(" "),
+                san,
+                uci,
+                Some(before.turn()),
+                &node.counts,
+                complete,
+            );
+            (before.played_unchecked(m), row)
+        }
+    };
+    enter(Visit { row, ply })?;
+    let pushed = mv.map(|m| m.to_uci(CastlingNotation::KingTakesRook).to_string());
+    if let Some(uci) = pushed.clone() {
+        path.push(uci);
+    }
+    for (_, _, c) in children.into_iter().take(kept) {
+        let child_move = tree.node(c).mv;
+        walk_node(tree, sp, c, &pos, child_move, path, opts, enter, leave)?;
+    }
+    if pushed.is_some() {
+        path.pop();
+    }
+    leave()
+}
+
+/// A node of the JSON tree.
+#[derive(Debug, Serialize)]
+pub struct JsonNode {
+    /// The node's row (its `sp` and `path` too, so a node can be found alone).
+    #[serde(flatten)]
+    pub row: Row,
+    /// The moves after this one.
+    pub moves: Vec<JsonNode>,
+}
+
+/// The nested tree: one [`JsonNode`] per start position with games.
+pub fn json_tree(tree: &Tree, opts: WriteOptions) -> Result<Vec<JsonNode>> {
+    let stack = std::cell::RefCell::new(Vec::<JsonNode>::new());
+    let roots = std::cell::RefCell::new(Vec::<JsonNode>::new());
+    walk(
+        tree,
+        opts,
+        &mut |v: Visit| {
+            stack.borrow_mut().push(JsonNode {
+                row: v.row,
+                moves: Vec::new(),
+            });
+            Ok(())
+        },
+        &mut || {
+            let mut stack = stack.borrow_mut();
+            let Some(done) = stack.pop() else {
+                bail!("internal error: unbalanced tree walk");
+            };
+            match stack.last_mut() {
+                Some(parent) => parent.moves.push(done),
+                None => roots.borrow_mut().push(done),
+            }
+            Ok(())
+        },
+    )?;
+    Ok(roots.into_inner())
+}
+
+/// Reads a CSV table written by `pgn960 tree` into a tree, each node closed when its row
+/// says it is not complete. A file whose header is not ours, a row that cannot be (counts
+/// that do not add up, an illegal move, a parent missing or with fewer games, a node
+/// twice) is an error naming the file and row.
+pub fn read_table(path: &Path) -> Result<Tree> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let header: Vec<String> = reader
+        .headers()
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    if header != HEADER {
+        bail!(
+            "{}: not a table written by pgn960 tree (its header is {:?}; --positions tables cannot be merged)",
+            path.display(),
+            header.join(",")
+        );
+    }
+    let mut tree = Tree::new();
+    // (sp, moves so far including this node's) -> node.
+    let mut ids: HashMap<(u16, String), u32> = HashMap::new();
+    for (i, row) in reader.deserialize::<Row>().enumerate() {
+        let at = || format!("{}: row {}", path.display(), i + 2);
+        let row = row.with_context(|| format!("{}: not a pgn960 tree row", at()))?;
+        let counts = row.counts();
+        counts
+            .check()
+            .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
+        let Ok(mut pos) = Position::from_sp(row.sp) else {
+            bail!("{}: SP {} is out of range", at(), row.sp);
+        };
+        let id = if row.uci.is_empty() {
+            if !row.path.is_empty() || !row.san.is_empty() {
+                bail!("{}: a start position's row has no path and no move", at());
+            }
+            if tree.root(row.sp).is_some() {
+                bail!("{}: SP {} has two rows", at(), row.sp);
+            }
+            let Some(root) = tree.root_mut(row.sp) else {
+                bail!("{}: SP {} is out of range", at(), row.sp);
+            };
+            ids.insert((row.sp, String::new()), root);
+            root
+        } else {
+            let Some(&parent) = ids.get(&(row.sp, row.path.clone())) else {
+                bail!(
+                    "{}: its parent (SP {}, path {:?}) is not in an earlier row",
+                    at(),
+                    row.sp,
+                    row.path
+                );
+            };
+            for uci in row.path.split_whitespace() {
+                let m = pos
+                    .parse_uci(uci)
+                    .map_err(|e| anyhow::anyhow!("{}: path move {uci:?}: {e}", at()))?;
+                pos.play_unchecked(m);
+            }
+            let m = pos
+                .parse_uci(&row.uci)
+                .map_err(|e| anyhow::anyhow!("{}: move {:?}: {e}", at(), row.uci))?;
+            if tree.node(parent).counts.games < row.games {
+                bail!("{}: more games than its parent row", at());
+            }
+            if tree.children(parent).any(|c| tree.node(c).mv == Some(m)) {
+                bail!("{}: the same move twice after one path", at());
+            }
+            let key = if row.path.is_empty() {
+                row.uci.clone()
+            } else {
+                format!("{} {}", row.path, row.uci)
+            };
+            let id = tree.add_child(parent, m);
+            ids.insert((row.sp, key), id);
+            id
+        };
+        let node = tree.node_mut(id);
+        node.counts = counts;
+        node.closed = !row.complete;
+    }
+    Ok(tree)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn performance_is_linear_in_the_margin() {
+        let c = Counts {
+            games: 4,
+            white_wins: 3,
+            draws: 0,
+            black_wins: 1,
+            rated_games: 4,
+            white_elo_sum: 4 * 1500,
+            black_elo_sum: 4 * 1700,
+            rated_white_half_points: 6,
+            eval_games: 0,
+            eval_centipawns: 0,
+        };
+        // White: 1700 + 400 * (3 - 1) / 4; black: 1500 - 200.
+        assert_eq!(performance(&c, Color::White), Some(1900.0));
+        assert_eq!(performance(&c, Color::Black), Some(1300.0));
+    }
+}
