@@ -2,15 +2,17 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
+use crate::commands::tree::{merge_within, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
-use crate::report::{html, tables, NameTally, Page, Summary, Tally, TreeSection};
+use crate::report::{html, tables, NameTally, Page, Summary, Tally};
 use crate::select::{Date, Filters, GameFacts, Speed};
 use crate::stats::table::Winner;
+use crate::tree::{GameOutcome, Pruning, Tree};
 use anyhow::{bail, Result};
 use chess960_core::StartKind;
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
+use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Validator, Verdict};
 use pgn_parse::{GameResult, Origin, Reader, Tag};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -67,6 +69,7 @@ struct ChunkReport {
     speeds: BTreeMap<String, u64>,
     events: NameTally,
     players: NameTally,
+    tree: Tree,
 }
 
 impl ChunkOutput for ChunkReport {
@@ -89,7 +92,7 @@ impl ChunkReport {
         }
     }
 
-    /// Adds a later chunk.
+    /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget).
     fn merge(&mut self, other: ChunkReport) {
         self.tally.merge(other.tally);
         let (a, b) = (&mut self.archive, other.archive);
@@ -142,6 +145,7 @@ fn cut_values(facts: &GameFacts, band_width: u32) -> [(u64, String); 2] {
 
 struct Plan<'a> {
     filters: &'a Filters,
+    depth: usize,
     include_classical: bool,
     missing_variant: MissingVariant,
     band_width: u32,
@@ -157,17 +161,15 @@ impl Plan<'_> {
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
-        kind: GameKind,
-        start: StartKind,
-        result: GameResult,
-        plies: u32,
+        game: &ValidGame,
     ) -> Result<(), &'static str> {
-        let winner = match result {
-            GameResult::WhiteWins => Winner::White,
-            GameResult::BlackWins => Winner::Black,
-            GameResult::Draw => Winner::Draw,
+        let (winner, white_half_points) = match game.result {
+            GameResult::WhiteWins => (Winner::White, 2),
+            GameResult::BlackWins => (Winner::Black, 0),
+            GameResult::Draw => (Winner::Draw, 1),
             GameResult::Unknown => return Err("unfinished"),
         };
+        let (kind, start) = (game.kind, game.class.kind);
         if start == StartKind::NotAStart {
             return Err("mid-game-fen");
         }
@@ -175,7 +177,7 @@ impl Plan<'_> {
             return Err("classical");
         }
         let facts = GameFacts::from_tags(tags);
-        if let Some(f) = self.filters.check(&facts, Some(plies)) {
+        if let Some(f) = self.filters.check(&facts, Some(game.plies)) {
             return Err(f.name());
         }
         match start {
@@ -195,6 +197,23 @@ impl Plan<'_> {
                         .add(winner, facts.ratings);
                 }
                 out.counted += 1;
+                if self.depth > 0 {
+                    let moves: Vec<_> = game
+                        .moves
+                        .iter()
+                        .take(self.depth)
+                        .map(|m| (m.chess_move, None))
+                        .collect();
+                    let ratings = facts.ratings;
+                    out.tree.add_game(
+                        sp,
+                        &moves,
+                        GameOutcome {
+                            white_half_points,
+                            ratings,
+                        },
+                    );
+                }
             }
             StartKind::DoubleChess960 { white, black } => {
                 out.tally
@@ -229,6 +248,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let mut reader = Reader::with_origin(bytes, origin);
     let mut validator = Validator::new(ValidateOptions {
         missing_variant: plan.missing_variant,
+        moves: plan.depth > 0,
         ..ValidateOptions::default()
     });
     while let Some((_, verdict)) = reader.read_game(&mut validator) {
@@ -237,9 +257,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
                 let tags = validator.tags();
-                if let Err(why) =
-                    plan.count(&mut out, tags, v.kind, v.class.kind, v.result, v.plies)
-                {
+                if let Err(why) = plan.count(&mut out, tags, &v) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -305,6 +323,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     let filters = args.filters.clone();
     let plan = Plan {
         filters: &filters,
+        depth: args.depth as usize,
         include_classical: args.include_classical,
         missing_variant: globals.variant,
         band_width: args.band_width,
@@ -312,9 +331,12 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
     let mut all = ChunkReport::new();
+    let mut pruning = Pruning::default();
+    let budget = usize::try_from(DEFAULT_MAX_NODES).unwrap_or(usize::MAX);
     driver.run(
         |bytes, origin| process(bytes, origin, &plan),
         |_, chunk, _| {
+            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)?;
             all.merge(chunk);
             Ok(())
         },
@@ -346,7 +368,14 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         names_untallied: all.events.untallied + all.players.untallied,
         archive: Some(archive),
     };
-    let tree: Option<TreeSection> = None;
+    let tree = if args.depth > 0 {
+        let mut section =
+            tables::tree_section_from_tree(&all.tree, args.depth, args.tree_min_games)?;
+        section.pruned_below = (pruning != Pruning::default()).then_some(pruning.threshold);
+        Some(section)
+    } else {
+        None
+    };
     Ok(Page::build(&all.tally, summary, tree))
 }
 

@@ -191,6 +191,9 @@ pub struct TreeSection {
     pub depth: u32,
     /// Moves with fewer games are left out.
     pub min_games: u64,
+    /// When the tree had to be pruned to stay within its node budget: the games below
+    /// which nodes were dropped (the nodes shown stay exact).
+    pub pruned_below: Option<u64>,
     /// Per SP with games: its first moves.
     pub roots: BTreeMap<u16, Vec<TreeNode>>,
 }

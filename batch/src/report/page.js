@@ -411,6 +411,7 @@
       const roots = tree.roots[String(sp)] || [];
       out.push(el("h3", { text: `Opening tree (first ${tree.depth} plies` + (tree.min_games > 1 ? `, moves with at least ${tree.min_games} games` : "") + ")" }));
       out.push(roots.length ? el("div", { class: "tree" }, treeList(roots, 0)) : el("p", { class: "note", text: "No games." }));
+      if (num(tree.pruned_below)) out.push(el("p", { class: "note", text: `To stay within its memory budget the tree dropped branches with fewer than ${tree.pruned_below} games; every count shown is exact.` }));
     }
     const pairs = DATA.pairs.filter((p) => p[0] === sp || p[1] === sp);
     if (pairs.length) {

@@ -256,6 +256,7 @@ fn tree_section(roots: Vec<JsonTreeNode>, depth: u32, min_games: u64) -> Result<
     let mut section = TreeSection {
         depth,
         min_games,
+        pruned_below: None,
         roots: BTreeMap::new(),
     };
     for root in roots {
@@ -279,6 +280,18 @@ fn tree_section(roots: Vec<JsonTreeNode>, depth: u32, min_games: u64) -> Result<
 /// The section of a tree given as JSON text (as `pgn960 tree` writes it).
 pub fn tree_section_from_json(json: &str, depth: u32, min_games: u64) -> Result<TreeSection> {
     let roots: Vec<JsonTreeNode> = serde_json::from_str(json)?;
+    tree_section(roots, depth, min_games)
+}
+
+/// The section of a tree counted in this run, through the JSON nodes `pgn960 tree` writes.
+pub fn tree_section_from_tree(
+    tree: &crate::tree::Tree,
+    depth: u32,
+    min_games: u64,
+) -> Result<TreeSection> {
+    let opts = crate::tree::table::WriteOptions { depth, min_games };
+    let nodes = crate::tree::table::json_tree(tree, opts)?;
+    let roots: Vec<JsonTreeNode> = serde_json::from_value(serde_json::to_value(&nodes)?)?;
     tree_section(roots, depth, min_games)
 }
 
