@@ -5,8 +5,9 @@
 use crate::commands::tree::{merge_within, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
-use crate::report::{html, tables, NameTally, Page, Summary, Tally};
-use crate::select::{Date, Filters, GameFacts, Speed};
+use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
+use crate::select::{Date, Filters, GameFacts};
+use crate::stats::by::{ByKey, KeyValue};
 use crate::stats::table::Winner;
 use crate::tree::{GameOutcome, Pruning, Tree};
 use anyhow::{bail, Result};
@@ -54,8 +55,8 @@ pub struct ReportArgs {
     pub filters: Filters,
 }
 
-/// The cut keys counted from games, in page order (their column names in `stats --by`).
-const CUTS: [&str; 2] = ["time_control", "rating_band"];
+/// The cut keys counted from games, in page order (as `stats --by` counts them).
+const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 
 /// What one chunk adds to the page.
 #[derive(Default)]
@@ -84,7 +85,7 @@ impl ChunkReport {
             tally: Tally {
                 cuts: CUTS
                     .iter()
-                    .map(|k| (k.to_string(), BTreeMap::new()))
+                    .map(|k| (k.column().to_string(), BTreeMap::new()))
                     .collect(),
                 ..Tally::default()
             },
@@ -123,24 +124,14 @@ impl ChunkReport {
     }
 }
 
-/// The value of each cut for a game: (sort key, label as `stats --by` writes it).
-fn cut_values(facts: &GameFacts, band_width: u32) -> [(u64, String); 2] {
-    let speed = match facts.speed {
-        Some(s) => (
-            Speed::ALL.iter().position(|&x| x == s).unwrap_or(0) as u64,
-            s.name().to_string(),
-        ),
-        None => (u64::MAX, String::new()),
-    };
-    let band = match facts.ratings {
-        Some((w, b)) => {
-            let mean = (u64::from(w) + u64::from(b)) / 2;
-            let lo = mean / u64::from(band_width) * u64::from(band_width);
-            (lo, format!("{lo}-{}", lo + u64::from(band_width) - 1))
-        }
-        None => (u64::MAX, String::new()),
-    };
-    [speed, band]
+/// The value of each cut of [`CUTS`] for a game, as `stats --by` finds and writes it, with
+/// its sort key ([`value_rank`]).
+fn cut_values(tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> [(u64, String); 2] {
+    CUTS.map(|key| {
+        let value = KeyValue::of(key, tags, facts, band_width);
+        let rank = value_rank(&value);
+        (rank, value.label())
+    })
 }
 
 struct Plan<'a> {
@@ -183,11 +174,11 @@ impl Plan<'_> {
         match start {
             StartKind::Chess960(sp) if sp < 960 => {
                 out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
-                for ((_, values), value) in out
-                    .tally
-                    .cuts
-                    .iter_mut()
-                    .zip(cut_values(&facts, self.band_width))
+                for ((_, values), value) in
+                    out.tally
+                        .cuts
+                        .iter_mut()
+                        .zip(cut_values(tags, &facts, self.band_width))
                 {
                     values
                         .entry(value)

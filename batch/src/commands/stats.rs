@@ -1,17 +1,23 @@
 //! `pgn960 stats`: per-start-position results (SP 0..959), Double Chess960 pairs apart,
-//! with filters, exact merging of tables from separate runs, CSV or JSON.
+//! cut by `--by` keys, with significance per cell, evaluations, engine-match pairs,
+//! filters, exact merging of tables from separate runs, CSV or JSON.
 
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, is_special, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
+use crate::stats::by::{ByKey, Key, KeyValue};
+use crate::stats::pairs::{PairGame, Pairer};
+use crate::stats::significance::Homogeneity;
 use crate::stats::table;
-use crate::stats::table::{Row, Tables, Winner};
+use crate::stats::table::{Cell, GameEvals, Row, Tables, Winner, EVAL_CAP_CENTIPAWNS};
 use anyhow::{bail, Context, Result};
 use chess960_core::StartKind;
+use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
+use pgn960::validate::reason::Repair;
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{truncation, GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Tag, Visitor};
+use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -30,7 +36,7 @@ pub enum Format {
 /// Arguments of `pgn960 stats`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv"
+    after_help = "Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats games.pgn --by time-control,rating-band -o cuts.csv --report r.json\n  pgn960 stats match.pgn --pairs pairs.csv\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv"
 )]
 pub struct StatsArgs {
     /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 stats`).
@@ -48,20 +54,36 @@ pub struct StatsArgs {
     /// Count classical games (not marked Chess960, standard start) as SP 518.
     #[arg(long)]
     pub include_classical: bool,
-    /// Do not replay moves: trust the FEN and Result tags (much faster).
+    /// Do not replay moves: trust the FEN and Result tags (much faster; no evaluations, and
+    /// a Result contradicting the final position is counted as written).
     #[arg(long)]
     pub headers_only: bool,
+    /// Cut the tables by these keys (comma-separated): time-control, month, year,
+    /// rating-band, event, white, black. Long format: the key columns first, 960 rows per
+    /// combination of key values present.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "KEY")]
+    pub by: Vec<ByKey>,
+    /// With --by rating-band: the width of a band of the mean rating of both players.
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    pub band_width: u32,
+    /// Find engine-match game pairs (same start position, same players with colours swapped,
+    /// within 1024 games) and write their pentanomials (from the view of the first pair's
+    /// White), score and Elo with its 95% interval per start position and in total.
+    #[arg(long, value_name = "FILE")]
+    pub pairs: Option<PathBuf>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
-    /// -o, Double Chess960 tables (recognised by their header) into --dfrc.
+    /// -o, Double Chess960 tables (recognised by their header) into --dfrc. Tables with
+    /// --by keys merge with tables of the same keys only.
     #[arg(
         long,
         conflicts_with_all = [
             "include_classical", "headers_only", "min_elo", "max_elo_diff", "min_plies",
-            "speeds", "since", "until",
+            "speeds", "since", "until", "pairs",
         ]
     )]
     pub merge: bool,
-    /// Draw white's score per SP with its interval as an SVG picture.
+    /// Draw the funnel of chance as an SVG picture: white's score per SP against its number
+    /// of games, the band chance alone fills, and the SPs that differ (q < 0.05) named.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
     /// With --chart: leave out SPs with fewer games.
@@ -108,10 +130,61 @@ pub struct StatsSummary {
     pub counted: u64,
     /// Games counted in the Double Chess960 table.
     pub counted_double_chess960: u64,
+    /// Counted games whose Result contradicted their final checkmate or stalemate: counted
+    /// with the result the position gives (0 with --headers-only, which trusts the tag).
+    pub results_corrected: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<&'static str, u64>,
+    /// The --by key columns, in order.
+    pub by: Vec<&'static str>,
+    /// Per cell of the SP table: the significance tests and their verdict.
+    pub significance: Vec<CellReport>,
+    /// The engine-match pairs (--pairs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<PairsReport>,
     /// Seconds.
     pub seconds: f64,
+}
+
+/// The significance of one cell's SP table, for the JSON report.
+#[derive(Debug, Serialize)]
+pub struct CellReport {
+    /// The cell's key values, by column name, in --by order.
+    #[serde(serialize_with = "as_map")]
+    pub key: Vec<(&'static str, String)>,
+    /// Games in the cell.
+    pub games: u64,
+    /// White's pooled score in the cell.
+    pub pooled_white_score: Option<f64>,
+    /// Pearson's chi-square test of homogeneity of the SPs' W/D/L (statistic `chi2`, `df`,
+    /// p-value `p`); absent when not testable.
+    pub homogeneity: Option<Homogeneity>,
+    /// SPs whose q-value is below 0.05.
+    pub significant_sps: Vec<u16>,
+    /// Whether any SP differs beyond chance, in one sentence.
+    pub verdict: String,
+}
+
+/// Pairs written as a JSON object, in their order.
+fn as_map<S: serde::Serializer>(pairs: &[(&'static str, String)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+}
+
+/// The engine-match pairs of `--pairs`, for the JSON report.
+#[derive(Debug, Serialize)]
+pub struct PairsReport {
+    /// Player A, whose view the pentanomial takes.
+    pub player_a: Option<String>,
+    /// Player B.
+    pub player_b: Option<String>,
+    /// Pairs of A and B.
+    pub pairs: u64,
+    /// Counted games that found no partner.
+    pub unpaired_games: u64,
+    /// Pairs between players other than A and B (not in the pentanomial).
+    pub other_pairs: u64,
+    /// The total row of the --pairs table.
+    pub total: crate::stats::pairs::PairRow,
 }
 
 /// The tags stats needs, collected without allocation beyond the FEN values.
@@ -139,6 +212,9 @@ impl<'a> Visitor<'a> for HeaderVisitor<'a> {
                 | b"Date"
                 | b"UTCDate"
                 | b"PlyCount"
+                | b"Event"
+                | b"White"
+                | b"Black"
         ) {
             self.tags.push(tag);
         }
@@ -155,6 +231,86 @@ fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, 
     tags.iter().find(|t| t.name == name).map(|t| t.value_str())
 }
 
+/// A [`Validator`] that also reads the `[%eval]` annotations of the main line.
+struct EvalTap<'a> {
+    inner: Validator<'a>,
+    depth: u32,
+    plies: u32,
+    evals: GameEvals,
+}
+
+impl<'a> Visitor<'a> for EvalTap<'a> {
+    type Output = (GameEnd, Verdict, GameEvals);
+    fn begin_game(&mut self, offset: usize) {
+        (self.depth, self.plies, self.evals) = (0, 0, GameEvals::default());
+        self.inner.begin_game(offset);
+    }
+    fn tag(&mut self, tag: Tag<'a>) {
+        self.inner.tag(tag);
+    }
+    fn end_tags(&mut self) -> Skip {
+        self.inner.end_tags()
+    }
+    fn san(&mut self, san: &'a [u8], offset: usize) {
+        self.plies += u32::from(self.depth == 0);
+        self.inner.san(san, offset);
+    }
+    fn null_move(&mut self, offset: usize) {
+        self.plies += u32::from(self.depth == 0);
+        self.inner.null_move(offset);
+    }
+    fn comment(&mut self, text: &'a [u8], offset: usize) {
+        if self.depth == 0 {
+            if let Some(eval) = Annotations::parse(text).eval {
+                let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
+                let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
+                self.evals.any = true;
+                match self.plies {
+                    10 => self.evals.ply10 = Some(cp),
+                    20 => self.evals.ply20 = Some(cp),
+                    _ => {}
+                }
+            }
+        }
+        self.inner.comment(text, offset);
+    }
+    fn nag(&mut self, nag: u16) {
+        self.inner.nag(nag);
+    }
+    fn suffix(&mut self, suffix: Suffix) {
+        self.inner.suffix(suffix);
+    }
+    fn begin_variation(&mut self) -> Skip {
+        let skip = self.inner.begin_variation();
+        self.depth += u32::from(!skip.0);
+        skip
+    }
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.inner.end_variation();
+    }
+    fn result(&mut self, result: GameResult) {
+        self.inner.result(result);
+    }
+    fn junk(&mut self, range: std::ops::Range<usize>) {
+        self.inner.junk(range);
+    }
+    fn end_game(&mut self, end: GameEnd) -> Self::Output {
+        let (end, verdict) = self.inner.end_game(end);
+        (end, verdict, self.evals)
+    }
+}
+
+/// What counting needs of a game that was read.
+struct Game {
+    kind: GameKind,
+    start: StartKind,
+    result: GameResult,
+    plies: Option<u32>,
+    evals: GameEvals,
+    corrected: bool,
+}
+
 /// Counts of one chunk.
 #[derive(Default)]
 struct ChunkStats {
@@ -162,7 +318,10 @@ struct ChunkStats {
     read: u64,
     counted: u64,
     counted_pairs: u64,
+    results_corrected: u64,
     excluded: BTreeMap<Excluded, u64>,
+    /// The counted games, in order, with --pairs.
+    pair_games: Vec<PairGame>,
 }
 
 impl ChunkOutput for ChunkStats {
@@ -175,18 +334,26 @@ struct Judge<'o> {
     filters: &'o Filters,
     include_classical: bool,
     missing_variant: MissingVariant,
+    keys: &'o [ByKey],
+    band_width: u32,
+    pairs: bool,
 }
 
 impl Judge<'_> {
     /// Counts one game into `stats`.
-    fn count(
-        &self,
-        stats: &mut ChunkStats,
-        tags: &[Tag<'_>],
-        verdict: Result<(GameKind, StartKind, GameResult, Option<u32>), Excluded>,
-    ) {
+    fn count(&self, stats: &mut ChunkStats, tags: &[Tag<'_>], verdict: Result<Game, Excluded>) {
         stats.read += 1;
-        let outcome = verdict.and_then(|(kind, start, result, plies)| {
+        let mut evals = GameEvals::default();
+        let mut corrected = false;
+        let outcome = verdict.and_then(|game| {
+            let Game {
+                kind,
+                start,
+                result,
+                plies,
+                ..
+            } = game;
+            (evals, corrected) = (game.evals, game.corrected);
             let winner = match result {
                 GameResult::WhiteWins => Winner::White,
                 GameResult::BlackWins => Winner::Black,
@@ -203,32 +370,56 @@ impl Judge<'_> {
             if let Some(f) = self.filters.check(&facts, plies) {
                 return Err(Excluded::Filtered(f));
             }
-            Ok((start, winner, facts.ratings))
+            Ok((start, winner, facts))
         });
-        match outcome {
-            Ok((StartKind::Chess960(sp), winner, ratings)) => {
-                if let Some(c) = stats.tables.by_sp.get_mut(sp as usize) {
-                    c.add(winner, ratings);
-                    stats.counted += 1;
-                }
+        let (start, winner, facts) = match outcome {
+            Ok(counted) => counted,
+            Err(why) => {
+                *stats.excluded.entry(why).or_default() += 1;
+                return;
             }
-            Ok((StartKind::DoubleChess960 { white, black }, winner, ratings)) => {
-                stats
-                    .tables
-                    .by_pair
-                    .entry((white, black))
-                    .or_default()
-                    .add(winner, ratings);
+        };
+        let key: Key = self
+            .keys
+            .iter()
+            .map(|&k| KeyValue::of(k, tags, &facts, self.band_width))
+            .collect();
+        let (counts, pair_start) = match start {
+            StartKind::Chess960(sp) if sp < 960 => {
+                stats.counted += 1;
+                (stats.tables.sp_counts(key, sp), (sp, None))
+            }
+            StartKind::DoubleChess960 { white, black } => {
                 stats.counted_pairs += 1;
+                let counts = stats.tables.by_pair.entry((key, white, black)).or_default();
+                (counts, (white, Some(black)))
             }
-            Ok((StartKind::NotAStart, ..)) => {}
-            Err(why) => *stats.excluded.entry(why).or_default() += 1,
+            _ => return,
+        };
+        counts.add(winner, facts.ratings);
+        counts.add_evals(&evals);
+        stats.results_corrected += u64::from(corrected);
+        if self.pairs {
+            let name = |n: &[u8]| {
+                tag_str(tags, n)
+                    .map(|v| v.trim().to_string())
+                    .unwrap_or_default()
+            };
+            stats.pair_games.push(PairGame {
+                start: pair_start,
+                white: name(b"White"),
+                black: name(b"Black"),
+                winner,
+            });
         }
     }
 }
 
 fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) -> ChunkStats {
-    let mut stats = ChunkStats::default();
+    let mut stats = ChunkStats {
+        tables: Tables::new(judge.keys.to_vec()),
+        ..ChunkStats::default()
+    };
     if headers_only {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut v = HeaderVisitor {
@@ -249,7 +440,14 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
                             GameResult::from_bytes(r.as_bytes())
                         });
                         let plies = tag_str(tags, b"PlyCount").and_then(|p| p.trim().parse().ok());
-                        Ok((start.kind, start.class.kind, result, plies))
+                        Ok(Game {
+                            kind: start.kind,
+                            start: start.class.kind,
+                            result,
+                            plies,
+                            evals: GameEvals::default(),
+                            corrected: false,
+                        })
                     }
                     Ok(StartOutcome::Unsupported(_)) => Err(Excluded::Unsupported),
                     Err(_) => Err(Excluded::Invalid),
@@ -261,28 +459,46 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
     }
     // Each game validated while it is read (no token lists).
     let mut reader = Reader::with_origin(bytes, origin);
-    let mut validator = Validator::new(ValidateOptions {
-        missing_variant: judge.missing_variant,
-        ..ValidateOptions::default()
-    });
-    while let Some((_, verdict)) = reader.read_game(&mut validator) {
+    let mut tap = EvalTap {
+        inner: Validator::new(ValidateOptions {
+            missing_variant: judge.missing_variant,
+            ..ValidateOptions::default()
+        }),
+        depth: 0,
+        plies: 0,
+        evals: GameEvals::default(),
+    };
+    while let Some((_, verdict, evals)) = reader.read_game(&mut tap) {
         let verdict = match verdict {
-            Verdict::Valid(v) => Ok((v.kind, v.class.kind, v.result, Some(v.plies))),
+            Verdict::Valid(v) => Ok(Game {
+                kind: v.kind,
+                start: v.class.kind,
+                result: v.result,
+                plies: Some(v.plies),
+                evals,
+                corrected: v
+                    .repairs
+                    .iter()
+                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
+            }),
             Verdict::Unsupported(_) => Err(Excluded::Unsupported),
             Verdict::Invalid(_) => Err(Excluded::Invalid),
         };
-        judge.count(&mut stats, validator.tags(), verdict);
+        judge.count(&mut stats, tap.inner.tags(), verdict);
     }
     stats
 }
 
-/// Writes a table (with its header even when it has no row), finished but not renamed.
-fn write_rows(
+/// Writes a table of cells (with its header even when it has no row), finished but not
+/// renamed: the key columns first, then the row's.
+fn write_cells(
     path: &Path,
-    rows: &[Row],
+    keys: &[ByKey],
+    cells: impl Iterator<Item = Cell>,
     pairs: bool,
     format: Format,
     inputs: &[PathBuf],
+    mut seen: impl FnMut(&Cell),
 ) -> Result<Option<crate::output::Finished>> {
     let mut sink = Sink::create(path, inputs)?;
     match format {
@@ -290,14 +506,91 @@ fn write_rows(
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(&mut sink);
-            w.write_record(table::csv_header(pairs))?;
-            for row in rows {
+            let mut header: Vec<String> = keys.iter().map(|k| k.column().to_string()).collect();
+            header.extend(table::csv_header(pairs));
+            w.write_record(&header)?;
+            for cell in cells {
+                let labels: Vec<String> = cell.key.iter().map(KeyValue::label).collect();
+                for row in &cell.rows {
+                    for label in &labels {
+                        w.write_field(label)?;
+                    }
+                    w.serialize(row)?;
+                }
+                seen(&cell);
+            }
+            w.flush()?;
+        }
+        Format::Json => {
+            // Rows as serde_json writes a pretty array, the key fields first in each.
+            let mut first = true;
+            sink.write_all(b"[")?;
+            for cell in cells {
+                let mut prefix = String::new();
+                for (k, v) in keys.iter().zip(&cell.key) {
+                    let value = serde_json::to_string(&v.label())?;
+                    prefix.push_str(&format!("\n  \"{}\": {value},", k.column()));
+                }
+                for row in &cell.rows {
+                    let text = serde_json::to_string_pretty(row)?;
+                    let body = text.strip_prefix('{').unwrap_or(&text);
+                    let object = format!("{{{prefix}{body}").replace('\n', "\n  ");
+                    sink.write_all(if first { &b"\n  "[..] } else { &b",\n  "[..] })?;
+                    sink.write_all(object.as_bytes())?;
+                    first = false;
+                }
+                seen(&cell);
+            }
+            sink.write_all(if first { &b"]\n"[..] } else { &b"\n]\n"[..] })?;
+        }
+    }
+    sink.finish()
+}
+
+/// The report of one cell's significance.
+fn cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
+    let a = &cell.analysis;
+    CellReport {
+        key: keys
+            .iter()
+            .zip(&cell.key)
+            .map(|(k, v)| (k.column(), v.label()))
+            .collect(),
+        games: a.pooled.games,
+        pooled_white_score: a.pooled.score,
+        homogeneity: a.homogeneity,
+        significant_sps: cell
+            .rows
+            .iter()
+            .filter(|r| {
+                r.q_value
+                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
+            })
+            .map(|r| r.sp)
+            .collect(),
+        verdict: a.verdict.text.clone(),
+    }
+}
+
+/// Writes the `--pairs` table, finished but not renamed.
+fn write_pairs(
+    path: &Path,
+    pairer: &Pairer,
+    format: Format,
+    inputs: &[PathBuf],
+) -> Result<Option<crate::output::Finished>> {
+    let mut sink = Sink::create(path, inputs)?;
+    let rows = pairer.rows();
+    match format {
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut sink);
+            for row in &rows {
                 w.serialize(row)?;
             }
             w.flush()?;
         }
         Format::Json => {
-            serde_json::to_writer_pretty(&mut sink, rows)?;
+            serde_json::to_writer_pretty(&mut sink, &rows)?;
             sink.write_all(b"\n")?;
         }
     }
@@ -324,11 +617,13 @@ pub struct Merged {
 }
 
 /// Reads tables written by `pgn960 stats` (CSV) and adds them up exactly. A file whose
-/// header is not one of ours, a row that cannot be (counts that do not add up, an SP out
-/// of range) or a sum past the counters' range is an error naming the file and row.
-pub fn merge_tables(paths: &[PathBuf]) -> Result<Merged> {
+/// header is not one of ours, whose `--by` keys differ from the first file's (or from
+/// `keys`, when given), a row that cannot be (counts that do not add up, an SP out of range,
+/// a key value that is none) or a sum past the counters' range is an error naming the file
+/// and row.
+pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<Merged> {
     let mut merged = Merged {
-        tables: Tables::default(),
+        tables: Tables::new(keys.to_vec()),
         sp: false,
         double_chess960: false,
     };
@@ -336,41 +631,74 @@ pub fn merge_tables(paths: &[PathBuf]) -> Result<Merged> {
         (TableKind::Sp, table::csv_header(false)),
         (TableKind::DoubleChess960, table::csv_header(true)),
     ];
+    let mut first_keys: Option<Vec<ByKey>> = (!keys.is_empty()).then(|| keys.to_vec());
     for path in paths {
         let mut reader = csv::Reader::from_path(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let header: Vec<String> = reader
+        let header = reader
             .headers()
             .with_context(|| format!("cannot read {}", path.display()))?
+            .clone();
+        let file_keys: Vec<ByKey> = header.iter().map_while(ByKey::from_column).collect();
+        let rest: Vec<String> = header
             .iter()
+            .skip(file_keys.len())
             .map(str::to_string)
             .collect();
-        let Some(&(kind, _)) = headers.iter().find(|(_, h)| *h == header) else {
+        let Some(&(kind, _)) = headers.iter().find(|(_, h)| *h == rest) else {
             bail!(
                 "{}: not a table written by pgn960 stats (its header is {:?})",
                 path.display(),
-                header.join(",")
+                header.iter().collect::<Vec<_>>().join(",")
             );
         };
+        let names = |k: &[ByKey]| {
+            let names: Vec<&str> = k.iter().map(|k| k.column()).collect();
+            if names.is_empty() {
+                "no --by keys".to_string()
+            } else {
+                format!("--by keys {}", names.join(","))
+            }
+        };
+        match &first_keys {
+            Some(expected) if *expected != file_keys => bail!(
+                "{}: a table with {}, not {}: tables merge only with tables of the same keys",
+                path.display(),
+                names(&file_keys),
+                names(expected)
+            ),
+            Some(_) => {}
+            None => first_keys = Some(file_keys.clone()),
+        }
+        merged.tables.keys = file_keys.clone();
         match kind {
             TableKind::Sp => merged.sp = true,
             TableKind::DoubleChess960 => merged.double_chess960 = true,
         }
-        for (i, row) in reader.deserialize::<Row>().enumerate() {
+        for (i, record) in reader.records().enumerate() {
             let at = || format!("{}: row {}", path.display(), i + 2);
-            let row = row.with_context(|| format!("{}: not a pgn960 stats row", at()))?;
+            let record = record.with_context(|| format!("{}: not a CSV row", at()))?;
+            let row: Row = record
+                .deserialize(Some(&header))
+                .with_context(|| format!("{}: not a pgn960 stats row", at()))?;
+            let key = file_keys
+                .iter()
+                .zip(record.iter())
+                .map(|(&k, text)| KeyValue::parse(k, text))
+                .collect::<Result<Key, String>>()
+                .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
             let counts = row.counts();
             counts
                 .check()
                 .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
             let target = match row.black_sp {
-                Some(black) if black < 960 && row.sp < 960 => {
-                    merged.tables.by_pair.entry((row.sp, black)).or_default()
-                }
-                None => match merged.tables.by_sp.get_mut(row.sp as usize) {
-                    Some(c) => c,
-                    None => bail!("{}: SP {} is out of range", at(), row.sp),
-                },
+                Some(black) if black < 960 && row.sp < 960 => merged
+                    .tables
+                    .by_pair
+                    .entry((key, row.sp, black))
+                    .or_default(),
+                None if row.sp < 960 => merged.tables.sp_counts(key, row.sp),
+                None => bail!("{}: SP {} is out of range", at(), row.sp),
                 Some(black) => bail!("{}: SP pair {}/{black} is out of range", at(), row.sp),
             };
             target
@@ -378,6 +706,10 @@ pub fn merge_tables(paths: &[PathBuf]) -> Result<Merged> {
                 .with_context(|| format!("{}: the sums overflow", at()))?;
         }
     }
+    // An all-zero row adds nothing: drop the cells it made, so that the merge of tables
+    // equals the table of the games (whose cells exist only with games).
+    merged.tables.by_sp.retain(|_, c| c.games > 0);
+    merged.tables.by_pair.retain(|_, c| c.games > 0);
     Ok(merged)
 }
 
@@ -385,10 +717,10 @@ pub fn merge_tables(paths: &[PathBuf]) -> Result<Merged> {
 pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
     let mut summary = StatsSummary::default();
-    let (write_sp, write_dfrc) = (true, args.dfrc.is_some());
     let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
     for (role, path) in [
         ("--dfrc", &args.dfrc),
+        ("--pairs", &args.pairs),
         ("--report", &args.report),
         ("--chart", &args.chart),
     ] {
@@ -408,8 +740,9 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             );
         }
     }
+    let mut pairer = Pairer::default();
     let (tables, write_sp, write_dfrc) = if args.merge {
-        let merged = merge_tables(&args.inputs)?;
+        let merged = merge_tables(&args.inputs, &args.by)?;
         if merged.double_chess960 && args.dfrc.is_none() {
             bail!("Double Chess960 tables were given: name the merged table with --dfrc FILE");
         }
@@ -424,49 +757,79 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             filters: &filters,
             include_classical: args.include_classical,
             missing_variant: globals.variant,
+            keys: &args.by,
+            band_width: args.band_width,
+            pairs: args.pairs.is_some(),
         };
         let mut driver = Driver::new(&args.inputs, globals)?;
-        let mut tables = Tables::default();
+        let mut tables = Tables::new(args.by.clone());
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
         driver.run(
             |bytes, origin| process(bytes, origin, &judge, args.headers_only),
             |_, chunk, _| {
-                tables.merge(&chunk.tables);
+                tables.merge(chunk.tables);
                 summary.games_read += chunk.read;
                 summary.counted += chunk.counted;
                 summary.counted_double_chess960 += chunk.counted_pairs;
+                summary.results_corrected += chunk.results_corrected;
                 for (k, v) in chunk.excluded {
                     *excluded.entry(k).or_default() += v;
+                }
+                for game in chunk.pair_games {
+                    pairer.push(game);
                 }
                 Ok(())
             },
         )?;
         driver.finish();
+        pairer.finish();
         summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
-        (tables, write_sp, write_dfrc)
+        (tables, true, args.dfrc.is_some())
     };
-    summary.seconds = started.elapsed().as_secs_f64();
+    summary.by = tables.keys.iter().map(|k| k.column()).collect();
     // Every output is finished before any is renamed into place.
     let inputs = &args.inputs;
+    let keys = &tables.keys;
     let mut finished = Vec::new();
+    let mut reports = Vec::new();
     if write_sp {
-        finished.push(write_rows(
+        let cells = tables.sp_keys().into_iter().map(|k| tables.sp_cell(&k));
+        finished.push(write_cells(
             &args.output,
-            &tables.sp_rows(),
+            keys,
+            cells,
             false,
             args.format,
             inputs,
+            |cell| reports.push(cell_report(keys, cell)),
         )?);
     }
+    summary.significance = reports;
     if let (Some(dfrc), true) = (&args.dfrc, write_dfrc) {
-        finished.push(write_rows(
+        let cells = tables.pair_cells().into_iter();
+        finished.push(write_cells(
             dfrc,
-            &tables.pair_rows(),
+            keys,
+            cells,
             true,
             args.format,
             inputs,
+            |_| {},
         )?);
     }
+    if let Some(path) = &args.pairs {
+        finished.push(write_pairs(path, &pairer, args.format, inputs)?);
+        let total = pairer.rows().pop();
+        summary.pairs = total.map(|total| PairsReport {
+            player_a: pairer.players.as_ref().map(|p| p.0.clone()),
+            player_b: pairer.players.as_ref().map(|p| p.1.clone()),
+            pairs: total.pairs,
+            unpaired_games: pairer.unpaired_games,
+            other_pairs: pairer.other_pairs,
+            total,
+        });
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
     if let Some(report) = &args.report {
         let mut sink = Sink::create(report, inputs)?;
         crate::archive::write_json(&mut sink, &summary)?;
@@ -491,7 +854,43 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         for (k, v) in &summary.excluded {
             text.push_str(&format!(", {k}: {v}"));
         }
+        if !args.headers_only {
+            text.push_str(&format!(
+                "; results corrected by the final position: {}",
+                summary.results_corrected
+            ));
+        }
         eprintln!("{text}");
+        if let Some(p) = &summary.pairs {
+            eprintln!(
+                "pairs: {} ({} vs {}), score {}, Elo {} [{}, {}]; unpaired games: {}, pairs of other players: {}",
+                p.pairs,
+                p.player_a.as_deref().unwrap_or("-"),
+                p.player_b.as_deref().unwrap_or("-"),
+                p.total.score.map_or("-".into(), |s| format!("{s:.4}")),
+                p.total.elo.map_or("-".into(), |e| format!("{e:.1}")),
+                p.total.elo_lo.map_or("-".into(), |e| format!("{e:.1}")),
+                p.total.elo_hi.map_or("-".into(), |e| format!("{e:.1}")),
+                p.unpaired_games,
+                p.other_pairs
+            );
+        }
+        if summary.significance.len() == 1 {
+            eprintln!("{}", summary.significance[0].verdict);
+        } else if !summary.significance.is_empty() {
+            let differ = summary
+                .significance
+                .iter()
+                .filter(|c| {
+                    c.homogeneity.as_ref().is_some_and(|h| h.p < 0.05)
+                        || !c.significant_sps.is_empty()
+                })
+                .count();
+            eprintln!(
+                "{} cells; in {differ} of them some SP differs beyond chance (the verdicts are in --report)",
+                summary.significance.len()
+            );
+        }
     }
     Ok(summary)
 }

@@ -10,6 +10,8 @@ pub mod html;
 pub mod sha256;
 pub mod tables;
 
+use crate::select::Speed;
+use crate::stats::by::KeyValue;
 use crate::stats::significance::{analyse, Funnel, Homogeneity, Wdl, ALPHA};
 use crate::stats::table::{back_rank, Counts, Row};
 use serde::Serialize;
@@ -180,6 +182,23 @@ pub struct CutRow(
     pub Option<f64>,
     pub Option<f64>,
 );
+
+/// The sort key of a cut value ([`CutCells`]): the order of `stats --by` rows (unknown
+/// first, speeds fastest first, dates and bands ascending, names in byte order, which the
+/// label then gives).
+pub fn value_rank(value: &KeyValue) -> u64 {
+    match value {
+        KeyValue::Speed(Some(s)) => Speed::ALL
+            .iter()
+            .position(|x| x == s)
+            .map_or(1, |i| i as u64 + 1),
+        KeyValue::Month(Some((y, m))) => u64::from(*y) * 100 + u64::from(*m) + 1,
+        KeyValue::Year(Some(y)) => u64::from(*y) + 1,
+        KeyValue::Band(Some((lo, _))) => u64::from(*lo) + 1,
+        KeyValue::Text(Some(_)) => 1,
+        _ => 0,
+    }
+}
 
 /// The cells of one cut key: per value (its sort key and label), per SP with games.
 pub type CutCells = BTreeMap<(u64, String), BTreeMap<u16, Counts>>;

@@ -2,7 +2,8 @@
 //! `pgn960 stats`, with or without `--by` key columns, SP or Double Chess960) and
 //! `--from-tree` (the JSON tree of `pgn960 tree`).
 
-use super::{CutCells, Summary, Tally, TreeNode, TreeSection};
+use super::{value_rank, CutCells, Summary, Tally, TreeNode, TreeSection};
+use crate::stats::by::{ByKey, KeyValue};
 use crate::stats::table::Counts;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
@@ -32,8 +33,6 @@ struct StatsRecord {
 }
 
 impl StatsRecord {
-    // The struct update keeps columns this page does not read (evaluations) at zero.
-    #[allow(clippy::needless_update)]
     fn counts(&self) -> Counts {
         Counts {
             games: self.games,
@@ -86,7 +85,7 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
         pairs: pairs.then(BTreeMap::new),
         cuts: keys.iter().map(|k| (k.clone(), BTreeMap::new())).collect(),
     };
-    let mut order: Vec<BTreeMap<String, u64>> = vec![BTreeMap::new(); keys.len()];
+    let by: Vec<Option<ByKey>> = keys.iter().map(|k| ByKey::from_column(k)).collect();
     for (i, record) in reader.records().enumerate() {
         let at = || format!("{}: row {}", path.display(), i + 2);
         let record = record.with_context(|| format!("{}: not a CSV row", at()))?;
@@ -110,8 +109,13 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
         if sums.sp.is_some() {
             for (k, (_, values)) in sums.cuts.iter_mut().enumerate() {
                 let value = record.get(k).unwrap_or_default().to_string();
-                let next = order[k].len() as u64;
-                let rank = *order[k].entry(value.clone()).or_insert(next);
+                let rank = match by[k] {
+                    Some(key) => value_rank(
+                        &KeyValue::parse(key, &value)
+                            .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?,
+                    ),
+                    None => u64::from(!value.is_empty()),
+                };
                 let cell = values.entry((rank, value)).or_default();
                 add(cell.entry(row.sp).or_default(), &counts, &at)?;
             }

@@ -1,11 +1,16 @@
-//! The SVG chart of `pgn960 stats --chart`: white's score per SP with its 95% interval,
-//! the overall mean, and the best and worst SPs named.
+//! The SVG chart of `pgn960 stats --chart`: the funnel of chance. Each SP is a point at
+//! (its games, white's score); the shaded funnel is where white's score falls with 95%
+//! probability when no SP differs from the pooled W/D/L, the wider lines where it falls
+//! with probability 1 − 0.05/m over m SPs tested (a single SP outside it stands out even
+//! after m tests). SPs with a Benjamini–Hochberg q-value below 0.05 are marked and named;
+//! when there are none, the chart says that none stands out.
 
-use super::table::Tables;
+use super::significance::{analyse, Funnel, Wdl, ALPHA};
+use super::table::{back_rank, Tables};
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 
-/// Draws the chart of `tables` as SVG text.
+/// Draws the chart of `tables` (all `--by` cells added up) as SVG text.
 pub fn draw(tables: &Tables, min_games: u64) -> Result<String> {
     let mut svg = String::new();
     draw_into(tables, min_games, &mut svg)?;
@@ -13,110 +18,155 @@ pub fn draw(tables: &Tables, min_games: u64) -> Result<String> {
 }
 
 fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
-    let rows = tables.sp_rows();
-    let total: u64 = rows.iter().map(|r| r.games).sum();
-    let points: f64 = rows
+    let wdl: Vec<Wdl> = tables.pooled_sp_counts().iter().map(Wdl::from).collect();
+    let analysis = analyse(&wdl);
+    let total = analysis.pooled.games;
+    let mean = analysis.pooled.score.unwrap_or(0.5);
+    let tested = analysis.tests.iter().filter(|t| t.p.is_some()).count();
+    let funnel95 = Funnel::new(&wdl, 0.95);
+    let funnel_all = Funnel::new(&wdl, 1.0 - ALPHA / tested.max(1) as f64);
+    let min_games = min_games.max(1);
+    let shown: Vec<(u16, u64, f64)> = wdl
         .iter()
-        .map(|r| r.white_wins as f64 + r.draws as f64 / 2.0)
-        .sum();
-    let mean = if total > 0 {
-        points / total as f64
-    } else {
-        0.5
-    };
-    let shown: Vec<_> = rows
-        .iter()
-        .filter(|r| r.games >= min_games.max(1))
+        .enumerate()
+        .filter(|(_, w)| w.games() >= min_games)
+        .filter_map(|(sp, w)| Some((sp as u16, w.games(), w.score()?)))
         .collect();
-    let best = shown.iter().max_by(|a, b| {
-        a.white_score_lo
-            .partial_cmp(&b.white_score_lo)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let worst = shown.iter().min_by(|a, b| {
-        a.white_score_hi
-            .partial_cmp(&b.white_score_hi)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    let max_n = shown.iter().map(|s| s.1).max().unwrap_or(1).max(1) as f64;
+    let significant: Vec<(u16, u64, f64, f64)> = analysis
+        .tests
+        .iter()
+        .enumerate()
+        .filter_map(|(sp, t)| match (t.q, t.score) {
+            (Some(q), Some(s)) if q < ALPHA => Some((sp as u16, t.games, s, q)),
+            _ => None,
+        })
+        .collect();
 
-    let root = SVGBackend::with_string(svg, (1600, 700)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1600, 800)).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw the chart: {e}");
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let title = format!(
-        "White's score by Chess960 start position ({total} games; SPs with >= {} games; mean {mean:.3})",
-        min_games.max(1)
+        "White's score per Chess960 start position against its games: the funnel of chance \
+         ({total} games, pooled white score {mean:.3})"
     );
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(70)
-        .build_cartesian_2d(-5f64..965f64, 0f64..1f64)
+        .build_cartesian_2d(0f64..max_n * 1.05 + 0.5, 0f64..1f64)
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
-        .x_desc("start position (SP, Scharnagl numbering; 518 = RNBQKBNR)")
-        .y_desc("white score (wins + draws/2), 95% Wilson interval")
-        .x_labels(20)
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc(format!(
+            "games of the SP (SPs with >= {min_games} games shown; points spread sideways \
+             by up to 0.2 so equal ones do not hide each other)"
+        ))
+        .y_desc("white score (wins + draws/2)")
         .y_labels(11)
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(|e| err(&e))?;
-    chart
-        .draw_series(shown.iter().filter_map(|r| {
-            let (lo, hi) = (r.white_score_lo?, r.white_score_hi?);
-            let x = f64::from(r.sp);
-            Some(PathElement::new(vec![(x, lo), (x, hi)], BLUE.mix(0.35)))
-        }))
-        .map_err(|e| err(&e))?;
-    chart
-        .draw_series(shown.iter().filter_map(|r| {
-            Some(Circle::new(
-                (f64::from(r.sp), r.white_score?),
-                2,
-                BLUE.filled(),
-            ))
-        }))
-        .map_err(|e| err(&e))?
-        .label("SP score")
-        .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
+    // The band at each n, sampled finely enough to look smooth at small n.
+    let steps = 400usize;
+    let ns: Vec<f64> = (0..=steps)
+        .map(|i| 1.0 + (max_n * 1.05 - 1.0).max(0.0) * i as f64 / steps as f64)
+        .collect();
+    let band = |f: &Funnel, n: f64| {
+        let half = f.z * f.sd * ((f.total_games - n).max(0.0) / (n * f.total_games)).sqrt();
+        (
+            (f.mean - half).clamp(0.0, 1.0),
+            (f.mean + half).clamp(0.0, 1.0),
+        )
+    };
+    if let Some(f) = funnel95.filter(|f| f.total_games > 0.0) {
+        let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n, band(&f, n).1)).collect();
+        outline.extend(ns.iter().rev().map(|&n| (n, band(&f, n).0)));
+        chart
+            .draw_series(std::iter::once(Polygon::new(outline, BLUE.mix(0.12))))
+            .map_err(|e| err(&e))?
+            .label("95% funnel: where 19 SPs in 20 fall if no SP differs")
+            .legend(|(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.12).filled())
+            });
+    }
+    if let Some(f) = funnel_all.filter(|f| f.total_games > 0.0) {
+        for (i, side) in [0usize, 1].into_iter().enumerate() {
+            let line = ns.iter().map(|&n| {
+                let (lo, hi) = band(&f, n);
+                (n, if side == 0 { lo } else { hi })
+            });
+            let series = chart
+                .draw_series(LineSeries::new(line, BLACK.mix(0.6).stroke_width(1)))
+                .map_err(|e| err(&e))?;
+            if i == 0 {
+                series
+                    .label(format!(
+                        "funnel at 1 - 0.05/{tested}: outside it an SP stands out even after {tested} tests"
+                    ))
+                    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.6)));
+            }
+        }
+    }
     chart
         .draw_series(std::iter::once(PathElement::new(
-            vec![(-5.0, mean), (965.0, mean)],
-            RED.stroke_width(2),
+            vec![(0.0, mean), (max_n * 1.05 + 0.5, mean)],
+            RED.stroke_width(1),
         )))
         .map_err(|e| err(&e))?
-        .label(format!("overall mean {mean:.3}"))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-    for (row, what, colour) in [(best, "best", GREEN), (worst, "worst", MAGENTA)] {
-        if let (Some(r), Some(score)) = (row, row.and_then(|r| r.white_score)) {
-            let x = f64::from(r.sp);
-            chart
-                .draw_series(std::iter::once(Circle::new(
-                    (x, score),
-                    6,
-                    colour.stroke_width(2),
-                )))
-                .map_err(|e| err(&e))?;
-            let label = format!(
-                "{what}: SP {} {} {score:.3} ({} games)",
-                r.sp, r.start, r.games
-            );
-            let y = if what == "best" || score < 0.12 {
-                (score + 0.05).min(0.97)
+        .label(format!("pooled white score {mean:.3}"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(1)));
+    let jitter = |sp: u16| (f64::from((sp * 37) % 11) - 5.0) / 25.0;
+    chart
+        .draw_series(
+            shown.iter().map(|&(sp, n, s)| {
+                Circle::new((n as f64 + jitter(sp), s), 2, BLUE.mix(0.6).filled())
+            }),
+        )
+        .map_err(|e| err(&e))?
+        .label("an SP")
+        .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
+    for (i, &(sp, n, s, q)) in significant.iter().enumerate() {
+        let x = n as f64 + jitter(sp);
+        chart
+            .draw_series(std::iter::once(Circle::new((x, s), 6, RED.stroke_width(2))))
+            .map_err(|e| err(&e))?;
+        if i < 20 {
+            let label = format!("SP {sp} {} {s:.3} ({n} games, q = {q:.2e})", back_rank(sp));
+            let y = if s > mean {
+                (s + 0.03).min(0.98)
             } else {
-                score - 0.05
+                (s - 0.03).max(0.02)
             };
             chart
                 .draw_series(std::iter::once(Text::new(
                     label,
-                    (x.clamp(60.0, 760.0), y),
-                    ("sans-serif", 16).into_font().color(&colour),
+                    (x.min(max_n * 0.75), y),
+                    ("sans-serif", 15).into_font().color(&RED),
                 )))
                 .map_err(|e| err(&e))?;
         }
     }
+    let verdict = match significant.len() {
+        0 => format!(
+            "No SP stands out: none of the {tested} SPs tested differs from the pooled score at \
+             a 5% false discovery rate (all q >= 0.05)."
+        ),
+        1 => "1 SP differs from the pooled score beyond chance (q < 0.05): marked in red."
+            .to_string(),
+        k => format!(
+            "{k} SPs differ from the pooled score beyond chance (q < 0.05): marked in red{}.",
+            if k > 20 { ", the first 20 named" } else { "" }
+        ),
+    };
+    chart
+        .draw_series(std::iter::once(Text::new(
+            verdict,
+            (max_n * 0.02, 0.04),
+            ("sans-serif", 18).into_font().color(&BLACK),
+        )))
+        .map_err(|e| err(&e))?;
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

@@ -1,6 +1,8 @@
-//! Per-start-position result tables: accumulating games, deriving scores and intervals,
-//! writing and merging CSV exactly.
+//! Per-start-position result tables: accumulating games, deriving scores, intervals and
+//! significance, cut by the keys of `--by`, writing and merging CSV exactly.
 
+use super::by::{ByKey, Key};
+use super::significance::{analyse, Analysis, Wdl};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -30,7 +32,32 @@ pub struct Counts {
     /// Sum over rated games of white's expected score from the rating difference, in
     /// millionths of a point (integers, so merging is exact).
     pub expected_micropoints: u64,
+    /// Games with at least one `[%eval]` on the main line.
+    pub eval_games: u64,
+    /// Games with an evaluation after ply 10.
+    pub eval_ply10_games: u64,
+    /// Sum of those evaluations, in centipawns from white's view (mates as ±1000).
+    pub eval_ply10_centipawns: i64,
+    /// Games with an evaluation after ply 20.
+    pub eval_ply20_games: u64,
+    /// Sum of those evaluations, in centipawns.
+    pub eval_ply20_centipawns: i64,
 }
+
+/// The evaluations of one game's main line that the table keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GameEvals {
+    /// Whether the main line has any `[%eval]`.
+    pub any: bool,
+    /// The evaluation after ply 10, in centipawns from white's view, capped at ±1000.
+    pub ply10: Option<i64>,
+    /// The evaluation after ply 20.
+    pub ply20: Option<i64>,
+}
+
+/// The cap of an evaluation, in centipawns: a mate counts as 10 pawns for the side that
+/// mates, and any evaluation beyond ±10 pawns as ±10.
+pub const EVAL_CAP_CENTIPAWNS: i64 = 1000;
 
 /// Who won a counted game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +102,21 @@ impl Counts {
         }
     }
 
+    /// Adds one game's evaluations.
+    pub fn add_evals(&mut self, evals: &GameEvals) {
+        if evals.any {
+            self.eval_games += 1;
+        }
+        if let Some(cp) = evals.ply10 {
+            self.eval_ply10_games += 1;
+            self.eval_ply10_centipawns += cp;
+        }
+        if let Some(cp) = evals.ply20 {
+            self.eval_ply20_games += 1;
+            self.eval_ply20_centipawns += cp;
+        }
+    }
+
     /// Adds another row's counts.
     pub fn merge(&mut self, other: &Counts) {
         self.games += other.games;
@@ -86,6 +128,11 @@ impl Counts {
         self.black_elo_sum += other.black_elo_sum;
         self.rated_white_half_points += other.rated_white_half_points;
         self.expected_micropoints += other.expected_micropoints;
+        self.eval_games += other.eval_games;
+        self.eval_ply10_games += other.eval_ply10_games;
+        self.eval_ply10_centipawns += other.eval_ply10_centipawns;
+        self.eval_ply20_games += other.eval_ply20_games;
+        self.eval_ply20_centipawns += other.eval_ply20_centipawns;
     }
 
     /// Adds another row's counts, or fails (changing nothing) if a sum would overflow.
@@ -104,6 +151,15 @@ impl Counts {
                 other.rated_white_half_points,
             )?,
             expected_micropoints: sum(self.expected_micropoints, other.expected_micropoints)?,
+            eval_games: sum(self.eval_games, other.eval_games)?,
+            eval_ply10_games: sum(self.eval_ply10_games, other.eval_ply10_games)?,
+            eval_ply10_centipawns: self
+                .eval_ply10_centipawns
+                .checked_add(other.eval_ply10_centipawns)?,
+            eval_ply20_games: sum(self.eval_ply20_games, other.eval_ply20_games)?,
+            eval_ply20_centipawns: self
+                .eval_ply20_centipawns
+                .checked_add(other.eval_ply20_centipawns)?,
         };
         *self = merged;
         Some(())
@@ -133,6 +189,22 @@ impl Counts {
             || self.expected_micropoints > self.rated_games.saturating_mul(1_000_000)
         {
             return Err("more points than rated games can score".into());
+        }
+        if self.eval_games > self.games
+            || self.eval_ply10_games > self.eval_games
+            || self.eval_ply20_games > self.eval_games
+        {
+            return Err(format!(
+                "eval_games ({}) is more than games ({}), or fewer than eval_ply10_games ({}) \
+                 or eval_ply20_games ({})",
+                self.eval_games, self.games, self.eval_ply10_games, self.eval_ply20_games
+            ));
+        }
+        let cap = |n: u64| i128::from(n) * i128::from(EVAL_CAP_CENTIPAWNS);
+        if i128::from(self.eval_ply10_centipawns).abs() > cap(self.eval_ply10_games)
+            || i128::from(self.eval_ply20_centipawns).abs() > cap(self.eval_ply20_games)
+        {
+            return Err("an evaluation sum is beyond ±10 pawns a game".into());
         }
         Ok(())
     }
@@ -188,6 +260,19 @@ pub struct Row {
     pub expected_white_score: Option<f64>,
     /// White's score minus its expected score, over rated games.
     pub white_excess: Option<f64>,
+    /// Two-sided p-value of white's score against the pooled score of the row's table
+    /// (its `--by` cell); recomputed, not read, by `--merge`.
+    #[serde(default)]
+    pub p_value: Option<f64>,
+    /// Benjamini–Hochberg q-value of `p_value` over the rows of the same table.
+    #[serde(default)]
+    pub q_value: Option<f64>,
+    /// Games with at least one `[%eval]` on the main line.
+    pub eval_games: u64,
+    /// Mean evaluation after ply 10, in pawns from white's view (mates as ±10).
+    pub mean_eval_ply10: Option<f64>,
+    /// Mean evaluation after ply 20.
+    pub mean_eval_ply20: Option<f64>,
     /// Games where both players have a rating.
     pub rated_games: u64,
     /// Sum of white ratings over rated games.
@@ -198,6 +283,14 @@ pub struct Row {
     pub rated_white_half_points: u64,
     /// Expected score sum over rated games, in millionths.
     pub expected_micropoints: u64,
+    /// Games with an evaluation after ply 10.
+    pub eval_ply10_games: u64,
+    /// Sum of the evaluations after ply 10, in centipawns.
+    pub eval_ply10_centipawns: i64,
+    /// Games with an evaluation after ply 20.
+    pub eval_ply20_games: u64,
+    /// Sum of the evaluations after ply 20, in centipawns.
+    pub eval_ply20_centipawns: i64,
 }
 
 fn round6(x: f64) -> f64 {
@@ -212,6 +305,7 @@ impl Row {
         let expected = per_rated(c.expected_micropoints).map(|e| round6(e / 1e6));
         let rated_score = per_rated(c.rated_white_half_points).map(|s| s / 2.0);
         let interval = c.wilson_interval();
+        let mean_eval = |n: u64, cp: i64| (n > 0).then(|| round6(cp as f64 / n as f64 / 100.0));
         Row {
             sp,
             black_sp,
@@ -228,11 +322,20 @@ impl Row {
             mean_black_elo: per_rated(c.black_elo_sum),
             expected_white_score: expected,
             white_excess: rated_score.zip(expected).map(|(s, e)| round6(s - e)),
+            p_value: None,
+            q_value: None,
+            eval_games: c.eval_games,
+            mean_eval_ply10: mean_eval(c.eval_ply10_games, c.eval_ply10_centipawns),
+            mean_eval_ply20: mean_eval(c.eval_ply20_games, c.eval_ply20_centipawns),
             rated_games: c.rated_games,
             white_elo_sum: c.white_elo_sum,
             black_elo_sum: c.black_elo_sum,
             rated_white_half_points: c.rated_white_half_points,
             expected_micropoints: c.expected_micropoints,
+            eval_ply10_games: c.eval_ply10_games,
+            eval_ply10_centipawns: c.eval_ply10_centipawns,
+            eval_ply20_games: c.eval_ply20_games,
+            eval_ply20_centipawns: c.eval_ply20_centipawns,
         }
     }
 
@@ -248,6 +351,11 @@ impl Row {
             black_elo_sum: self.black_elo_sum,
             rated_white_half_points: self.rated_white_half_points,
             expected_micropoints: self.expected_micropoints,
+            eval_games: self.eval_games,
+            eval_ply10_games: self.eval_ply10_games,
+            eval_ply10_centipawns: self.eval_ply10_centipawns,
+            eval_ply20_games: self.eval_ply20_games,
+            eval_ply20_centipawns: self.eval_ply20_centipawns,
         }
     }
 }
@@ -270,50 +378,137 @@ pub fn csv_header(pairs: bool) -> Vec<String> {
         .collect()
 }
 
-/// Counts for all 960 SPs and for Double Chess960 pairs.
-#[derive(Debug, Clone)]
+/// Counts per `--by` cell: for each SP, and for each Double Chess960 pair, only those with
+/// games (a cell's 960 rows are filled in when written), so memory grows with the cells
+/// present, not with the keys' possible values.
+#[derive(Debug, Clone, Default)]
 pub struct Tables {
-    /// Index = SP.
-    pub by_sp: Vec<Counts>,
-    /// Keyed by (white SP, black SP).
-    pub by_pair: BTreeMap<(u16, u16), Counts>,
+    /// The `--by` keys, in order (empty: one table).
+    pub keys: Vec<ByKey>,
+    /// Keyed by (cell, SP).
+    pub by_sp: BTreeMap<(Key, u16), Counts>,
+    /// Keyed by (cell, white SP, black SP).
+    pub by_pair: BTreeMap<(Key, u16, u16), Counts>,
 }
 
-impl Default for Tables {
-    fn default() -> Tables {
-        Tables {
-            by_sp: vec![Counts::default(); 960],
-            by_pair: BTreeMap::new(),
-        }
-    }
+/// One table of a `--by` cell: its key values, rows (with p- and q-values) and analysis.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// The values of the `--by` keys (empty without `--by`).
+    pub key: Key,
+    /// The rows: 960 for SP tables, the pairs present for Double Chess960.
+    pub rows: Vec<Row>,
+    /// The significance tests of the rows against the cell's pool.
+    pub analysis: Analysis,
 }
 
 impl Tables {
-    /// Adds another table (from another chunk, file or run).
-    pub fn merge(&mut self, other: &Tables) {
-        for (mine, theirs) in self.by_sp.iter_mut().zip(&other.by_sp) {
-            mine.merge(theirs);
-        }
-        for (key, counts) in &other.by_pair {
-            self.by_pair.entry(*key).or_default().merge(counts);
+    /// Empty tables cut by `keys`.
+    pub fn new(keys: Vec<ByKey>) -> Tables {
+        Tables {
+            keys,
+            ..Tables::default()
         }
     }
 
-    /// The 960 rows, SP order, empty SPs included.
-    pub fn sp_rows(&self) -> Vec<Row> {
-        self.by_sp
+    /// Counts for (`key`, `sp`), created empty.
+    pub fn sp_counts(&mut self, key: Key, sp: u16) -> &mut Counts {
+        self.by_sp.entry((key, sp)).or_default()
+    }
+
+    /// Adds another table (from another chunk, file or run).
+    pub fn merge(&mut self, other: Tables) {
+        for (key, counts) in other.by_sp {
+            self.by_sp.entry(key).or_default().merge(&counts);
+        }
+        for (key, counts) in other.by_pair {
+            self.by_pair.entry(key).or_default().merge(&counts);
+        }
+    }
+
+    /// The cells of the SP table in row order; without `--by` keys, the one table, even
+    /// without games.
+    pub fn sp_keys(&self) -> Vec<Key> {
+        let mut keys: Vec<Key> = Vec::new();
+        for (key, _) in self.by_sp.keys() {
+            if keys.last() != Some(key) {
+                keys.push(key.clone());
+            }
+        }
+        if self.keys.is_empty() && keys.is_empty() {
+            keys.push(Vec::new());
+        }
+        keys
+    }
+
+    /// The 960 counts of one cell.
+    pub fn sp_counts_of(&self, key: &Key) -> Vec<Counts> {
+        let mut counts = vec![Counts::default(); 960];
+        for ((_, sp), c) in self.by_sp.range((key.clone(), 0)..=(key.clone(), u16::MAX)) {
+            if let Some(slot) = counts.get_mut(usize::from(*sp)) {
+                *slot = *c;
+            }
+        }
+        counts
+    }
+
+    /// The 960 counts of all cells added up.
+    pub fn pooled_sp_counts(&self) -> Vec<Counts> {
+        let mut counts = vec![Counts::default(); 960];
+        for ((_, sp), c) in &self.by_sp {
+            if let Some(slot) = counts.get_mut(usize::from(*sp)) {
+                slot.merge(c);
+            }
+        }
+        counts
+    }
+
+    /// The SP table of one cell: 960 rows, SP order, empty SPs included, tested within the
+    /// cell.
+    pub fn sp_cell(&self, key: &Key) -> Cell {
+        let counts = self.sp_counts_of(key);
+        let rows = counts
             .iter()
             .enumerate()
             .map(|(sp, c)| Row::new(sp as u16, None, back_rank(sp as u16), c))
-            .collect()
+            .collect();
+        cell(key.clone(), &counts, rows)
     }
 
-    /// The Double Chess960 rows, ordered by (white SP, black SP).
-    pub fn pair_rows(&self) -> Vec<Row> {
-        self.by_pair
-            .iter()
-            .map(|(&(w, b), c)| Row::new(w, Some(b), back_rank(w), c))
-            .collect()
+    /// The Double Chess960 tables, one per cell, rows ordered by (white SP, black SP).
+    pub fn pair_cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        let mut current: Option<(Key, Vec<Counts>, Vec<Row>)> = None;
+        for ((key, w, b), c) in &self.by_pair {
+            if current.as_ref().is_some_and(|(k, ..)| k != key) {
+                if let Some((k, counts, rows)) = current.take() {
+                    cells.push(cell(k, &counts, rows));
+                }
+            }
+            let (_, counts, rows) =
+                current.get_or_insert_with(|| (key.clone(), Vec::new(), Vec::new()));
+            counts.push(*c);
+            rows.push(Row::new(*w, Some(*b), back_rank(*w), c));
+        }
+        if let Some((k, counts, rows)) = current {
+            cells.push(cell(k, &counts, rows));
+        }
+        cells
+    }
+}
+
+/// A cell with its p- and q-values filled in.
+fn cell(key: Key, counts: &[Counts], mut rows: Vec<Row>) -> Cell {
+    let wdl: Vec<Wdl> = counts.iter().map(Wdl::from).collect();
+    let analysis = analyse(&wdl);
+    for (row, test) in rows.iter_mut().zip(&analysis.tests) {
+        row.p_value = test.p;
+        row.q_value = test.q;
+    }
+    Cell {
+        key,
+        rows,
+        analysis,
     }
 }
 

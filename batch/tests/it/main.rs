@@ -19,5 +19,6 @@ mod report;
 mod significance;
 mod sp_perft;
 mod stats;
+mod stats_by;
 mod tree;
 mod xfen;

@@ -176,6 +176,31 @@ fn report_counts_cuts_and_matches_from_stats() {
     assert_eq!(other["overview"], data["overview"]);
     assert_eq!(other["funnel"], data["funnel"]);
     assert_eq!(other["summary"]["from_tables"], true);
+    assert_eq!(other["cuts"], serde_json::json!([]));
+    // The cuts from a table of `stats --by time-control,rating-band` (crossed: the page
+    // sums it per key) are the cuts counted in the pass over the games.
+    let by = dir.path().join("by.csv");
+    pgn960()
+        .args(["stats", "--by", "time-control,rating-band"])
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&by)
+        .assert()
+        .success();
+    let from_by = dir.path().join("by.html");
+    pgn960()
+        .arg("report")
+        .arg("--from-stats")
+        .arg(&by)
+        .arg("--from-stats")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&from_by)
+        .assert()
+        .success();
+    let other = page_data(&std::fs::read_to_string(&from_by).unwrap());
+    assert_eq!(other["cuts"], data["cuts"]);
+    assert_eq!(other["sps"], data["sps"]);
     // A table of other games is refused.
     let other_csv = dir.path().join("other.csv");
     let one = dir.path().join("one.pgn");

@@ -1,0 +1,187 @@
+//! The cuts of `stats --by`: which key a game falls under (speed, month, year, rating band,
+//! event, player), how a key is written as a table column and read back for `--merge`.
+
+use pgn960::facts::{GameFacts, Speed};
+use pgn_parse::Tag;
+
+/// A key of `stats --by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ByKey {
+    /// The speed from the TimeControl tag (column `time_control`).
+    TimeControl,
+    /// `YYYY-MM` from UTCDate, else Date (column `month`).
+    Month,
+    /// `YYYY` from UTCDate, else Date (column `year`).
+    Year,
+    /// The band of the mean of both ratings, `--band-width` wide (column `rating_band`).
+    RatingBand,
+    /// The Event tag (column `event`).
+    Event,
+    /// The White tag (column `white`).
+    White,
+    /// The Black tag (column `black`).
+    Black,
+}
+
+impl ByKey {
+    /// Every key, in the order the help lists them.
+    pub const ALL: [ByKey; 7] = [
+        ByKey::TimeControl,
+        ByKey::Month,
+        ByKey::Year,
+        ByKey::RatingBand,
+        ByKey::Event,
+        ByKey::White,
+        ByKey::Black,
+    ];
+
+    /// The column name in tables.
+    pub const fn column(self) -> &'static str {
+        match self {
+            ByKey::TimeControl => "time_control",
+            ByKey::Month => "month",
+            ByKey::Year => "year",
+            ByKey::RatingBand => "rating_band",
+            ByKey::Event => "event",
+            ByKey::White => "white",
+            ByKey::Black => "black",
+        }
+    }
+
+    /// The key whose column is `name`.
+    pub fn from_column(name: &str) -> Option<ByKey> {
+        ByKey::ALL.into_iter().find(|k| k.column() == name)
+    }
+}
+
+/// The value of one key for one game; `None` when the game's tags do not say (written as an
+/// empty cell). Ordered as the rows are: unknown first, speeds fastest first, dates and bands
+/// ascending, names in byte order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KeyValue {
+    /// A speed.
+    Speed(Option<Speed>),
+    /// (year, month).
+    Month(Option<(u16, u8)>),
+    /// A year.
+    Year(Option<u16>),
+    /// (lowest rating, width) of a rating band.
+    Band(Option<(u32, u32)>),
+    /// A tag's text.
+    Text(Option<String>),
+}
+
+/// The values of the `--by` keys of one cell, in `--by` order (empty without `--by`).
+pub type Key = Vec<KeyValue>;
+
+impl KeyValue {
+    /// The value of `key` for a game with these tags and facts.
+    pub fn of(key: ByKey, tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> KeyValue {
+        let text = |name: &[u8]| {
+            tags.iter()
+                .find(|t| t.name == name)
+                .map(|t| t.value_str().trim().to_string())
+                .filter(|t| !t.is_empty())
+        };
+        match key {
+            ByKey::TimeControl => KeyValue::Speed(facts.speed),
+            ByKey::Month => KeyValue::Month(facts.date.map(|d| (d.year, d.month))),
+            ByKey::Year => KeyValue::Year(facts.date.map(|d| d.year)),
+            ByKey::RatingBand => {
+                let width = band_width.max(1);
+                KeyValue::Band(facts.ratings.map(|(w, b)| {
+                    let mean = (u64::from(w) + u64::from(b)) / 2;
+                    let mean = u32::try_from(mean).unwrap_or(u32::MAX);
+                    (mean / width * width, width)
+                }))
+            }
+            ByKey::Event => KeyValue::Text(text(b"Event")),
+            ByKey::White => KeyValue::Text(text(b"White")),
+            ByKey::Black => KeyValue::Text(text(b"Black")),
+        }
+    }
+
+    /// The value as written in its column (`blitz`, `2024-03`, `2024`, `1800-1999`, the
+    /// tag's text; empty when unknown).
+    pub fn label(&self) -> String {
+        match self {
+            KeyValue::Speed(s) => s.map(|s| s.name().to_string()).unwrap_or_default(),
+            KeyValue::Month(m) => m.map(|(y, m)| format!("{y:04}-{m:02}")).unwrap_or_default(),
+            KeyValue::Year(y) => y.map(|y| format!("{y:04}")).unwrap_or_default(),
+            KeyValue::Band(b) => b
+                .map(|(lo, w)| format!("{lo}-{}", u64::from(lo) + u64::from(w) - 1))
+                .unwrap_or_default(),
+            KeyValue::Text(t) => t.clone().unwrap_or_default(),
+        }
+    }
+
+    /// Reads a value of `key` back from its column text (for `--merge`).
+    pub fn parse(key: ByKey, text: &str) -> Result<KeyValue, String> {
+        let bad = || format!("{text:?} is not a {} value", key.column());
+        let empty = text.is_empty();
+        Ok(match key {
+            ByKey::TimeControl if empty => KeyValue::Speed(None),
+            ByKey::TimeControl => KeyValue::Speed(Some(text.parse::<Speed>()?)),
+            ByKey::Month if empty => KeyValue::Month(None),
+            ByKey::Month => {
+                let (y, m) = text.split_once('-').ok_or_else(bad)?;
+                let (y, m) = (y.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
+                if !(1..=12).contains(&m) {
+                    return Err(bad());
+                }
+                KeyValue::Month(Some((y, m)))
+            }
+            ByKey::Year if empty => KeyValue::Year(None),
+            ByKey::Year => KeyValue::Year(Some(text.parse().map_err(|_| bad())?)),
+            ByKey::RatingBand if empty => KeyValue::Band(None),
+            ByKey::RatingBand => {
+                let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
+                let (lo, hi): (u32, u32) = (
+                    lo.parse().map_err(|_| bad())?,
+                    hi.parse().map_err(|_| bad())?,
+                );
+                if hi < lo {
+                    return Err(bad());
+                }
+                KeyValue::Band(Some((lo, hi - lo + 1)))
+            }
+            ByKey::Event | ByKey::White | ByKey::Black => {
+                KeyValue::Text((!empty).then(|| text.to_string()))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_read_back_and_order() {
+        let facts = GameFacts {
+            ratings: Some((1850, 2000)),
+            speed: Some(Speed::Blitz),
+            date: "2024.03.09".parse().ok(),
+        };
+        let cases = [
+            (ByKey::TimeControl, "blitz"),
+            (ByKey::Month, "2024-03"),
+            (ByKey::Year, "2024"),
+            (ByKey::RatingBand, "1800-1999"),
+        ];
+        for (key, label) in cases {
+            let v = KeyValue::of(key, &[], &facts, 200);
+            assert_eq!(v.label(), label);
+            assert_eq!(KeyValue::parse(key, label), Ok(v.clone()));
+            assert_eq!(
+                KeyValue::parse(key, ""),
+                Ok(KeyValue::of(key, &[], &GameFacts::default(), 200))
+            );
+        }
+        assert!(KeyValue::Speed(None) < KeyValue::Speed(Some(Speed::UltraBullet)));
+        assert!(KeyValue::Speed(Some(Speed::Bullet)) < KeyValue::Speed(Some(Speed::Rapid)));
+        assert!(KeyValue::Band(Some((800, 200))) < KeyValue::Band(Some((1000, 200))));
+        assert!(KeyValue::parse(ByKey::RatingBand, "2000-1999").is_err());
+        assert!(KeyValue::parse(ByKey::TimeControl, "fast").is_err());
+    }
+}
