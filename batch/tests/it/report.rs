@@ -201,6 +201,50 @@ fn report_counts_cuts_and_matches_from_stats() {
     let other = page_data(&std::fs::read_to_string(&from_by).unwrap());
     assert_eq!(other["cuts"], data["cuts"]);
     assert_eq!(other["sps"], data["sps"]);
+    assert_eq!(other["tree"], Value::Null);
+    // The tree from the JSON of `pgn960 tree` is the tree counted in the pass.
+    let tree = dir.path().join("tree.json");
+    pgn960()
+        .args(["tree", "--depth", "4"])
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&tree)
+        .assert()
+        .success();
+    let with_tree = dir.path().join("tree.html");
+    pgn960()
+        .arg("report")
+        .arg("--from-stats")
+        .arg(&csv)
+        .arg("--from-tree")
+        .arg(&tree)
+        .arg("-o")
+        .arg(&with_tree)
+        .assert()
+        .success();
+    let other = page_data(&std::fs::read_to_string(&with_tree).unwrap());
+    assert_eq!(other["tree"], data["tree"]);
+    let first = &data["tree"]["roots"]["226"][0];
+    assert_eq!(
+        first,
+        &serde_json::json!([
+            "a3",
+            "a2a3",
+            5,
+            3,
+            1,
+            1,
+            [[
+                "a6",
+                "a7a6",
+                5,
+                3,
+                1,
+                1,
+                [["h3", "h2h3", 5, 3, 1, 1, [["h6", "h7h6", 5, 3, 1, 1, []]]]]
+            ]]
+        ])
+    );
     // A table of other games is refused.
     let other_csv = dir.path().join("other.csv");
     let one = dir.path().join("one.pgn");
@@ -412,4 +456,54 @@ fn report_on_the_corpus_matches_its_truth() {
         assert_eq!(got, want.get(&sp).copied().unwrap_or_default(), "SP {sp}");
     }
     assert_eq!(data["overview"]["games"].as_u64(), Some(4000));
+    // The depth-4 tree from the truth's UCI moves: every node with its games and W/D/L.
+    let mut nodes: BTreeMap<(u64, String), [u64; 4]> = BTreeMap::new();
+    for line in std::fs::read_to_string(corpus.with_file_name("lichess-style-4000.truth.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let g: Value = serde_json::from_str(line).unwrap();
+        let slot = match g["result"].as_str().unwrap() {
+            "1-0" => 1,
+            "1/2-1/2" => 2,
+            _ => 3,
+        };
+        let moves: Vec<&str> = g["moves_uci"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        for ply in 1..=moves.len().min(4) {
+            let n = nodes
+                .entry((g["sp"].as_u64().unwrap(), moves[..ply].join(" ")))
+                .or_default();
+            n[0] += 1;
+            n[slot] += 1;
+        }
+    }
+    fn walk(sp: u64, path: &str, node: &Value, out: &mut BTreeMap<(u64, String), [u64; 4]>) {
+        let n = node.as_array().unwrap();
+        let path = if path.is_empty() {
+            n[1].as_str().unwrap().to_string()
+        } else {
+            format!("{path} {}", n[1].as_str().unwrap())
+        };
+        let counts = [2, 3, 4, 5].map(|i| n[i].as_u64().unwrap());
+        assert!(out.insert((sp, path.clone()), counts).is_none());
+        for kid in n[6].as_array().unwrap() {
+            walk(sp, &path, kid, out);
+        }
+    }
+    let mut got = BTreeMap::new();
+    for (sp, roots) in data["tree"]["roots"].as_object().unwrap() {
+        for node in roots.as_array().unwrap() {
+            walk(sp.parse().unwrap(), "", node, &mut got);
+        }
+    }
+    assert_eq!(got.len(), nodes.len());
+    assert!(
+        got == nodes,
+        "the page's tree differs from the truth's moves"
+    );
 }
