@@ -1,6 +1,8 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, export, filter, perft, sp, split, stats, tree, xfen};
+use crate::commands::{
+    check, clean, export, filter, perft, report, sp, split, stats, tree, xfen,
+};
 use crate::driver::Globals;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
@@ -75,6 +77,8 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// The opening tree of each start position (moves, results, ratings, evals) as CSV or JSON.
     Tree(tree::TreeArgs),
+    /// One self-contained HTML page to explore the 960 start positions of an archive.
+    Report(report::ReportArgs),
     /// Convert FENs (PGN FEN tags, FEN/EPD lists) between X-FEN and Shredder-FEN.
     Xfen(xfen::XfenArgs),
     /// Start positions: SP number <-> back rank <-> FEN.
@@ -119,6 +123,10 @@ pub fn run(cli: Cli) -> Result<i32> {
         }
         Command::Tree(args) => {
             tree::run(args, globals)?;
+            Ok(EXIT_OK)
+        }
+        Command::Report(args) => {
+            report::run(args, globals)?;
             Ok(EXIT_OK)
         }
         Command::Xfen(args) => Ok(status(xfen::run(args, globals)? > 0)),

@@ -11,6 +11,7 @@ pub mod driver;
 pub mod export;
 pub mod output;
 pub mod progress;
+pub mod report;
 pub mod select;
 pub mod signals;
 pub mod stats;

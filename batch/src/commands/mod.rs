@@ -5,6 +5,7 @@ pub mod clean;
 pub mod export;
 pub mod filter;
 pub mod perft;
+pub mod report;
 pub mod sp;
 pub mod split;
 pub mod stats;

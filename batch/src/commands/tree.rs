@@ -365,8 +365,13 @@ fn format_of(args: &TreeArgs) -> Format {
 }
 
 /// Adds `other` to `tree` within `budget` nodes: when they would not fit, the tree is
-/// first cut back to half the budget.
-fn merge_within(tree: &mut Tree, other: &Tree, budget: usize, pruning: &mut Pruning) -> Result<()> {
+/// first cut back to half the budget (also used by `report`).
+pub fn merge_within(
+    tree: &mut Tree,
+    other: &Tree,
+    budget: usize,
+    pruning: &mut Pruning,
+) -> Result<()> {
     if tree.len() + other.len() > budget {
         tree.evict(budget / 2, pruning);
     }

@@ -16,6 +16,7 @@ mod normalise;
 mod outputs;
 mod plumbing;
 mod python_oracle;
+mod report;
 mod significance;
 mod sp_perft;
 mod split;

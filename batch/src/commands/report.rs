@@ -1,0 +1,375 @@
+//! `pgn960 report`: one self-contained HTML page to explore an archive's 960 start
+//! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
+//! over the games or from tables written by `stats` and `tree`.
+
+use crate::commands::tree::{merge_within, DEFAULT_MAX_NODES};
+use crate::driver::{Driver, Globals};
+use crate::output::{check_outputs, commit_all, Sink};
+use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
+use crate::select::{Date, Filters, GameFacts};
+use crate::stats::by::{ByKey, KeyValue};
+use crate::stats::table::Winner;
+use crate::tree::{GameOutcome, Pruning, Tree};
+use anyhow::{bail, Result};
+use chess960_core::StartKind;
+use pgn960::pipeline::ChunkOutput;
+use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Validator, Verdict};
+use pgn_parse::{GameResult, Origin, Reader, Tag};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `pgn960 report`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html"
+)]
+pub struct ReportArgs {
+    /// PGN files, Parquet tables of games, directories or - (none with --from-stats).
+    #[arg(required_unless_present = "from_stats", conflicts_with = "from_stats")]
+    pub inputs: Vec<PathBuf>,
+    /// Where the page goes.
+    #[arg(short, long, value_name = "FILE.html")]
+    pub output: PathBuf,
+    /// Build the page from CSV tables of `pgn960 stats` instead of games (repeatable: an
+    /// SP table, tables cut with --by, a --dfrc table; all of the same games).
+    #[arg(long, value_name = "FILE.csv")]
+    pub from_stats: Vec<PathBuf>,
+    /// With --from-stats: the opening tree, as the JSON of `pgn960 tree`.
+    #[arg(long, value_name = "FILE.json", requires = "from_stats")]
+    pub from_tree: Option<PathBuf>,
+    /// Plies of the opening tree shown per SP (0: no tree).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub depth: u32,
+    /// Leave out of the page's tree the moves with fewer games.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub tree_min_games: u64,
+    /// Width of the rating bands of the cut by rating (mean of both ratings).
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    pub band_width: u32,
+    /// Count classical games (not marked Chess960, standard start) as SP 518.
+    #[arg(long, conflicts_with = "from_stats")]
+    pub include_classical: bool,
+    /// Which games are counted.
+    #[command(flatten)]
+    pub filters: Filters,
+}
+
+/// The cut keys counted from games, in page order (as `stats --by` counts them).
+const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
+
+/// What one chunk adds to the page.
+#[derive(Default)]
+struct ChunkReport {
+    tally: Tally,
+    archive: crate::archive::Summary,
+    counted: u64,
+    counted_pairs: u64,
+    excluded: BTreeMap<&'static str, u64>,
+    dates: Option<(Date, Date)>,
+    speeds: BTreeMap<String, u64>,
+    events: NameTally,
+    players: NameTally,
+    tree: Tree,
+}
+
+impl ChunkOutput for ChunkReport {
+    fn games(&self) -> u64 {
+        self.archive.games_read
+    }
+}
+
+impl ChunkReport {
+    fn new() -> ChunkReport {
+        ChunkReport {
+            tally: Tally {
+                cuts: CUTS
+                    .iter()
+                    .map(|k| (k.column().to_string(), BTreeMap::new()))
+                    .collect(),
+                ..Tally::default()
+            },
+            ..ChunkReport::default()
+        }
+    }
+
+    /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget).
+    fn merge(&mut self, other: ChunkReport) {
+        self.tally.merge(other.tally);
+        let (a, b) = (&mut self.archive, other.archive);
+        a.games_read += b.games_read;
+        a.valid += b.valid;
+        a.rejected += b.rejected;
+        a.unsupported_variant += b.unsupported_variant;
+        for (k, v) in b.rejected_by_reason {
+            *a.rejected_by_reason.entry(k).or_default() += v;
+        }
+        for (k, v) in b.unsupported_by_variant {
+            *a.unsupported_by_variant.entry(k).or_default() += v;
+        }
+        self.counted += other.counted;
+        self.counted_pairs += other.counted_pairs;
+        for (k, v) in other.excluded {
+            *self.excluded.entry(k).or_default() += v;
+        }
+        self.dates = match (self.dates, other.dates) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (x, y) => x.or(y),
+        };
+        for (k, v) in other.speeds {
+            *self.speeds.entry(k).or_default() += v;
+        }
+        self.events.merge(other.events);
+        self.players.merge(other.players);
+    }
+}
+
+/// The value of each cut of [`CUTS`] for a game, as `stats --by` finds and writes it, with
+/// its sort key ([`value_rank`]).
+fn cut_values(tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> [(u64, String); 2] {
+    CUTS.map(|key| {
+        let value = KeyValue::of(key, tags, facts, band_width);
+        let rank = value_rank(&value);
+        (rank, value.label())
+    })
+}
+
+struct Plan<'a> {
+    filters: &'a Filters,
+    depth: usize,
+    include_classical: bool,
+    missing_variant: MissingVariant,
+    band_width: u32,
+}
+
+fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
+    tags.iter().find(|t| t.name == name).map(|t| t.value_str())
+}
+
+impl Plan<'_> {
+    /// Counts one valid game, or says why it is not counted (the rules of `stats`).
+    fn count(
+        &self,
+        out: &mut ChunkReport,
+        tags: &[Tag<'_>],
+        game: &ValidGame,
+    ) -> Result<(), &'static str> {
+        let (winner, white_half_points) = match game.result {
+            GameResult::WhiteWins => (Winner::White, 2),
+            GameResult::BlackWins => (Winner::Black, 0),
+            GameResult::Draw => (Winner::Draw, 1),
+            GameResult::Unknown => return Err("unfinished"),
+        };
+        let (kind, start) = (game.kind, game.class.kind);
+        if start == StartKind::NotAStart {
+            return Err("mid-game-fen");
+        }
+        if kind == GameKind::Standard && !self.include_classical {
+            return Err("classical");
+        }
+        let facts = GameFacts::from_tags(tags);
+        if let Some(f) = self.filters.check(&facts, Some(game.plies)) {
+            return Err(f.name());
+        }
+        match start {
+            StartKind::Chess960(sp) if sp < 960 => {
+                out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
+                for ((_, values), value) in
+                    out.tally
+                        .cuts
+                        .iter_mut()
+                        .zip(cut_values(tags, &facts, self.band_width))
+                {
+                    values
+                        .entry(value)
+                        .or_default()
+                        .entry(sp)
+                        .or_default()
+                        .add(winner, facts.ratings);
+                }
+                out.counted += 1;
+                if self.depth > 0 {
+                    let moves: Vec<_> = game
+                        .moves
+                        .iter()
+                        .take(self.depth)
+                        .map(|m| (m.chess_move, None))
+                        .collect();
+                    let ratings = facts.ratings;
+                    out.tree.add_game(
+                        sp,
+                        &moves,
+                        GameOutcome {
+                            white_half_points,
+                            ratings,
+                        },
+                    );
+                }
+            }
+            StartKind::DoubleChess960 { white, black } => {
+                out.tally
+                    .pairs
+                    .entry((white, black))
+                    .or_default()
+                    .add(winner, facts.ratings);
+                out.counted_pairs += 1;
+            }
+            _ => return Err("mid-game-fen"),
+        }
+        if let Some(d) = facts.date {
+            out.dates = Some(out.dates.map_or((d, d), |(a, b)| (a.min(d), b.max(d))));
+        }
+        let speed = facts
+            .speed
+            .map(|s| s.name().to_string())
+            .unwrap_or_default();
+        *out.speeds.entry(speed).or_default() += 1;
+        out.events
+            .add(tag(tags, b"Event").as_deref().unwrap_or("?"), 1);
+        for side in [&b"White"[..], b"Black"] {
+            out.players
+                .add(tag(tags, side).as_deref().unwrap_or("?"), 1);
+        }
+        Ok(())
+    }
+}
+
+fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
+    let mut out = ChunkReport::new();
+    let mut reader = Reader::with_origin(bytes, origin);
+    let mut validator = Validator::new(ValidateOptions {
+        missing_variant: plan.missing_variant,
+        moves: plan.depth > 0,
+        ..ValidateOptions::default()
+    });
+    while let Some((_, verdict)) = reader.read_game(&mut validator) {
+        out.archive.games_read += 1;
+        match verdict {
+            Verdict::Valid(v) => {
+                out.archive.valid += 1;
+                let tags = validator.tags();
+                if let Err(why) = plan.count(&mut out, tags, &v) {
+                    *out.excluded.entry(why).or_default() += 1;
+                }
+            }
+            Verdict::Unsupported(name) => {
+                out.archive.unsupported_variant += 1;
+                *out.archive.unsupported_by_variant.entry(name).or_default() += 1;
+            }
+            Verdict::Invalid(rejection) => {
+                out.archive.rejected += 1;
+                *out.archive
+                    .rejected_by_reason
+                    .entry(rejection.reason.name())
+                    .or_default() += 1;
+            }
+        }
+    }
+    out
+}
+
+/// How many names of events and players the summary lists.
+const TOP_NAMES: usize = 10;
+
+/// Runs `pgn960 report`; returns the page written.
+pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
+    let started = std::time::Instant::now();
+    let mut given: Vec<PathBuf> = args.inputs.clone();
+    given.extend(args.from_stats.iter().cloned());
+    given.extend(args.from_tree.iter().cloned());
+    check_outputs(&[("-o", &args.output)], &given)?;
+    if args.output.as_os_str() == "-" {
+        bail!("-o names the HTML file to write (standard output is not supported)");
+    }
+    let page = if args.from_stats.is_empty() {
+        from_games(args, globals, started)?
+    } else {
+        let (tally, summary) = tables::from_stats(&args.from_stats)?;
+        let tree = match &args.from_tree {
+            Some(path) if args.depth > 0 => {
+                Some(tables::from_tree(path, args.depth, args.tree_min_games)?)
+            }
+            _ => None,
+        };
+        Page::build(&tally, summary, tree)
+    };
+    let text = html::render(&page)?;
+    let mut sink = Sink::create(&args.output, &given)?;
+    sink.write_all(text.as_bytes())?;
+    commit_all([sink.finish()?])?;
+    if !globals.quiet {
+        eprintln!(
+            "{}: {} games in the SP table, {} SPs with games, {} bytes",
+            args.output.display(),
+            page.overview.games,
+            page.sps.iter().filter(|r| r.games > 0).count(),
+            text.len()
+        );
+    }
+    Ok(page)
+}
+
+/// The page from one pass over the games.
+fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) -> Result<Page> {
+    let filters = args.filters.clone();
+    let plan = Plan {
+        filters: &filters,
+        depth: args.depth as usize,
+        include_classical: args.include_classical,
+        missing_variant: globals.variant,
+        band_width: args.band_width,
+    };
+    let mut driver = Driver::new(&args.inputs, globals)?;
+    let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
+    let mut all = ChunkReport::new();
+    let mut pruning = Pruning::default();
+    let budget = usize::try_from(DEFAULT_MAX_NODES).unwrap_or(usize::MAX);
+    driver.run(
+        |bytes, origin| process(bytes, origin, &plan),
+        |_, chunk, _| {
+            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)?;
+            all.merge(chunk);
+            Ok(())
+        },
+    )?;
+    driver.finish();
+    let mut archive = all.archive;
+    archive.inputs = args
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    archive.bytes = bytes;
+    archive.seconds = started.elapsed().as_secs_f64();
+    let summary = Summary {
+        inputs: archive.inputs.clone(),
+        from_tables: false,
+        counted: all.counted,
+        counted_double_chess960: all.counted_pairs,
+        excluded: all
+            .excluded
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        first_date: all.dates.map(|d| date_text(d.0)),
+        last_date: all.dates.map(|d| date_text(d.1)),
+        speeds: all.speeds,
+        top_events: all.events.top(TOP_NAMES),
+        top_players: all.players.top(TOP_NAMES),
+        names_untallied: all.events.untallied + all.players.untallied,
+        archive: Some(archive),
+    };
+    let tree = if args.depth > 0 {
+        let mut section =
+            tables::tree_section_from_tree(&all.tree, args.depth, args.tree_min_games)?;
+        section.pruned_below = (pruning != Pruning::default()).then_some(pruning.threshold);
+        Some(section)
+    } else {
+        None
+    };
+    Ok(Page::build(&all.tally, summary, tree))
+}
+
+fn date_text(d: Date) -> String {
+    format!("{:04}.{:02}.{:02}", d.year, d.month, d.day)
+}

@@ -1,0 +1,498 @@
+//! The page of `pgn960 report`: its data model (plain serde structs, filled from one pass
+//! over the games or from tables written earlier by `stats` and `tree`) and the one
+//! self-contained HTML file it is rendered into ([`html`]).
+//!
+//! Everything derived (scores, intervals, p- and q-values, the funnel) comes from
+//! [`crate::stats::table`] and [`crate::stats::significance`]; the page's script only
+//! draws and sorts what the data block holds.
+
+pub mod html;
+pub mod sha256;
+pub mod tables;
+
+use crate::select::Speed;
+use crate::stats::by::KeyValue;
+use crate::stats::significance::{analyse, Funnel, Homogeneity, Wdl, ALPHA};
+use crate::stats::table::{back_rank, Counts, Row};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Everything the page shows; serialised into its JSON data block.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Page {
+    /// The page title.
+    pub title: String,
+    /// The pgn960 version that wrote it.
+    pub version: String,
+    /// Where the numbers come from and what was read.
+    pub summary: Summary,
+    /// The significance of the whole table.
+    pub overview: Overview,
+    /// The 95% funnel of chance: (games, low, high) for a range of game counts.
+    pub funnel: Vec<(u64, f64, f64)>,
+    /// The 960 start positions, SP order.
+    pub sps: Vec<SpRow>,
+    /// Cuts of the table (time control, rating band, or any key column of a stats table).
+    pub cuts: Vec<Cut>,
+    /// The opening tree, when one was counted or given.
+    pub tree: Option<TreeSection>,
+    /// Double Chess960 pairs with games.
+    pub pairs: Vec<PairRow>,
+}
+
+/// What was read: the archive summary.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// The inputs (PGN files, or the tables the page was built from).
+    pub inputs: Vec<String>,
+    /// Whether the page was built from tables (`--from-stats`), not games.
+    pub from_tables: bool,
+    /// The counts of reading and validating the games (absent when built from tables).
+    pub archive: Option<crate::archive::Summary>,
+    /// Games counted in the SP table.
+    pub counted: u64,
+    /// Games counted in the Double Chess960 table.
+    pub counted_double_chess960: u64,
+    /// Valid games not counted, by reason (unfinished, classical, filtered out, ...).
+    pub excluded: BTreeMap<String, u64>,
+    /// The earliest date of a counted game (`YYYY.MM.DD`).
+    pub first_date: Option<String>,
+    /// The latest date of a counted game.
+    pub last_date: Option<String>,
+    /// Counted games by speed (empty name: no readable TimeControl).
+    pub speeds: BTreeMap<String, u64>,
+    /// The most frequent Event tags of counted games, with their games.
+    pub top_events: Vec<(String, u64)>,
+    /// The players with the most counted games (as white or black).
+    pub top_players: Vec<(String, u64)>,
+    /// Games whose event or players were not tallied because more distinct names than
+    /// [`NAME_CAP`] had been seen (0 when every name was).
+    pub names_untallied: u64,
+}
+
+/// Distinct event and player names tallied at most (memory stays bounded); later new
+/// names are counted in [`Summary::names_untallied`].
+pub const NAME_CAP: usize = 20_000;
+
+/// The whole table's pool and homogeneity test and the one-sentence verdict.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Overview {
+    /// Games in the SP table.
+    pub games: u64,
+    /// White's pooled score.
+    pub pooled_score: Option<f64>,
+    /// Pearson's chi-square test of the 960×3 W/D/L table.
+    pub homogeneity: Option<Homogeneity>,
+    /// SPs with q < 0.05.
+    pub significant: usize,
+    /// The verdict sentence of [`crate::stats::significance::verdict`].
+    pub verdict: String,
+    /// The q-value threshold SPs are named at.
+    pub alpha: f64,
+}
+
+/// One start position's row.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SpRow {
+    /// SP number.
+    pub sp: u16,
+    /// White's back rank (`RNBQKBNR`).
+    pub start: String,
+    /// Games.
+    pub games: u64,
+    /// White wins.
+    pub w: u64,
+    /// Draws.
+    pub d: u64,
+    /// Black wins.
+    pub l: u64,
+    /// White's score.
+    pub score: Option<f64>,
+    /// Low end of the 95% Wilson interval.
+    pub lo: Option<f64>,
+    /// High end.
+    pub hi: Option<f64>,
+    /// Draws per game.
+    pub draw_rate: Option<f64>,
+    /// p-value of the test against the pool.
+    pub p: Option<f64>,
+    /// Benjamini–Hochberg q-value.
+    pub q: Option<f64>,
+    /// White's score minus its Elo-expected score (rated games).
+    pub excess: Option<f64>,
+    /// Mean rating of both players (rated games).
+    pub elo: Option<f64>,
+}
+
+impl SpRow {
+    fn new(row: &Row, p: Option<f64>, q: Option<f64>) -> SpRow {
+        SpRow {
+            sp: row.sp,
+            start: row.start.clone(),
+            games: row.games,
+            w: row.white_wins,
+            d: row.draws,
+            l: row.black_wins,
+            score: row.white_score,
+            lo: row.white_score_lo,
+            hi: row.white_score_hi,
+            draw_rate: row.draw_rate,
+            p,
+            q,
+            excess: row.white_excess,
+            elo: row
+                .mean_white_elo
+                .zip(row.mean_black_elo)
+                .map(|(w, b)| ((w + b) / 2.0).round()),
+        }
+    }
+}
+
+/// A cut of the table by one key (a column of `stats --by`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Cut {
+    /// The key's column name (`time_control`, `rating_band`, ...).
+    pub key: String,
+    /// The values present, in table order.
+    pub values: Vec<CutValue>,
+}
+
+/// One value of a cut: its pooled score and its SPs with games.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CutValue {
+    /// The value as its column writes it (empty: unknown).
+    pub value: String,
+    /// Games in this cell.
+    pub games: u64,
+    /// White's pooled score in this cell.
+    pub score: Option<f64>,
+    /// The SPs with games: (sp, W, D, L, score, low, high, q within the cell).
+    pub rows: Vec<CutRow>,
+}
+
+/// One SP of a cut value: (sp, W, D, L, score, low, high, q within the cell).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CutRow(
+    pub u16,
+    pub u64,
+    pub u64,
+    pub u64,
+    pub Option<f64>,
+    pub Option<f64>,
+    pub Option<f64>,
+    pub Option<f64>,
+);
+
+/// The sort key of a cut value ([`CutCells`]): the order of `stats --by` rows (unknown
+/// first, speeds fastest first, dates and bands ascending, names in byte order, which the
+/// label then gives).
+pub fn value_rank(value: &KeyValue) -> u64 {
+    match value {
+        KeyValue::Speed(Some(s)) => Speed::ALL
+            .iter()
+            .position(|x| x == s)
+            .map_or(1, |i| i as u64 + 1),
+        KeyValue::Month(Some((y, m))) => u64::from(*y) * 100 + u64::from(*m) + 1,
+        KeyValue::Year(Some(y)) => u64::from(*y) + 1,
+        KeyValue::Band(Some((lo, _))) => u64::from(*lo) + 1,
+        KeyValue::Text(Some(_)) => 1,
+        _ => 0,
+    }
+}
+
+/// The cells of one cut key: per value (its sort key and label), per SP with games.
+pub type CutCells = BTreeMap<(u64, String), BTreeMap<u16, Counts>>;
+
+/// The opening tree shown per SP.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TreeSection {
+    /// Plies shown.
+    pub depth: u32,
+    /// Moves with fewer games are left out.
+    pub min_games: u64,
+    /// When the tree had to be pruned to stay within its node budget: the games below
+    /// which nodes were dropped (the nodes shown stay exact).
+    pub pruned_below: Option<u64>,
+    /// Per SP with games: its first moves.
+    pub roots: BTreeMap<u16, Vec<TreeNode>>,
+}
+
+/// One move of the tree: (SAN, UCI, games, W, D, L, the moves after it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TreeNode(
+    pub String,
+    pub String,
+    pub u64,
+    pub u64,
+    pub u64,
+    pub u64,
+    pub Vec<TreeNode>,
+);
+
+/// A Double Chess960 pair: (white SP, black SP, games, W, D, L, score).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PairRow(
+    pub u16,
+    pub u16,
+    pub u64,
+    pub u64,
+    pub u64,
+    pub u64,
+    pub Option<f64>,
+);
+
+/// The counts a page is made from, however they were obtained.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// Per SP (index = SP), 960 entries.
+    pub overall: Vec<Counts>,
+    /// Double Chess960 pairs.
+    pub pairs: BTreeMap<(u16, u16), Counts>,
+    /// Per cut key (in page order): per value (in table order, with its sort key): per SP.
+    pub cuts: Vec<(String, CutCells)>,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            overall: vec![Counts::default(); 960],
+            pairs: BTreeMap::new(),
+            cuts: Vec::new(),
+        }
+    }
+}
+
+impl Tally {
+    /// Adds another tally with the same cut keys (from another chunk).
+    pub fn merge(&mut self, other: Tally) {
+        for (mine, theirs) in self.overall.iter_mut().zip(&other.overall) {
+            mine.merge(theirs);
+        }
+        for (key, c) in other.pairs {
+            self.pairs.entry(key).or_default().merge(&c);
+        }
+        for (key, values) in other.cuts {
+            let Some((_, mine)) = self.cuts.iter_mut().find(|(k, _)| *k == key) else {
+                self.cuts.push((key, values));
+                continue;
+            };
+            for (value, by_sp) in values {
+                let cell = mine.entry(value).or_default();
+                for (sp, c) in by_sp {
+                    cell.entry(sp).or_default().merge(&c);
+                }
+            }
+        }
+    }
+}
+
+/// Games per point of the funnel's outline.
+const FUNNEL_POINTS: usize = 80;
+
+impl Page {
+    /// The page of `tally`, with `summary` and `tree` as given; the title names the inputs.
+    pub fn build(tally: &Tally, summary: Summary, tree: Option<TreeSection>) -> Page {
+        let rows: Vec<Row> = tally
+            .overall
+            .iter()
+            .enumerate()
+            .map(|(sp, c)| Row::new(sp as u16, None, back_rank(sp as u16), c))
+            .collect();
+        let wdl: Vec<Wdl> = tally.overall.iter().map(Wdl::from).collect();
+        let analysis = analyse(&wdl);
+        let sps = rows
+            .iter()
+            .zip(&analysis.tests)
+            .map(|(r, t)| SpRow::new(r, t.p, t.q))
+            .collect();
+        let games: u64 = tally.overall.iter().map(|c| c.games).sum();
+        let funnel = funnel_outline(&wdl, tally.overall.iter().map(|c| c.games).max());
+        let cuts = tally
+            .cuts
+            .iter()
+            .map(|(key, values)| Cut {
+                key: key.clone(),
+                values: values
+                    .iter()
+                    .map(|((_, value), by_sp)| cut_value(value, by_sp))
+                    .collect(),
+            })
+            .collect();
+        let pairs = tally
+            .pairs
+            .iter()
+            .filter(|(_, c)| c.games > 0)
+            .map(|(&(w, b), c)| {
+                PairRow(
+                    w,
+                    b,
+                    c.games,
+                    c.white_wins,
+                    c.draws,
+                    c.black_wins,
+                    c.white_score(),
+                )
+            })
+            .collect();
+        let title = match summary.inputs.as_slice() {
+            [one] => format!("Chess960 start positions: {one}"),
+            [first, rest @ ..] => {
+                format!("Chess960 start positions: {first} and {} more", rest.len())
+            }
+            [] => "Chess960 start positions".to_string(),
+        };
+        Page {
+            title,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            summary,
+            overview: Overview {
+                games,
+                pooled_score: analysis.pooled.score,
+                homogeneity: analysis.homogeneity,
+                significant: analysis.verdict.significant,
+                verdict: analysis.verdict.text,
+                alpha: ALPHA,
+            },
+            funnel,
+            sps,
+            cuts,
+            tree,
+            pairs,
+        }
+    }
+}
+
+/// The 95% funnel's outline at about [`FUNNEL_POINTS`] game counts from 1 to `max`,
+/// spaced evenly on a square-root scale (the page's x axis).
+fn funnel_outline(wdl: &[Wdl], max: Option<u64>) -> Vec<(u64, f64, f64)> {
+    let (Some(funnel), Some(max)) = (Funnel::new(wdl, 0.95), max.filter(|&m| m > 0)) else {
+        return Vec::new();
+    };
+    let mut ns: Vec<u64> = (0..=FUNNEL_POINTS)
+        .map(|i| {
+            let t = i as f64 / FUNNEL_POINTS as f64;
+            let root = 1.0 + t * ((max as f64).sqrt() - 1.0);
+            (root * root).round().max(1.0) as u64
+        })
+        .collect();
+    ns.dedup();
+    ns.into_iter()
+        .filter_map(|n| funnel.band(n).map(|(lo, hi)| (n, lo, hi)))
+        .collect()
+}
+
+/// One value of a cut: its SPs' rows and tests within the cell.
+fn cut_value(value: &str, by_sp: &BTreeMap<u16, Counts>) -> CutValue {
+    let mut all = vec![Counts::default(); 960];
+    for (&sp, c) in by_sp {
+        if let Some(slot) = all.get_mut(usize::from(sp)) {
+            *slot = *c;
+        }
+    }
+    let wdl: Vec<Wdl> = all.iter().map(Wdl::from).collect();
+    let analysis = analyse(&wdl);
+    let rows = all
+        .iter()
+        .zip(&analysis.tests)
+        .enumerate()
+        .filter(|(_, (c, _))| c.games > 0)
+        .map(|(sp, (c, t))| {
+            let r = Row::new(sp as u16, None, String::new(), c);
+            let (w, d, l) = (c.white_wins, c.draws, c.black_wins);
+            CutRow(
+                sp as u16,
+                w,
+                d,
+                l,
+                r.white_score,
+                r.white_score_lo,
+                r.white_score_hi,
+                t.q,
+            )
+        })
+        .collect();
+    CutValue {
+        value: value.to_string(),
+        games: analysis.pooled.games,
+        score: analysis.pooled.score,
+        rows,
+    }
+}
+
+/// Tallies names up to [`NAME_CAP`] distinct ones.
+#[derive(Debug, Clone, Default)]
+pub struct NameTally {
+    /// Games per name.
+    pub counts: BTreeMap<String, u64>,
+    /// Games whose name arrived after the cap was reached.
+    pub untallied: u64,
+}
+
+impl NameTally {
+    /// Counts one game under `name`.
+    pub fn add(&mut self, name: &str, games: u64) {
+        if let Some(n) = self.counts.get_mut(name) {
+            *n += games;
+        } else if self.counts.len() < NAME_CAP {
+            self.counts.insert(name.to_string(), games);
+        } else {
+            self.untallied += games;
+        }
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, other: NameTally) {
+        self.untallied += other.untallied;
+        for (name, n) in other.counts {
+            self.add(&name, n);
+        }
+    }
+
+    /// The `k` most frequent names, most first (ties by name).
+    pub fn top(&self, k: usize) -> Vec<(String, u64)> {
+        let mut all: Vec<(String, u64)> =
+            self.counts.iter().map(|(n, c)| (n.clone(), *c)).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        all.truncate(k);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::table::Winner;
+
+    #[test]
+    fn page_rows_come_from_the_stats_code() {
+        let mut tally = Tally::default();
+        for _ in 0..3 {
+            tally.overall[518].add(Winner::White, Some((1500, 1500)));
+        }
+        tally.overall[0].add(Winner::Black, None);
+        let page = Page::build(&tally, Summary::default(), None);
+        assert_eq!(page.sps.len(), 960);
+        let row = &page.sps[518];
+        assert_eq!((row.start.as_str(), row.games, row.w), ("RNBQKBNR", 3, 3));
+        assert_eq!(row.score, Some(1.0));
+        assert_eq!(row.excess, Some(0.5));
+        assert!(row.p.is_some() && row.q.is_some());
+        assert_eq!(page.sps[1].p, None);
+        assert_eq!(page.overview.games, 4);
+        // The funnel closes on the pool as n grows and is widest at one game.
+        let first = page.funnel.first().unwrap();
+        assert_eq!(first.0, 1);
+        assert!(page.funnel.iter().all(|&(_, lo, hi)| lo <= hi));
+    }
+
+    #[test]
+    fn names_are_capped() {
+        let mut t = NameTally::default();
+        for i in 0..NAME_CAP + 5 {
+            t.add(&format!("p{i}"), 1);
+        }
+        t.add("p0", 2);
+        assert_eq!(t.untallied, 5);
+        assert_eq!(t.top(1), vec![("p0".to_string(), 3)]);
+    }
+}

@@ -1,0 +1,461 @@
+
+"use strict";
+// pgn960 report: draws the page from the JSON block #data. All archive text goes into the
+// document as text nodes (textContent, createTextNode), never as markup.
+(function () {
+  const DATA = JSON.parse(document.getElementById("data").textContent);
+  const SVG = "http://www.w3.org/2000/svg";
+  const ALPHA = DATA.overview.alpha;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+  function sv(tag, attrs, ...kids) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined) continue;
+      if (k === "text") e.textContent = v;
+      else e.setAttribute(k, String(v));
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+  const num = (x) => (typeof x === "number" && isFinite(x));
+  const fx = (x, d) => (num(x) ? x.toFixed(d) : "\u2013");
+  const pct = (x) => (num(x) ? (100 * x).toFixed(1) + "%" : "\u2013");
+  const signed = (x) => (num(x) ? (x > 0 ? "+" : "") + x.toFixed(3) : "\u2013");
+  const fq = (q) => (!num(q) ? "\u2013" : q >= 0.001 ? q.toFixed(3) : q.toExponential(1));
+  const int = (n) => (num(n) ? n.toLocaleString("en-US") : "\u2013");
+  const interval = (lo, hi) => (num(lo) && num(hi) ? lo.toFixed(3) + "\u2013" + hi.toFixed(3) : "\u2013");
+  const isSig = (q) => num(q) && q < ALPHA;
+
+  // ---- state in the URL hash: #sp=226&sort=-score&q=RNB&min=5&sig=1
+  const state = { sp: null, sort: "sp", dir: 1, text: "", min: 0, sig: false };
+  function readHash() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const sp = parseInt(params.get("sp"), 10);
+    state.sp = sp >= 0 && sp < 960 ? sp : null;
+    const sort = params.get("sort") || "sp";
+    const key = sort.replace(/^-/, "");
+    if (COLUMNS.some((c) => c.key === key)) {
+      state.sort = key;
+      state.dir = sort.startsWith("-") ? -1 : 1;
+    }
+    state.text = params.get("q") || "";
+    state.min = Math.max(0, parseInt(params.get("min"), 10) || 0);
+    state.sig = params.get("sig") === "1";
+  }
+  function writeHash() {
+    const params = new URLSearchParams();
+    if (state.sp !== null) params.set("sp", state.sp);
+    if (state.sort !== "sp" || state.dir !== 1) params.set("sort", (state.dir < 0 ? "-" : "") + state.sort);
+    if (state.text) params.set("q", state.text);
+    if (state.min) params.set("min", state.min);
+    if (state.sig) params.set("sig", "1");
+    const hash = params.toString();
+    history.replaceState(null, "", hash ? "#" + hash : location.pathname + location.search);
+  }
+
+  // ---- the verdict and the archive summary
+  function renderVerdict() {
+    const o = DATA.overview;
+    const v = document.getElementById("verdict");
+    v.textContent = o.verdict;
+    const h = o.homogeneity;
+    if (o.significant > 0 || (h && h.p < ALPHA)) v.classList.add("differs");
+    document.getElementById("version").textContent = DATA.version;
+  }
+
+  function facts(pairs) {
+    const dl = el("dl", { class: "facts" });
+    for (const [k, v] of pairs) {
+      if (v === null || v === undefined || v === "") continue;
+      dl.append(el("dt", { text: k }), el("dd", {}, v));
+    }
+    return dl;
+  }
+  function list(map) {
+    const entries = Array.isArray(map) ? map : Object.entries(map || {});
+    if (!entries.length) return null;
+    return entries.map(([k, n]) => (k === "" ? "(unknown)" : k) + ": " + int(n)).join(", ");
+  }
+  function renderSummary() {
+    const s = DATA.summary;
+    const a = s.archive;
+    const sec = document.getElementById("summary");
+    const left = [
+      [s.from_tables ? "built from tables" : "inputs", s.inputs.join(", ")],
+    ];
+    if (a) {
+      left.push(
+        ["games read", int(a.games_read) + (a.seconds ? " (" + (a.bytes / 1e6).toFixed(1) + " MB in " + a.seconds.toFixed(1) + " s)" : "")],
+        ["valid", int(a.valid)],
+        ["rejected", int(a.rejected) + (list(a.rejected_by_reason) ? " \u2014 " + list(a.rejected_by_reason) : "")],
+        ["other variants", a.unsupported_variant ? int(a.unsupported_variant) + " \u2014 " + list(a.unsupported_by_variant) : "0"]
+      );
+    }
+    left.push(
+      ["counted (SP table)", int(s.counted)],
+      ["Double Chess960", int(s.counted_double_chess960)],
+      ["valid, not counted", list(s.excluded) || "0"],
+      ["dates", s.first_date ? s.first_date + " \u2013 " + s.last_date : null],
+      ["speeds", list(s.speeds)]
+    );
+    const h = DATA.overview.homogeneity;
+    const right = [
+      ["white's pooled score", fx(DATA.overview.pooled_score, 3)],
+      ["homogeneity (W/D/L)", h ? "chi-square " + h.chi2.toFixed(1) + " on " + h.df + " df, p = " + fq(h.p) : "not testable"],
+      ["SPs with q < " + ALPHA, String(DATA.overview.significant)],
+      ["most frequent events", list(s.top_events)],
+      ["most active players", list(s.top_players)],
+      ["names not tallied", s.names_untallied ? int(s.names_untallied) + " games (more distinct names than the page tallies)" : null],
+    ];
+    sec.append(el("div", { class: "cols" }, el("div", {}, facts(left)), el("div", {}, facts(right))));
+  }
+
+  // ---- the funnel chart
+  function niceTicks(max) {
+    const out = [];
+    for (const t of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000]) {
+      if (t <= max) out.push(t);
+    }
+    return out.length > 8 ? out.filter((t, i) => i % 2 === 0 || t === out[out.length - 1]) : out;
+  }
+  function renderFunnel() {
+    const sec = document.getElementById("funnel");
+    const rows = DATA.sps.filter((r) => r.games > 0);
+    if (!rows.length) {
+      sec.append(el("p", { text: "No games counted: nothing to draw." }));
+      return;
+    }
+    const W = 1200, H = 440, L = 64, R = 20, T = 20, B = 52;
+    const maxN = Math.max(...rows.map((r) => r.games));
+    const span = Math.max(Math.sqrt(maxN) - 1, 1);
+    const x = (n) => L + 12 + (W - L - R - 24) * (Math.sqrt(n) - 1) / span;
+    const y = (s) => T + (H - T - B) * (1 - s);
+    const svg = sv("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "funnel-title funnel-desc" });
+    svg.append(sv("title", { id: "funnel-title", text: "White's score by start position against its number of games, with the 95% funnel of chance" }));
+    const named = rows.filter((r) => isSig(r.q));
+    svg.append(sv("desc", { id: "funnel-desc", text: named.length ? "Outliers at q < " + ALPHA + ": " + named.map((r) => "SP " + r.sp).join(", ") : "No start position stands out beyond chance." }));
+    svg.append(sv("defs", {}, sv("pattern", { id: "band-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      sv("rect", { width: 8, height: 8, fill: "#f3f3f3" }), sv("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#d0d0d0", "stroke-width": 3 }))));
+    for (let s = 0; s <= 1.0001; s += 0.1) {
+      svg.append(sv("line", { x1: L, x2: W - R, y1: y(s), y2: y(s), stroke: "#eee" }));
+      svg.append(sv("text", { x: L - 8, y: y(s) + 4, "text-anchor": "end", "font-size": 12, text: s.toFixed(1) }));
+    }
+    for (const t of niceTicks(maxN)) {
+      svg.append(sv("line", { x1: x(t), x2: x(t), y1: y(0), y2: y(0) + 5, stroke: "#333" }));
+      svg.append(sv("text", { x: x(t), y: y(0) + 19, "text-anchor": "middle", "font-size": 12, text: String(t) }));
+    }
+    svg.append(sv("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 13, text: "games in the start position (square-root scale)" }));
+    svg.append(sv("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 13, transform: `rotate(-90 16 ${(T + H - B) / 2})`, text: "white's score" }));
+    const f = DATA.funnel;
+    if (f.length) {
+      const pts = f.map(([n, , hi]) => `${x(n).toFixed(1)},${y(hi).toFixed(1)}`).concat(f.slice().reverse().map(([n, lo]) => `${x(n).toFixed(1)},${y(lo).toFixed(1)}`));
+      svg.append(sv("polygon", { points: pts.join(" "), fill: "url(#band-hatch)", stroke: "#777", "stroke-dasharray": "5 4" }));
+    }
+    const mean = DATA.overview.pooled_score;
+    if (num(mean)) {
+      svg.append(sv("line", { x1: L, x2: W - R, y1: y(mean), y2: y(mean), stroke: "#000", "stroke-width": 1.5 }));
+      svg.append(sv("text", { x: W - R - 4, y: y(mean) - 6, "text-anchor": "end", "font-size": 12, text: "pooled " + mean.toFixed(3) }));
+    }
+    svg.append(sv("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#333" }));
+    for (const r of rows) {
+      const sig = isSig(r.q);
+      const c = sv("circle", { cx: x(r.games).toFixed(1), cy: y(r.score).toFixed(1), r: sig ? 6 : 2.6, fill: sig ? "#a3001b" : "#1a4f8b", "fill-opacity": sig ? 1 : 0.55, stroke: sig ? "#000" : "none", "stroke-width": 2, "data-sp": r.sp },
+        sv("title", { text: `SP ${r.sp} ${r.start}: ${r.score.toFixed(3)} from ${r.games} games, q = ${fq(r.q)}` }));
+      c.addEventListener("click", () => openSp(r.sp));
+      svg.append(c);
+    }
+    named.sort((a, b) => a.q - b.q).slice(0, 12).forEach((r) => {
+      const cx = x(r.games), cy = y(r.score);
+      const right = cx < W - 260;
+      svg.append(sv("text", { x: cx + (right ? 10 : -10), y: cy + (r.score > mean ? -8 : 16), "text-anchor": right ? "start" : "end", "font-size": 13, "font-weight": 700, text: `SP ${r.sp} ${r.start} (${r.score.toFixed(3)}, q = ${fq(r.q)})` }));
+    });
+    sec.append(svg);
+    const note = named.length
+      ? `Named: the ${named.length} start position${named.length > 1 ? "s" : ""} whose white score differs from the pool at a 5% false discovery rate (q < ${ALPHA}, large dark dots).`
+      : "No start position stands out: every q-value is at least " + ALPHA + ", so none is named. Dots outside the hatched band are expected by chance alone (about 1 in 20).";
+    sec.append(el("p", { class: "note", text: note + " The hatched band is where white's score falls with 95% probability for that many games if no start position differed from the pool." }));
+  }
+
+  // ---- the table
+  const COLUMNS = [
+    { key: "sp", label: "SP", first: 1, text: false },
+    { key: "start", label: "Back rank", first: 1, text: true },
+    { key: "games", label: "Games", first: -1 },
+    { key: "score", label: "White score", first: -1 },
+    { key: "lo", label: "95% interval", first: -1 },
+    { key: "draw_rate", label: "Draw rate", first: -1 },
+    { key: "excess", label: "Excess over Elo", first: -1 },
+    { key: "q", label: "q-value", first: 1 },
+  ];
+  let tbody, table, rowsBySp = [], countLine;
+  function cells(r) {
+    return [
+      el("td", {}, el("button", { type: "button", class: "link", "aria-label": "Open start position " + r.sp, text: String(r.sp) })),
+      el("td", { class: "text", text: r.start }),
+      el("td", { text: int(r.games) }),
+      el("td", { text: fx(r.score, 3) }),
+      el("td", { text: interval(r.lo, r.hi) }),
+      el("td", { text: pct(r.draw_rate) }),
+      el("td", { text: signed(r.excess) }),
+      el("td", { text: fq(r.q) }),
+    ];
+  }
+  function renderTable() {
+    const sec = document.getElementById("positions");
+    const text = el("input", { type: "search", id: "f-text", placeholder: "226 or RNBQKBNR or BB", value: state.text });
+    const min = el("input", { type: "number", id: "f-min", min: 0, value: state.min || "" });
+    const sig = el("input", { type: "checkbox", id: "f-sig" });
+    sig.checked = state.sig;
+    countLine = el("p", { class: "note", "aria-live": "polite", id: "count" });
+    sec.append(el("div", { class: "filters", role: "search" },
+      el("label", { for: "f-text" }, "SP number or back rank contains", text),
+      el("label", { for: "f-min" }, "at least this many games", min),
+      el("label", { for: "f-sig" }, "only q < " + ALPHA, sig)), countLine);
+    const update = () => { state.text = text.value.trim(); state.min = parseInt(min.value, 10) || 0; state.sig = sig.checked; applyFilter(); writeHash(); };
+    text.addEventListener("input", update);
+    min.addEventListener("input", update);
+    sig.addEventListener("change", update);
+    const head = el("tr");
+    for (const c of COLUMNS) {
+      const b = el("button", { type: "button", text: c.label });
+      b.addEventListener("click", () => {
+        state.dir = state.sort === c.key ? -state.dir : c.first;
+        state.sort = c.key;
+        applySort();
+        writeHash();
+      });
+      head.append(el("th", { scope: "col", class: c.text ? "text" : null, "data-key": c.key }, b));
+    }
+    table = el("table", { id: "sp-table" },
+      el("caption", { class: "note", text: "White's score per start position with its 95% Wilson interval; q-value: Benjamini\u2013Hochberg over the 960 tests against the pooled score (\u2605 marks q < " + ALPHA + "); excess: white's score minus the score expected from the ratings, rated games only. Sort with the column buttons; open a position with its number or Enter." }),
+      el("thead", {}, head));
+    tbody = el("tbody");
+    for (const r of DATA.sps) {
+      const tr = el("tr", { "data-sp": r.sp, tabindex: -1, class: isSig(r.q) ? "sig" : null }, ...cells(r));
+      tr.addEventListener("click", () => openSp(r.sp));
+      tr.addEventListener("keydown", (e) => { if (e.key === "Enter" && e.target === tr) openSp(r.sp); });
+      rowsBySp[r.sp] = tr;
+      tbody.append(tr);
+    }
+    table.append(tbody);
+    sec.append(el("div", { class: "scroll" }, table));
+  }
+  function applySort() {
+    const key = state.sort, dir = state.dir;
+    const rows = DATA.sps.slice();
+    rows.sort((a, b) => {
+      const x = a[key], y = b[key];
+      const mx = x === null || x === undefined, my = y === null || y === undefined;
+      if (mx || my) return mx && my ? a.sp - b.sp : mx ? 1 : -1;
+      const c = typeof x === "string" ? x.localeCompare(y) : x - y;
+      return c !== 0 ? dir * c : a.sp - b.sp;
+    });
+    for (const r of rows) tbody.append(rowsBySp[r.sp]);
+    for (const th of table.querySelectorAll("th")) {
+      th.setAttribute("aria-sort", th.dataset.key === key ? (dir > 0 ? "ascending" : "descending") : "none");
+    }
+    table.dataset.sort = key + ":" + (dir > 0 ? "ascending" : "descending");
+  }
+  function applyFilter() {
+    const t = state.text.toUpperCase();
+    let shown = 0;
+    for (const r of DATA.sps) {
+      const ok = (!t || String(r.sp) === t || r.start.includes(t)) && r.games >= state.min && (!state.sig || isSig(r.q));
+      rowsBySp[r.sp].hidden = !ok;
+      shown += ok ? 1 : 0;
+    }
+    countLine.textContent = `Showing ${shown} of ${DATA.sps.length} start positions.`;
+  }
+
+  // ---- the board: pieces drawn as shapes (no fonts, no images), recognisable in grey
+  const SHAPES = {
+    P: [["circle", { cx: 50, cy: 32, r: 12 }], ["path", { d: "M36 82 Q38 58 45 44 H55 Q62 58 64 82 Z" }]],
+    R: [["path", { d: "M31 82 L34 46 H66 L69 82 Z" }], ["path", { d: "M28 46 V22 H37 V30 H45 V22 H55 V30 H63 V22 H72 V46 Z" }]],
+    N: [["path", { d: "M32 82 C32 66 40 58 48 50 C40 52 33 57 28 52 C24 47 33 37 39 31 C43 23 50 19 56 17 L59 9 L63 18 C74 25 76 48 70 82 Z" }], ["circle", { cx: 50, cy: 30, r: 3, detail: 1 }]],
+    B: [["path", { d: "M35 82 Q37 62 44 56 H56 Q63 62 65 82 Z" }], ["ellipse", { cx: 50, cy: 42, rx: 13, ry: 17 }], ["circle", { cx: 50, cy: 19, r: 5 }], ["path", { d: "M45 35 L56 46", detail: 1 }]],
+    Q: [["path", { d: "M30 82 L23 34 L38 58 L42 27 L50 56 L58 27 L62 58 L77 34 L70 82 Z" }], ["circle", { cx: 23, cy: 31, r: 4.5 }], ["circle", { cx: 42, cy: 24, r: 4.5 }], ["circle", { cx: 58, cy: 24, r: 4.5 }], ["circle", { cx: 77, cy: 31, r: 4.5 }]],
+    K: [["path", { d: "M32 82 Q28 56 40 48 H60 Q72 56 68 82 Z" }], ["path", { d: "M43 48 Q40 35 50 33 Q60 35 57 48 Z" }], ["path", { d: "M50 8 V31 M41 17 H59", line: 1 }]],
+  };
+  function piece(letter, white, x0, y0, size) {
+    const g = sv("g", { transform: `translate(${x0} ${y0}) scale(${size / 100})` });
+    const fill = white ? "#fff" : "#222", ink = "#000", detail = white ? "#000" : "#fff";
+    g.append(sv("path", { d: "M26 82 H74 V92 H26 Z", fill, stroke: ink, "stroke-width": 3 }));
+    for (const [tag, a] of SHAPES[letter]) {
+      const attrs = Object.assign({}, a);
+      const isDetail = attrs.detail, isLine = attrs.line;
+      delete attrs.detail; delete attrs.line;
+      if (isLine) Object.assign(attrs, { fill: "none", stroke: ink, "stroke-width": 6, "stroke-linecap": "round" });
+      else if (isDetail) Object.assign(attrs, { fill: detail, stroke: detail, "stroke-width": 3 });
+      else Object.assign(attrs, { fill, stroke: ink, "stroke-width": 3, "stroke-linejoin": "round" });
+      g.append(sv(tag, attrs));
+    }
+    return g;
+  }
+  function board(start) {
+    const S = 40, M = 20;
+    const svg = sv("svg", { viewBox: `0 0 ${8 * S + M} ${8 * S + M}`, class: "board", role: "img", "aria-label": "Start position: white " + start.split("").join(" ") + " on the first rank, black the same on the eighth" });
+    const files = "abcdefgh";
+    for (let rank = 8; rank >= 1; rank--) {
+      for (let f = 0; f < 8; f++) {
+        const x0 = M + f * S, y0 = (8 - rank) * S;
+        const dark = (f + rank) % 2 === 1; // a1 is dark
+        svg.append(sv("rect", { x: x0, y: y0, width: S, height: S, fill: dark ? "#a9a9a9" : "#eeeeee" }));
+        const letter = rank === 1 || rank === 8 ? start[f] : rank === 2 || rank === 7 ? "P" : null;
+        if (letter) svg.append(piece(letter, rank <= 2, x0 + 2, y0 + 1, S - 4));
+      }
+      svg.append(sv("text", { x: M / 2, y: (8 - rank) * S + S / 2 + 4, "text-anchor": "middle", "font-size": 11, text: String(rank) }));
+    }
+    for (let f = 0; f < 8; f++) svg.append(sv("text", { x: M + f * S + S / 2, y: 8 * S + 14, "text-anchor": "middle", "font-size": 11, text: files[f] }));
+    svg.append(sv("rect", { x: M, y: 0, width: 8 * S, height: 8 * S, fill: "none", stroke: "#000" }));
+    return svg;
+  }
+
+  // ---- the W/D/L bar: white wins plain white, draws hatched, black wins black, each labelled
+  let barId = 0;
+  function wdlBar(w, d, l, width, height, labels) {
+    const n = w + d + l;
+    const id = "hatch" + (++barId);
+    const svg = sv("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: labels ? "wdl" : "bar", role: "img", "aria-label": `white wins ${w}, draws ${d}, black wins ${l}` });
+    svg.append(sv("defs", {}, sv("pattern", { id, width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      sv("rect", { width: 6, height: 6, fill: "#ddd" }), sv("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#777", "stroke-width": 2.5 }))));
+    let x0 = 0;
+    const parts = [[w, "#fff", "#000", "W"], [d, `url(#${id})`, "#000", "D"], [l, "#222", "#fff", "L"]];
+    for (const [k, fill, ink, tag] of parts) {
+      const wd = n ? (width * k) / n : 0;
+      if (wd > 0) {
+        svg.append(sv("rect", { x: x0, y: 0, width: wd, height, fill, stroke: "#000", "stroke-width": 1 }));
+        if (labels && wd > 46) {
+          svg.append(sv("text", { x: x0 + wd / 2, y: height / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: ink, stroke: tag === "D" ? "#fff" : "none", "stroke-width": tag === "D" ? 3 : 0, "paint-order": "stroke", text: `${tag} ${(100 * k / n).toFixed(0)}%` }));
+        }
+      }
+      x0 += wd;
+    }
+    if (!n) svg.append(sv("rect", { x: 0, y: 0, width, height, fill: "none", stroke: "#999", "stroke-dasharray": "4 3" }));
+    return svg;
+  }
+
+  // ---- the per-SP panel
+  function small(headers, rows, caption) {
+    const t = el("table", {}, caption ? el("caption", { class: "note", text: caption }) : null,
+      el("thead", {}, el("tr", {}, ...headers.map((h, i) => el("th", { scope: "col", class: i === 0 ? "text" : null, text: h })))));
+    const b = el("tbody");
+    for (const r of rows) b.append(el("tr", {}, ...r.map((c, i) => el("td", { class: i === 0 ? "text" : null, text: c }))));
+    t.append(b);
+    return t;
+  }
+  const CUT_NAMES = { time_control: "By time control", rating_band: "By rating band (mean of both ratings)", month: "By month", year: "By year", event: "By event", white: "By white player", black: "By black player" };
+  function cutTables(sp) {
+    const out = [];
+    for (const cut of DATA.cuts) {
+      const rows = cut.values.map((v) => {
+        const r = v.rows.find((x) => x[0] === sp);
+        const [w, d, l, s, lo, hi, q] = r ? r.slice(1) : [0, 0, 0, null, null, null, null];
+        return [v.value === "" ? "(unknown)" : v.value, int(w + d + l), `${w} / ${d} / ${l}`, fx(s, 3), interval(lo, hi), fq(q), fx(v.score, 3)];
+      });
+      out.push(el("h3", { text: CUT_NAMES[cut.key] || "By " + cut.key }),
+        small([cut.key.replace("_", " "), "games", "W / D / L", "white score", "95% interval", "q in cell", "cell's pooled score"], rows));
+    }
+    return out;
+  }
+  function moveLabel(ply, san) {
+    return ply % 2 === 0 ? `${ply / 2 + 1}. ${san}` : `${(ply + 1) / 2}\u2026 ${san}`;
+  }
+  function treeList(nodes, ply) {
+    const ul = el("ul");
+    for (const [san, uci, g, w, d, l, kids] of nodes) {
+      const score = g ? (w + d / 2) / g : null;
+      const line = [el("span", { class: "mv", text: moveLabel(ply, san) }), ` ${int(g)} game${g === 1 ? "" : "s"}, white ${fx(score, 3)} `, wdlBar(w, d, l, 90, 10, false), el("span", { class: "note", text: ` ${uci}` })];
+      if (kids.length) {
+        const details = el("details", {}, el("summary", {}, ...line));
+        details.addEventListener("toggle", () => {
+          if (details.open && details.children.length === 1) details.append(treeList(kids, ply + 1));
+        }, { once: false });
+        ul.append(el("li", {}, details));
+      } else {
+        ul.append(el("li", { class: "leaf" }, ...line));
+      }
+    }
+    return ul;
+  }
+  function panelFor(sp) {
+    const r = DATA.sps[sp];
+    const out = [];
+    const close = el("button", { type: "button", class: "close", text: "Close" });
+    close.addEventListener("click", () => { state.sp = null; showPanel(); writeHash(); });
+    out.push(close, el("h2", { id: "panel-h", tabindex: -1, text: `SP ${sp}: ${r.start}` }));
+    const stats = facts([
+      ["games", int(r.games)],
+      ["white wins / draws / black wins", `${r.w} / ${r.d} / ${r.l}`],
+      ["white's score", fx(r.score, 3) + (num(r.lo) ? ` (95% interval ${interval(r.lo, r.hi)})` : "")],
+      ["draw rate", pct(r.draw_rate)],
+      ["against the pool", num(r.p) ? `p = ${fq(r.p)}, q = ${fq(r.q)}` + (isSig(r.q) ? " \u2014 differs beyond chance" : " \u2014 within chance") : "not tested"],
+      ["excess over the Elo expectation", signed(r.excess)],
+      ["mean rating", num(r.elo) ? String(r.elo) : null],
+    ]);
+    out.push(el("div", { class: "cols" }, el("div", {}, board(r.start)), el("div", {}, stats, wdlBar(r.w, r.d, r.l, 520, 34, true),
+      el("p", { class: "note", text: "Bar: white wins plain white, draws hatched, black wins black." }))));
+    out.push(...cutTables(sp));
+    const tree = DATA.tree;
+    if (tree) {
+      const roots = tree.roots[String(sp)] || [];
+      out.push(el("h3", { text: `Opening tree (first ${tree.depth} plies` + (tree.min_games > 1 ? `, moves with at least ${tree.min_games} games` : "") + ")" }));
+      out.push(roots.length ? el("div", { class: "tree" }, treeList(roots, 0)) : el("p", { class: "note", text: "No games." }));
+      if (num(tree.pruned_below)) out.push(el("p", { class: "note", text: `To stay within its memory budget the tree dropped branches with fewer than ${tree.pruned_below} games; every count shown is exact.` }));
+    }
+    const pairs = DATA.pairs.filter((p) => p[0] === sp || p[1] === sp);
+    if (pairs.length) {
+      out.push(el("h3", { text: "Double Chess960 pairs with this position" }));
+      out.push(small(["white SP / black SP", "games", "W / D / L", "white score"],
+        pairs.slice(0, 100).map((p) => [`${p[0]} / ${p[1]}`, int(p[2]), `${p[3]} / ${p[4]} / ${p[5]}`, fx(p[6], 3)]),
+        pairs.length > 100 ? `The first 100 of ${pairs.length} pairs.` : null));
+    }
+    return out;
+  }
+  function showPanel() {
+    const panel = document.getElementById("panel");
+    for (const tr of tbody.querySelectorAll("tr.selected")) tr.classList.remove("selected");
+    if (state.sp === null) {
+      panel.hidden = true;
+      panel.removeAttribute("data-sp");
+      return;
+    }
+    panel.replaceChildren(...panelFor(state.sp));
+    panel.hidden = false;
+    panel.dataset.sp = state.sp;
+    rowsBySp[state.sp].classList.add("selected");
+  }
+  function openSp(sp) {
+    state.sp = sp;
+    showPanel();
+    writeHash();
+    const h = document.getElementById("panel-h");
+    if (h) { h.focus({ preventScroll: true }); document.getElementById("panel").scrollIntoView({ block: "start" }); }
+  }
+
+  function applyHash() {
+    readHash();
+    applySort();
+    applyFilter();
+    showPanel();
+  }
+
+  renderVerdict();
+  renderSummary();
+  renderFunnel();
+  readHash();
+  renderTable();
+  applyHash();
+  window.addEventListener("hashchange", applyHash);
+  document.body.dataset.ready = "1";
+})();
