@@ -1,8 +1,6 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{
-    check, clean, export, filter, perft, report, sp, split, stats, tree, xfen,
-};
+use crate::commands::{check, clean, export, filter, perft, report, sp, split, stats, tree, xfen};
 use crate::driver::Globals;
 use anyhow::Result;
 use chess960_core::CastlingStyle;

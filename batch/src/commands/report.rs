@@ -168,7 +168,10 @@ impl Plan<'_> {
             return Err("classical");
         }
         let facts = GameFacts::from_tags(tags);
-        if let Some(f) = self.filters.check(&facts, Some(game.plies)) {
+        if let Some(f) =
+            self.filters
+                .check(&facts, crate::select::date_span(tags), Some(game.plies))
+        {
             return Err(f.name());
         }
         match start {

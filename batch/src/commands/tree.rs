@@ -337,7 +337,10 @@ fn judge(
         return Err(Excluded::Sp);
     }
     let facts = GameFacts::from_tags(tags);
-    if let Some(f) = plan.filters.check(&facts, Some(valid.plies)) {
+    if let Some(f) = plan
+        .filters
+        .check(&facts, crate::select::date_span(tags), Some(valid.plies))
+    {
         return Err(Excluded::Filtered(f));
     }
     Ok((

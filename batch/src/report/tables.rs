@@ -294,8 +294,9 @@ pub fn tree_section_from_tree(
     min_games: u64,
 ) -> Result<TreeSection> {
     let opts = crate::tree::table::WriteOptions { depth, min_games };
-    let nodes = crate::tree::table::json_tree(tree, opts)?;
-    let roots: Vec<JsonTreeNode> = serde_json::from_value(serde_json::to_value(&nodes)?)?;
+    let mut json = Vec::new();
+    crate::tree::table::write_json(tree, opts, &mut json)?;
+    let roots: Vec<JsonTreeNode> = serde_json::from_slice(&json)?;
     tree_section(roots, depth, min_games)
 }
 
