@@ -71,7 +71,7 @@ impl Players {
         let get = |name: &[u8]| {
             tags.iter()
                 .find(|t| t.name == name)
-                .map(|t| t.value_str().into_owned())
+                .map(|t| short_cell(&t.value_str()))
                 .unwrap_or_else(|| "?".into())
         };
         Players {
@@ -79,6 +79,21 @@ impl Players {
             black: get(b"Black"),
             site: get(b"Site"),
         }
+    }
+}
+
+/// Longest tag value copied whole into a message or a TSV cell.
+const CELL_LIMIT: usize = 100;
+
+/// A tag value for a message or a TSV cell: cut, with its length, when longer than
+/// [`CELL_LIMIT`] (the whole value is in the rejects file).
+fn short_cell(value: &str) -> String {
+    match pgn960::validate::cut_text(value, CELL_LIMIT) {
+        std::borrow::Cow::Borrowed(whole) => whole.to_string(),
+        cut => format!(
+            "{cut} ({} bytes)",
+            pgn960::validate::thousands(value.len() as u64)
+        ),
     }
 }
 
