@@ -90,6 +90,9 @@ pub struct ValidateOptions {
     pub moves: bool,
     /// What a game without a `Variant` tag is (`--variant chess960`).
     pub missing_variant: start::MissingVariant,
+    /// Reject games of more bytes as [`RejectReason::TooLarge`] (0: no limit). A streamed
+    /// input's games over the limit never reach the reader (see [`pgn_parse::Part`]).
+    pub max_game_bytes: usize,
 }
 
 /// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).
@@ -228,6 +231,15 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// The rejection of a game of more than `limit` bytes, starting at byte `offset`.
+pub fn too_large(limit: usize, offset: usize) -> Rejection {
+    let detail = format!(
+        "a game of more than {} bytes (--max-game-bytes); copied to the rejects whole",
+        thousands(limit as u64)
+    );
+    Rejection::new(RejectReason::TooLarge, detail, offset)
 }
 
 /// The rejection of a game the reader could not read whole.

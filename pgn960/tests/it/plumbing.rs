@@ -172,7 +172,7 @@ fn plain_files_are_mapped_and_empty_files_read_as_empty() {
     let input = input::open(&InputName::File(path)).unwrap();
     assert!(matches!(
         input.source,
-        Source::Whole(ref bytes) if matches!(**bytes, input::Bytes::Mapped(_))
+        Source::Whole(ref bytes) if matches!(**bytes, input::Bytes::Mapped(..))
     ));
     assert_eq!(read_all(input), b"[Event \"x\"]\n\n*\n");
     let empty = dir.path().join("e.pgn");
@@ -398,4 +398,27 @@ fn a_corrupt_compressed_stream_is_an_error_naming_the_byte() {
     .unwrap_err();
     let message = format!("{err:#}");
     assert!(message.contains("cannot read past byte"), "{message}");
+}
+
+#[test]
+fn an_input_renamed_while_read_has_not_changed_size_but_a_grown_one_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.pgn");
+    std::fs::write(&path, b"[Event \"x\"]\n\n*\n").unwrap();
+    let input = input::open(&InputName::File(path.clone())).unwrap();
+    let moved = dir.path().join("moved.pgn");
+    std::fs::rename(&path, &moved).unwrap();
+    // The open file is what was read: its size is unchanged, whatever its name.
+    input::check_unchanged(&input).unwrap();
+    // Another file now at the old name does not matter either.
+    std::fs::write(&path, b"").unwrap();
+    input::check_unchanged(&input).unwrap();
+    // The file read, grown under its new name, has changed.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&moved)
+        .unwrap();
+    file.write_all(b"more").unwrap();
+    let err = input::check_unchanged(&input).unwrap_err().to_string();
+    assert!(err.contains("changed size"), "{err}");
 }
