@@ -3,6 +3,7 @@
 //! bounded memory.
 
 use crate::util::*;
+use std::io::Write;
 use test_support::{gzip, program};
 
 #[test]
@@ -124,7 +125,6 @@ fn a_300_mb_game_in_a_zst_is_rejected_as_too_large_in_bounded_memory() {
     {
         let file = std::fs::File::create(&path).unwrap();
         let mut z = zstd::stream::write::Encoder::new(file, 1).unwrap();
-        use std::io::Write;
         z.write_all(BEFORE).unwrap();
         z.write_all(b"[Event \"huge\"]\n\n1. e4 {").unwrap();
         let block = vec![b'x'; 1 << 20];
@@ -214,7 +214,6 @@ fn a_game_over_the_limit_is_copied_whole_to_the_rejects_and_counted() {
 fn hundreds_of_megabytes_of_junk_through_a_pipe_are_skipped_in_bounded_memory() {
     let test = "hundreds_of_megabytes_of_junk_through_a_pipe_are_skipped_in_bounded_memory";
     let feed = |mut pipe: std::process::ChildStdin| {
-        use std::io::Write;
         let zeros = vec![0u8; 1 << 20];
         let _ = pipe.write_all(BEFORE);
         for _ in 0..300 {
@@ -236,7 +235,6 @@ fn hundreds_of_megabytes_of_junk_through_a_pipe_are_skipped_in_bounded_memory() 
 
 #[test]
 fn the_first_ctrl_c_stops_a_run_reading_one_endless_streamed_game() {
-    use std::io::Write;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let mut child = pgn960_process()
@@ -275,4 +273,43 @@ fn the_first_ctrl_c_stops_a_run_reading_one_endless_streamed_game() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(took < Duration::from_secs(20), "stopped after {took:?}");
+}
+
+#[test]
+fn one_rule_for_empty_and_damaged_compressed_files_whatever_the_format() {
+    // The rule (docs/reliability.md): a file of no bytes named for a compression is not a
+    // valid compressed file; a valid one holding nothing holds no game; bytes after the
+    // last complete frame or member are damage. Each is an error (exit 2), in every format.
+    let dir = tempfile::tempdir().unwrap();
+    let game = b"[Event \"a\"]\n\n1. e4 e5 *\n";
+    for format in pgn960::compression::COMPRESSIONS {
+        let compress = |text: &[u8], name: &str| {
+            let path = dir.path().join(format!("{name}.pgn.{}", format.extension));
+            let file = std::fs::File::create(&path).unwrap();
+            let mut w = (format.encoder)(Box::new(file)).unwrap();
+            w.write_all(text).unwrap();
+            w.finish().unwrap();
+            path
+        };
+        let ext = format.extension;
+        let zero = dir.path().join(format!("zero.pgn.{ext}"));
+        std::fs::write(&zero, b"").unwrap();
+        let empty = compress(b"", "empty");
+        let good = compress(game, "good");
+        let trailing = dir.path().join(format!("trailing.pgn.{ext}"));
+        let mut bytes = std::fs::read(&good).unwrap();
+        bytes.extend_from_slice(b"garbage\n");
+        std::fs::write(&trailing, bytes).unwrap();
+        pgn960().arg("check").arg(&good).assert().code(0);
+        for (path, says) in [
+            (&zero, "cannot read"),
+            (&empty, "no game found: it is empty"),
+            (&trailing, "cannot read"),
+        ] {
+            let out = pgn960().arg("check").arg(path).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{}: {stderr}", path.display());
+            assert!(stderr.contains(says), "{}: {stderr}", path.display());
+        }
+    }
 }

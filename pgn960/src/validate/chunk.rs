@@ -36,6 +36,9 @@ pub struct ChunkCounts {
     pub junk_bytes: u64,
     /// The (line, column) of the first of them, counted from the buffer's origin.
     pub first_junk: Option<(u32, u32)>,
+    /// Bytes scanned to find lines and columns: at most the buffer's length, however many
+    /// games are rejected (the cost of locating them is linear).
+    pub bytes_located: u64,
     /// Whether the buffer is a later piece of a game too large ([`Judged::continues`]):
     /// its bytes belong to the last game of the buffer before.
     pub continued: bool,
@@ -118,6 +121,7 @@ pub fn validate_chunk<'a>(
         }
         counts.junk_bytes = games.reader().junk_bytes();
         counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
+        counts.bytes_located = lines.index.bytes_scanned();
     } else {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut validator = Validator::new(*opts);
@@ -139,6 +143,7 @@ pub fn validate_chunk<'a>(
         }
         counts.junk_bytes = reader.junk_bytes();
         counts.first_junk = reader.first_junk().map(|at| lines.locate(at));
+        counts.bytes_located = lines.index.bytes_scanned();
     }
     counts
 }
@@ -228,6 +233,42 @@ mod tests {
             })
         });
         out
+    }
+
+    #[test]
+    fn locating_rejected_games_is_linear_in_their_number() {
+        // Every kind of small rejected game; 4x the games must cost at most 5x the work,
+        // counted in bytes scanned for lines (each byte once), whichever way it is read.
+        let games = [
+            "[Event \"x\"]\n\n1. e4 e4 *\n\n",
+            "[Event \"x\"]\n\n1. e4 (e5 *\n\n",
+            "[Event \"x\"]\n\n1. e4 {open\n\n",
+            "[Event \"x\"]\n\n1. e4 e5\n\n",
+            "[Event \"x\"]\n[FEN \"bad\"]\n\n1. e4 *\n\n",
+            "[Event \"x\"]\n\n1. Zz9 *\n\n",
+            "[Event \"x\"]\n\n1. -- *\n\n",
+            "[Variant \"Chess960\"]\n\n1. e4 *\n\n",
+        ]
+        .concat();
+        for canonical_san in [false, true] {
+            let opts = ValidateOptions {
+                canonical_san,
+                ..ValidateOptions::default()
+            };
+            let work = |copies: usize| {
+                let bytes = games.repeat(copies);
+                let mut rejected = 0;
+                let counts =
+                    validate_chunk(bytes.as_bytes(), Origin::default(), &opts, false, |j| {
+                        rejected += u64::from(j.verdict.rejection().is_some());
+                    });
+                assert_eq!(rejected, 8 * copies as u64);
+                assert!(counts.bytes_located <= bytes.len() as u64);
+                counts.bytes_located
+            };
+            let (small, large) = (work(1_000), work(4_000));
+            assert!(large <= 5 * small, "{small} -> {large} bytes scanned");
+        }
     }
 
     #[test]

@@ -66,6 +66,7 @@ fn uppercase(input: &mut Input, threads: usize, cut: Cut) -> (Vec<u8>, u64) {
         in_flight_per_thread: 2,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let (mut out, mut source_bytes) = (Vec::new(), 0u64);
     pipeline::run(
@@ -299,6 +300,7 @@ fn results_waiting_for_their_turn_are_bounded() {
         in_flight_per_thread: per_thread,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let mut chunks = 0;
     pipeline::run(
@@ -344,6 +346,7 @@ fn a_mapped_file_that_changes_size_during_the_run_is_an_error() {
         in_flight_per_thread: 2,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let mut first = true;
     let err = pipeline::run(
@@ -391,6 +394,7 @@ fn a_corrupt_compressed_stream_is_an_error_naming_the_byte() {
             in_flight_per_thread: 2,
             stop: None,
             lines_at_cut: false,
+            ..PipelineOptions::default()
         },
         |bytes, _| Upper(bytes.to_vec()),
         |_, _| Ok::<(), pgn960::Error>(()),
