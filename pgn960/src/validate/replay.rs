@@ -239,7 +239,10 @@ impl Replay {
                 }
                 return None;
             }
-            let (quoted, cut) = (super::quoted(&san_text), short(&san_text));
+            let (quoted, cut) = (
+                super::quoted(&san_text),
+                super::cut_text(&san_text, super::QUOTE_LIMIT),
+            );
             let detail = format!("bad move {quoted} in a variation ({label} {cut}): {why}");
             return Some(Rejection::new(RejectReason::BadVariation, detail, offset));
         }
@@ -248,7 +251,10 @@ impl Replay {
             SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
             _ => (RejectReason::MalformedMove, "malformed"),
         };
-        let (quoted, cut) = (super::quoted(&san_text), short(&san_text));
+        let (quoted, cut) = (
+            super::quoted(&san_text),
+            super::cut_text(&san_text, super::QUOTE_LIMIT),
+        );
         let detail = format!(
             "{kind} move {quoted} at ply {} ({label} {cut}): {why}",
             self.plies + 1
