@@ -46,6 +46,16 @@ pub struct Cli {
     /// the FEN says so (a non-classical start, file-letter castling), else classical.
     #[arg(long, global = true, value_enum, value_name = "VARIANT")]
     pub variant: Option<VariantArg>,
+    /// Reject a game of more bytes as `too-large` (check, clean, stats, export): read in
+    /// pieces, never held whole, copied whole to the rejects; a stretch of junk that long is
+    /// skipped in pieces. 0: no limit.
+    #[arg(
+        long,
+        global = true,
+        value_name = "BYTES",
+        default_value_t = pgn960::pipeline::DEFAULT_MAX_GAME_BYTES
+    )]
+    pub max_game_bytes: usize,
     /// The job.
     #[command(subcommand)]
     pub command: Command,
@@ -104,6 +114,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             Some(VariantArg::Chess960) => MissingVariant::Chess960,
             None => MissingVariant::Detect,
         },
+        max_game_bytes: cli.max_game_bytes,
     };
     let status = |invalid: bool| if invalid { EXIT_INVALID } else { EXIT_OK };
     match &cli.command {

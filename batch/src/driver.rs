@@ -24,11 +24,14 @@ pub struct Globals {
     pub progress: bool,
     /// What games without a Variant tag are (`--variant`).
     pub variant: MissingVariant,
+    /// Games of more bytes are rejected as `too-large`, never held whole (0: no limit).
+    pub max_game_bytes: usize,
 }
 
 /// A run over every input of a subcommand.
 pub struct Driver {
     names: Vec<InputName>,
+    max_game_bytes: usize,
     pool: rayon::ThreadPool,
     progress: Progress,
     started: Instant,
@@ -42,6 +45,7 @@ pub struct InputRun<'d> {
     pub input: Input,
     pool: &'d rayon::ThreadPool,
     progress: &'d mut Progress,
+    max_game_bytes: usize,
 }
 
 impl Driver {
@@ -53,6 +57,7 @@ impl Driver {
         let progress = Progress::new(input::total_size(&names), !globals.progress);
         Ok(Driver {
             names,
+            max_game_bytes: globals.max_game_bytes,
             pool,
             progress,
             started,
@@ -77,6 +82,7 @@ impl Driver {
                 input,
                 pool: &self.pool,
                 progress: &mut self.progress,
+                max_game_bytes: self.max_game_bytes,
             };
             job(&mut run)?;
         }
@@ -175,6 +181,7 @@ impl InputRun<'_> {
             cut,
             chunk_bytes,
             stop: Some(&INTERRUPTED),
+            max_game_bytes: self.max_game_bytes,
             lines_at_cut,
             ..PipelineOptions::default()
         };

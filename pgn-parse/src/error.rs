@@ -63,11 +63,8 @@ impl std::error::Error for ParseError {}
 
 /// A short printable excerpt of `bytes` for error messages.
 pub(crate) fn excerpt(bytes: &[u8]) -> String {
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .unwrap_or(bytes.len())
-        .min(40);
+    let head = &bytes[..bytes.len().min(40)];
+    let end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
     if end == 0 {
         return if bytes.is_empty() {
             "end of input".into()

@@ -76,7 +76,7 @@ pub use games::{read_games, read_games_at, BadGame, Games};
 pub use lines::{count_line_breaks, LineIndex};
 pub use reader::{Origin, Reader};
 pub use split::{split_at_game_boundaries, Chunk};
-pub use stream::{for_each_game, Block, Cut, StreamReader};
+pub use stream::{for_each_game, Block, Cut, Part, StreamReader};
 pub use types::{
     decode_text, unescape, Game, GameResult, MainLine, MainLineMove, MovetextEnd, Suffix, Tag,
     Token,

@@ -18,6 +18,7 @@ pub struct LineIndex {
     at: usize,
     line: u32,
     line_start: usize,
+    scanned: u64,
 }
 
 impl LineIndex {
@@ -28,16 +29,27 @@ impl LineIndex {
             at: 0,
             line: base_line,
             line_start: 0,
+            scanned: 0,
         }
+    }
+
+    /// Bytes scanned so far: each byte of the buffer once while offsets increase (a
+    /// smaller offset than the last starts again from the buffer's start).
+    pub fn bytes_scanned(&self) -> u64 {
+        self.scanned
     }
 
     /// The 1-based (line, column) of `offset` in `input`. Fastest for increasing offsets.
     pub fn locate(&mut self, input: &[u8], offset: usize) -> (u32, u32) {
         let offset = offset.min(input.len());
         if offset < self.at {
-            *self = LineIndex::new(self.base_line);
+            *self = LineIndex {
+                scanned: self.scanned,
+                ..LineIndex::new(self.base_line)
+            };
         }
         let segment = &input[self.at..offset];
+        self.scanned += segment.len() as u64;
         for i in memchr::memchr2_iter(b'\n', b'\r', segment) {
             let abs = self.at + i;
             // A CR followed by LF is counted at the LF.

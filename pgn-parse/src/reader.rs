@@ -44,6 +44,9 @@ pub struct Origin {
     /// Whether a game follows the slice (so a game cut at its end is truncated, not at the
     /// end of the input).
     pub followed_by_game: bool,
+    /// Set when the slice is a piece of a stretch of a stream too large to hold (see
+    /// [`crate::StreamReader::with_max_game_bytes`]): not whole games, not to be read as such.
+    pub part: Option<crate::stream::Part>,
 }
 
 impl Default for Origin {
@@ -53,6 +56,7 @@ impl Default for Origin {
             line: 1,
             first_index: 0,
             followed_by_game: false,
+            part: None,
         }
     }
 }

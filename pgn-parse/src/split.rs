@@ -36,6 +36,7 @@ impl Chunk {
             line: 1,
             first_index: 0,
             followed_by_game: self.followed_by_game,
+            part: None,
         }
     }
 }

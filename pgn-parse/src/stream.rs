@@ -76,7 +76,47 @@ pub struct Block {
     pub index: u64,
     /// Whether more of the stream follows the block (more games, with [`Cut::Games`]).
     pub followed_by_game: bool,
+    /// Set when the block is a piece of a stretch without a game boundary larger than the
+    /// reader's limit ([`StreamReader::with_max_game_bytes`]).
+    pub part: Option<Part>,
 }
+
+/// A piece of a stretch of a stream with no game boundary in more than the reader's limit
+/// of bytes: one game too large to hold, or junk. Such a stretch is handed out in pieces
+/// of about the block size, so memory stays bounded; its bytes are not read as games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Part {
+    /// Whether the stretch starts a game (a game too large), rather than being junk.
+    pub game: bool,
+    /// Whether this is the stretch's first piece.
+    pub first: bool,
+    /// Whether this is its last piece.
+    pub last: bool,
+    /// The limit the stretch went over, in bytes.
+    pub limit: usize,
+}
+
+/// Where the games at the start of `head` that end with a result end (0 if none), and
+/// whether anything after them reads as a game.
+fn whole_games_then(head: &[u8]) -> (usize, bool) {
+    let mut whole = 0;
+    for game in read_games_at(head, Origin::default()) {
+        match game {
+            Ok(g)
+                if matches!(g.movetext_end, crate::MovetextEnd::Result(_))
+                    && g.byte_range.end < head.len() =>
+            {
+                whole = g.byte_range.end;
+            }
+            _ => return (whole, true),
+        }
+    }
+    (whole, false)
+}
+
+/// Bytes kept before the unread rest of an oversized stretch, so that the game boundary
+/// that ends it is judged with the lines before it.
+const CONTEXT: usize = 64 << 10;
 
 impl Block {
     /// The [`Origin`] to read this block with (game indices start at 0 in each block).
@@ -86,6 +126,7 @@ impl Block {
             line: self.line,
             first_index: 0,
             followed_by_game: self.followed_by_game,
+            part: self.part,
         }
     }
 }
@@ -103,6 +144,11 @@ pub struct StreamReader<R> {
     index: u64,
     eof: bool,
     bytes_read: u64,
+    max_game: usize,
+    /// Inside an oversized stretch: whether it is a game, and whether a piece was emitted.
+    oversized: Option<(bool, bool)>,
+    /// In an oversized stretch: the bytes of the buffer already searched for its end.
+    searched: usize,
 }
 
 impl<R: Read> StreamReader<R> {
@@ -123,6 +169,19 @@ impl<R: Read> StreamReader<R> {
             index: 0,
             eof: false,
             bytes_read: 0,
+            max_game: 0,
+            oversized: None,
+            searched: 0,
+        }
+    }
+
+    /// The same reader, holding at most about `bytes` without a game boundary (0: no
+    /// limit): a longer stretch (one huge game, or junk such as `/dev/zero`) is handed out
+    /// in pieces marked with a [`Part`], in bounded memory. Only with [`Cut::Games`].
+    pub fn with_max_game_bytes(self, bytes: usize) -> StreamReader<R> {
+        StreamReader {
+            max_game: bytes,
+            ..self
         }
     }
 
@@ -190,7 +249,14 @@ impl<R: Read> StreamReader<R> {
 
     /// The next block of whole games (lines), or `None` at the end of the stream.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
+        if self.oversized.is_some() {
+            return self.next_piece().map(Some);
+        }
         let mut want = self.block_size;
+        let limit = match (self.cut, self.max_game) {
+            (Cut::Games, n) if n > 0 => n.max(self.block_size),
+            _ => usize::MAX,
+        };
         loop {
             self.fill(want)?;
             if self.buf.is_empty() {
@@ -207,9 +273,66 @@ impl<R: Read> StreamReader<R> {
                     let len = self.buf.len();
                     return Ok(Some(self.emit(len, false)));
                 }
-                None => want = want.saturating_mul(2),
+                None if want >= limit => {
+                    // No boundary in `limit` bytes: whole games first, as usual, then a
+                    // game too large, or junk.
+                    let (whole, game) = whole_games_then(&self.buf[..self.buf.len().min(CONTEXT)]);
+                    self.oversized = Some((game, false));
+                    self.searched = 0;
+                    if whole > 0 {
+                        return Ok(Some(self.emit(whole, true)));
+                    }
+                    return self.next_piece().map(Some);
+                }
+                None => want = want.saturating_mul(2).min(limit),
             }
         }
+    }
+
+    /// The next piece of an oversized stretch: up to the game boundary that ends it, or
+    /// about a block, keeping [`CONTEXT`] bytes before what is still to be read.
+    fn next_piece(&mut self) -> io::Result<Block> {
+        let Some((game, started)) = self.oversized else {
+            return Err(io::Error::other("no oversized stretch"));
+        };
+        self.fill(CONTEXT + self.block_size)?;
+        let len = self.buf.len();
+        // Every `[` before `searched` was judged no boundary, its line complete.
+        let from = self.searched.max(1);
+        let end = memchr::memchr_iter(b'[', self.buf.get(from..).unwrap_or(&[]))
+            .map(|i| from + i)
+            .find(|&q| {
+                at_line_start(&self.buf, q)
+                    && (line_end(&self.buf, q) < len || self.eof)
+                    && is_game_boundary(&self.buf, q)
+            });
+        // Bytes kept unemitted before what is still to be read (none at the end).
+        let keep = if self.eof { 0 } else { CONTEXT };
+        let (cut, last) = match end {
+            Some(q) => (q, true),
+            None if self.eof && len <= self.block_size => (len, true),
+            None => (self.block_size.min(len.saturating_sub(keep)).max(1), false),
+        };
+        self.searched = match (end, self.eof) {
+            (Some(_), _) => 0,
+            (None, true) => len,
+            (None, false) => memchr::memrchr2(b'\n', b'\r', &self.buf).map_or(0, |i| i + 1),
+        }
+        .saturating_sub(cut);
+        let part = Part {
+            game,
+            first: !started,
+            last,
+            limit: self.max_game,
+        };
+        self.oversized = (!last).then_some((game, true));
+        let followed = !(self.eof && cut == self.buf.len());
+        // A copy, so that the buffer's allocation (up to the limit) stays with the reader.
+        let piece = self.buf[..cut].to_vec();
+        self.buf.drain(..cut);
+        let mut block = self.emit_data(piece, followed);
+        block.part = Some(part);
+        Ok(block)
     }
 
     /// Calls `f` for every game of the rest of the stream, a damaged game as `Err`, with
@@ -278,12 +401,17 @@ impl<R: Read> StreamReader<R> {
     fn emit(&mut self, cut: usize, followed_by_game: bool) -> Block {
         let rest = self.buf.split_off(cut);
         let data = std::mem::replace(&mut self.buf, rest);
+        self.emit_data(data, followed_by_game)
+    }
+
+    fn emit_data(&mut self, data: Vec<u8>, followed_by_game: bool) -> Block {
         let block = Block {
             offset: self.offset,
             line: self.line,
             index: self.index,
             followed_by_game,
             data,
+            part: None,
         };
         self.offset += block.data.len();
         self.line = self
@@ -291,5 +419,60 @@ impl<R: Read> StreamReader<R> {
             .saturating_add(count_line_breaks(&block.data).min(u64::from(u32::MAX)) as u32);
         self.index += 1;
         block
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every block of `input` read with a limit: (part, length), and the games read from
+    /// the blocks that are not parts.
+    fn blocks(input: &[u8], block: usize, limit: usize) -> (Vec<Option<Part>>, Vec<u8>, usize) {
+        let mut stream = StreamReader::with_block_size(input, block).with_max_game_bytes(limit);
+        let (mut parts, mut all, mut games) = (Vec::new(), Vec::new(), 0);
+        while let Some(b) = stream.next_block().unwrap() {
+            assert!(limit == 0 || b.data.len() <= limit.max(block) + CONTEXT);
+            assert_eq!(b.offset, all.len());
+            if b.part.is_none() {
+                games += read_games_at(&b.data, b.origin()).count();
+            }
+            parts.push(b.part);
+            all.extend_from_slice(&b.data);
+        }
+        (parts, all, games)
+    }
+
+    #[test]
+    fn a_stretch_without_boundary_over_the_limit_comes_in_pieces() {
+        let huge = format!(
+            "[Event \"a\"]\n\n1. e4 *\n\n[Event \"huge\"]\n\n1. e4 {{{}}} *\n\n[Event \"b\"]\n\n1. d4 *\n",
+            "x".repeat(1 << 20)
+        );
+        let (parts, all, games) = blocks(huge.as_bytes(), 4096, 100_000);
+        assert_eq!(all, huge.as_bytes(), "every byte handed out once, in order");
+        assert_eq!(games, 2, "the games around it read as usual");
+        let pieces: Vec<Part> = parts.iter().flatten().copied().collect();
+        assert!(pieces.len() > 100);
+        assert!(pieces.iter().all(|p| p.game));
+        assert_eq!(pieces.iter().filter(|p| p.first).count(), 1);
+        assert_eq!(pieces.iter().filter(|p| p.last).count(), 1);
+        assert!(pieces[0].first && pieces[pieces.len() - 1].last);
+        // Without a limit, the game is one block.
+        let (parts, _, games) = blocks(huge.as_bytes(), 4096, 0);
+        assert!(parts.iter().all(Option::is_none));
+        assert_eq!(games, 3);
+        // Zeros are junk, in pieces.
+        let zeros = vec![0u8; 1 << 20];
+        let (parts, all, games) = blocks(&zeros, 4096, 100_000);
+        assert_eq!((all.len(), games), (zeros.len(), 0));
+        assert!(parts.iter().all(|p| p.is_some_and(|p| !p.game)));
+        // A game followed by junk is read as a game; the junk after it is junk.
+        let mut mixed = b"[Event \"a\"]\n\n1. e4 *\n\n".to_vec();
+        mixed.extend_from_slice(&zeros);
+        mixed.extend_from_slice(b"\n\n[Event \"b\"]\n\n1. d4 *\n");
+        let (parts, all, games) = blocks(&mixed, 4096, 100_000);
+        assert_eq!((all, games), (mixed.clone(), 2));
+        assert!(parts.iter().flatten().all(|p| !p.game));
     }
 }

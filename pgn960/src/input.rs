@@ -66,8 +66,9 @@ impl<R: Read> Read for CountingReader<R> {
 
 /// A whole input's bytes.
 pub enum Bytes {
-    /// A read-only memory map.
-    Mapped(memmap2::Mmap),
+    /// A read-only memory map, with the file it maps (kept open, so that a change of size is
+    /// seen on the file read even if its name is moved meanwhile).
+    Mapped(memmap2::Mmap, File),
     /// Bytes read into memory.
     Owned(Vec<u8>),
 }
@@ -76,7 +77,7 @@ impl std::ops::Deref for Bytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match self {
-            Bytes::Mapped(m) => m,
+            Bytes::Mapped(m, _) => m,
             Bytes::Owned(v) => v,
         }
     }
@@ -303,7 +304,7 @@ fn whole(name: &InputName, mut file: File, head: &[u8]) -> Result<Input> {
     match map {
         Ok(map) => {
             let _ = map.advise(memmap2::Advice::Sequential);
-            Ok(input(Bytes::Mapped(map)))
+            Ok(input(Bytes::Mapped(map, file)))
         }
         Err(_) => {
             let mut bytes = head.to_vec();
@@ -411,7 +412,8 @@ fn read_head(file: &mut impl Read, head: &mut [u8]) -> io::Result<usize> {
     Ok(got)
 }
 
-/// Fails if a mapped file changed length while it was read (its bytes may be wrong).
+/// Fails if a mapped file changed length while it was read (its bytes may be wrong),
+/// as the open file says (`fstat`), whatever became of its name.
 pub fn check_unchanged(input: &Input) -> Result<()> {
     #[cfg(feature = "parquet")]
     if let (InputName::File(path), Source::Parquet(games)) = (&input.name, &input.source) {
@@ -425,10 +427,12 @@ pub fn check_unchanged(input: &Input) -> Result<()> {
         }
     }
     if let (InputName::File(path), Source::Whole(bytes)) = (&input.name, &input.source) {
-        let Bytes::Mapped(map) = &**bytes else {
+        let Bytes::Mapped(map, file) = &**bytes else {
             return Ok(());
         };
-        let now = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        // The open file, not the path: a file renamed or replaced meanwhile is still the
+        // file that was read.
+        let now = file.metadata().map(|m| m.len()).unwrap_or(0);
         if now != map.len() as u64 {
             return Err(Error::Changed {
                 path: path.clone(),

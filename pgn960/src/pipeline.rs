@@ -85,6 +85,10 @@ pub trait ChunkOutput {
 /// Where chunks may be cut: at game boundaries (PGN) or after line breaks (FEN/EPD lists).
 pub use pgn_parse::Cut;
 
+/// The default limit of a game's size (64 MiB): far above any real game, small enough
+/// that a few chunks of it in flight fit in memory.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
 /// How to cut and schedule.
 #[derive(Debug, Clone, Copy)]
 pub struct PipelineOptions {
@@ -96,6 +100,10 @@ pub struct PipelineOptions {
     pub in_flight_per_thread: usize,
     /// Checked between chunks: when set, the run stops with [`Error::Interrupted`].
     pub stop: Option<&'static AtomicBool>,
+    /// A stretch of a stream with no game boundary in this many bytes (one huge game, or
+    /// junk) is handed out in pieces marked [`pgn_parse::Part`] instead of being held whole
+    /// (0: no limit; see [`DEFAULT_MAX_GAME_BYTES`]).
+    pub max_game_bytes: usize,
     /// Count each chunk's lines on the calling thread as it is cut, so that the worker
     /// already knows the chunk's absolute first line ([`run_chunks`]); otherwise workers
     /// count them and only the sink learns it.
@@ -109,6 +117,7 @@ impl Default for PipelineOptions {
             cut: Cut::Games,
             in_flight_per_thread: 4,
             stop: None,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             lines_at_cut: false,
         }
     }
@@ -229,7 +238,8 @@ impl ChunkSource {
                 let reader = std::mem::replace(reader, Box::new(std::io::empty()));
                 let kind = SourceKind::Stream(
                     StreamReader::with_block_size(reader, options.chunk_bytes)
-                        .with_cut(options.cut),
+                        .with_cut(options.cut)
+                        .with_max_game_bytes(options.max_game_bytes),
                 );
                 ChunkSource {
                     kind,
@@ -302,6 +312,7 @@ impl ChunkSource {
                         line: 1,
                         first_index: 0,
                         followed_by_game: false,
+                        part: None,
                     },
                     info: ChunkInfo {
                         rows: true,

@@ -71,7 +71,7 @@ impl Players {
         let get = |name: &[u8]| {
             tags.iter()
                 .find(|t| t.name == name)
-                .map(|t| t.value_str().into_owned())
+                .map(|t| short_cell(&t.value_str()))
                 .unwrap_or_else(|| "?".into())
         };
         Players {
@@ -79,6 +79,21 @@ impl Players {
             black: get(b"Black"),
             site: get(b"Site"),
         }
+    }
+}
+
+/// Longest tag value copied whole into a message or a TSV cell.
+const CELL_LIMIT: usize = 100;
+
+/// A tag value for a message or a TSV cell: cut, with its length, when longer than
+/// [`CELL_LIMIT`] (the whole value is in the rejects file).
+fn short_cell(value: &str) -> String {
+    match pgn960::validate::cut_text(value, CELL_LIMIT) {
+        std::borrow::Cow::Borrowed(whole) => whole.to_string(),
+        cut => format!(
+            "{cut} ({} bytes)",
+            pgn960::validate::thousands(value.len() as u64)
+        ),
     }
 }
 
@@ -103,6 +118,9 @@ pub struct ChunkOutcome {
     pub junk_bytes: u64,
     /// Where the first of them is (line from the chunk's start, column).
     pub first_junk: Option<(u32, u32)>,
+    /// A later piece of a game too large, rejected in the chunk before: where its bytes
+    /// are in `text` (when writing).
+    pub continued: Option<Range<usize>>,
 }
 
 impl ChunkOutput for ChunkOutcome {
@@ -121,6 +139,7 @@ pub fn validate_options(opts: &ArchiveOptions) -> ValidateOptions {
         normalise: opts.write.then_some(opts.fen_style),
         moves: false,
         missing_variant: opts.missing_variant,
+        max_game_bytes: opts.max_game_bytes,
     }
 }
 
@@ -133,11 +152,22 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
     let counts = validate_chunk(bytes, origin, &validate, false, |judged| {
         fates.push(fate(judged, bytes, base, opts, &mut text));
     });
+    let continued = counts.continued.then(|| {
+        let start = text.len();
+        if opts.write {
+            text.extend_from_slice(bytes);
+            if origin.part.is_some_and(|p| p.last) {
+                text.extend_from_slice(b"\n\n");
+            }
+        }
+        start..text.len()
+    });
     ChunkOutcome {
         fates,
         text,
         junk_bytes: counts.junk_bytes,
         first_junk: counts.first_junk,
+        continued,
     }
 }
 
@@ -154,7 +184,9 @@ fn fate(
         if opts.write {
             let range = &judged.byte_range;
             text.extend_from_slice(&bytes[range.start - base..range.end - base]);
-            text.extend_from_slice(b"\n\n");
+            if !judged.continues {
+                text.extend_from_slice(b"\n\n");
+            }
         }
         start..text.len()
     };

@@ -45,6 +45,8 @@ pub struct ArchiveOptions {
     pub dedupe: bool,
     /// What games without a Variant tag are (set from `--variant` by [`run`]).
     pub missing_variant: MissingVariant,
+    /// Games of more bytes are rejected as `too-large` (set from `--max-game-bytes`).
+    pub max_game_bytes: usize,
 }
 
 impl Default for ArchiveOptions {
@@ -59,6 +61,7 @@ impl Default for ArchiveOptions {
             min_plies: None,
             dedupe: false,
             missing_variant: MissingVariant::Detect,
+            max_game_bytes: 0,
         }
     }
 }
@@ -87,6 +90,9 @@ struct Collector<'o> {
 impl Collector<'_> {
     fn take(&mut self, file: &str, outcome: ChunkOutcome, info: &ChunkInfo) -> Result<()> {
         let summary = &mut self.summary;
+        if let (Some(range), Some(out)) = (outcome.continued, self.outputs.rejects.as_mut()) {
+            out.write_all(&outcome.text[range])?;
+        }
         for (i, fate) in outcome.fates.into_iter().enumerate() {
             summary.games_read += 1;
             match fate {
@@ -186,6 +192,7 @@ pub fn run(
 ) -> Result<Summary> {
     let opts = &ArchiveOptions {
         missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
         ..opts.clone()
     };
     let mut driver = Driver::new(inputs, globals)?;

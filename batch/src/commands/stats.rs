@@ -424,6 +424,13 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         tables: Tables::new(judge.keys.to_vec()),
         ..ChunkStats::default()
     };
+    // A game too large to hold comes in pieces: counted once, as invalid (too-large).
+    if let Some(part) = origin.part {
+        if part.game && part.first {
+            judge.count(&mut stats, &[], Err(Excluded::Invalid));
+        }
+        return stats;
+    }
     if headers_only {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut v = HeaderVisitor {

@@ -258,7 +258,12 @@ fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
     };
     let mut lines = LineIndex::new(1);
     let mut copied = 0;
-    for game in read_games_at(bytes, origin) {
+    // A later piece of a game too large to hold (its tags were in the first): as it is.
+    let games = match origin.part {
+        Some(part) if !part.first => None,
+        _ => Some(read_games_at(bytes, origin)),
+    };
+    for game in games.into_iter().flatten() {
         let tags = match &game {
             Ok(g) => &g.tags,
             Err(b) => &b.tags,
@@ -278,7 +283,7 @@ fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
                 Ok(_) => {}
                 Err(reason) => out.problems.push(Problem {
                     local_line: lines.locate(bytes, tag.offset - base).0,
-                    reason: format!("FEN {value:?}: {reason}"),
+                    reason: format!("FEN {}: {reason}", pgn960::validate::quoted(&value)),
                 }),
             }
         }

@@ -4,6 +4,7 @@
 mod util;
 
 mod bad_input;
+mod bounds;
 mod check_clean;
 mod export;
 mod faults;

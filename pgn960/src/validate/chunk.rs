@@ -22,6 +22,9 @@ pub struct Judged<'g, 'a> {
     pub line: Option<u32>,
     /// The (line, column) of the rejection's offset, for rejected games.
     pub problem_at: Option<(u32, u32)>,
+    /// Whether the game's bytes go on in the next buffer(s): a game too large, handed out
+    /// in pieces ([`pgn_parse::Part`]); `byte_range` is then its first piece.
+    pub continues: bool,
 }
 
 /// What a buffer held besides its games.
@@ -33,6 +36,12 @@ pub struct ChunkCounts {
     pub junk_bytes: u64,
     /// The (line, column) of the first of them, counted from the buffer's origin.
     pub first_junk: Option<(u32, u32)>,
+    /// Bytes scanned to find lines and columns: at most the buffer's length, however many
+    /// games are rejected (the cost of locating them is linear).
+    pub bytes_located: u64,
+    /// Whether the buffer is a later piece of a game too large ([`Judged::continues`]):
+    /// its bytes belong to the last game of the buffer before.
+    pub continued: bool,
 }
 
 /// Lines of a buffer, located in increasing order.
@@ -61,6 +70,14 @@ pub fn validate_chunk<'a>(
     locate_all: bool,
     mut f: impl FnMut(Judged<'_, 'a>),
 ) -> ChunkCounts {
+    if let Some(part) = origin.part {
+        return oversized_part(bytes, origin, part, f);
+    }
+    let too_large = |verdict: &mut Verdict, range: &Range<usize>| {
+        if opts.max_game_bytes > 0 && range.len() > opts.max_game_bytes {
+            *verdict = Verdict::Invalid(super::too_large(opts.max_game_bytes, range.start));
+        }
+    };
     let mut lines = Lines {
         bytes,
         base: origin.offset,
@@ -79,15 +96,15 @@ pub fn validate_chunk<'a>(
             let (tags, game, byte_range, verdict) = match &item {
                 Ok(game) => {
                     let mut verdict = validate(game, *opts);
+                    too_large(&mut verdict, &game.byte_range);
                     note_latin1(&mut verdict, bytes, origin, &game.byte_range, opts);
                     (&game.tags[..], Some(game), game.byte_range.clone(), verdict)
                 }
-                Err(bad) => (
-                    &bad.tags[..],
-                    None,
-                    bad.byte_range.clone(),
-                    Verdict::Invalid(parse_rejection(&bad.error)),
-                ),
+                Err(bad) => {
+                    let mut verdict = Verdict::Invalid(parse_rejection(&bad.error));
+                    too_large(&mut verdict, &bad.byte_range);
+                    (&bad.tags[..], None, bad.byte_range.clone(), verdict)
+                }
             };
             let (line, problem_at) = locate(&verdict, &byte_range);
             f(Judged {
@@ -98,16 +115,19 @@ pub fn validate_chunk<'a>(
                 verdict,
                 line,
                 problem_at,
+                continues: false,
             });
             counts.games += 1;
         }
         counts.junk_bytes = games.reader().junk_bytes();
         counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
+        counts.bytes_located = lines.index.bytes_scanned();
     } else {
         let mut reader = Reader::with_origin(bytes, origin);
         let mut validator = Validator::new(*opts);
         while let Some((end, mut verdict)) = reader.read_game(&mut validator) {
             note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
+            too_large(&mut verdict, &end.byte_range);
             let (line, problem_at) = locate(&verdict, &end.byte_range);
             f(Judged {
                 index: counts.games,
@@ -117,11 +137,45 @@ pub fn validate_chunk<'a>(
                 verdict,
                 line,
                 problem_at,
+                continues: false,
             });
             counts.games += 1;
         }
         counts.junk_bytes = reader.junk_bytes();
         counts.first_junk = reader.first_junk().map(|at| lines.locate(at));
+        counts.bytes_located = lines.index.bytes_scanned();
+    }
+    counts
+}
+
+/// A piece of a stretch too large to hold: its first piece is a game rejected as
+/// [`super::RejectReason::TooLarge`] (when the stretch is a game), later pieces continue it;
+/// a stretch of junk is counted as junk.
+fn oversized_part<'a>(
+    bytes: &'a [u8],
+    origin: Origin,
+    part: pgn_parse::Part,
+    mut f: impl FnMut(Judged<'_, 'a>),
+) -> ChunkCounts {
+    let mut counts = ChunkCounts::default();
+    if !part.game {
+        counts.junk_bytes = bytes.len() as u64;
+        counts.first_junk = part.first.then_some((origin.line, 1));
+    } else if part.first {
+        let at = (origin.line, 1);
+        f(Judged {
+            index: 0,
+            byte_range: origin.offset..origin.offset + bytes.len(),
+            tags: &[],
+            game: None,
+            verdict: Verdict::Invalid(super::too_large(part.limit, origin.offset)),
+            line: Some(at.0),
+            problem_at: Some(at),
+            continues: !part.last,
+        });
+        counts.games = 1;
+    } else {
+        counts.continued = true;
     }
     counts
 }
@@ -179,6 +233,42 @@ mod tests {
             })
         });
         out
+    }
+
+    #[test]
+    fn locating_rejected_games_is_linear_in_their_number() {
+        // Every kind of small rejected game; 4x the games must cost at most 5x the work,
+        // counted in bytes scanned for lines (each byte once), whichever way it is read.
+        let games = [
+            "[Event \"x\"]\n\n1. e4 e4 *\n\n",
+            "[Event \"x\"]\n\n1. e4 (e5 *\n\n",
+            "[Event \"x\"]\n\n1. e4 {open\n\n",
+            "[Event \"x\"]\n\n1. e4 e5\n\n",
+            "[Event \"x\"]\n[FEN \"bad\"]\n\n1. e4 *\n\n",
+            "[Event \"x\"]\n\n1. Zz9 *\n\n",
+            "[Event \"x\"]\n\n1. -- *\n\n",
+            "[Variant \"Chess960\"]\n\n1. e4 *\n\n",
+        ]
+        .concat();
+        for canonical_san in [false, true] {
+            let opts = ValidateOptions {
+                canonical_san,
+                ..ValidateOptions::default()
+            };
+            let work = |copies: usize| {
+                let bytes = games.repeat(copies);
+                let mut rejected = 0;
+                let counts =
+                    validate_chunk(bytes.as_bytes(), Origin::default(), &opts, false, |j| {
+                        rejected += u64::from(j.verdict.rejection().is_some());
+                    });
+                assert_eq!(rejected, 8 * copies as u64);
+                assert!(counts.bytes_located <= bytes.len() as u64);
+                counts.bytes_located
+            };
+            let (small, large) = (work(1_000), work(4_000));
+            assert!(large <= 5 * small, "{small} -> {large} bytes scanned");
+        }
     }
 
     #[test]

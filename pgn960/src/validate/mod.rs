@@ -90,6 +90,9 @@ pub struct ValidateOptions {
     pub moves: bool,
     /// What a game without a `Variant` tag is (`--variant chess960`).
     pub missing_variant: start::MissingVariant,
+    /// Reject games of more bytes as [`RejectReason::TooLarge`] (0: no limit). A streamed
+    /// input's games over the limit never reach the reader (see [`pgn_parse::Part`]).
+    pub max_game_bytes: usize,
 }
 
 /// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).
@@ -186,6 +189,59 @@ pub fn start_fen(kind: GameKind, start: &Position, style: CastlingStyle) -> Stri
     }
 }
 
+/// Bytes of input quoted whole in a message; longer text is cut (see [`quoted`]).
+pub const QUOTE_LIMIT: usize = 40;
+
+/// `text` cut to at most `limit` bytes (at a character boundary), with `…` when cut.
+pub fn cut_text(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= limit {
+        return text.into();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end]).into()
+}
+
+/// `text` quoted for a message: whole when short, else its first [`QUOTE_LIMIT`] bytes and
+/// its length (`"Nf3Nf3…" (1,048,576 bytes)`), so that no message or TSV cell grows with
+/// the input (the whole text is in the rejects file).
+///
+/// ```
+/// use pgn960::validate::quoted;
+/// assert_eq!(quoted("Nf3"), "\"Nf3\"");
+/// assert_eq!(quoted(&"x".repeat(1_048_576)), format!("\"{}…\" (1,048,576 bytes)", "x".repeat(40)));
+/// ```
+pub fn quoted(text: &str) -> String {
+    match cut_text(text, QUOTE_LIMIT) {
+        std::borrow::Cow::Borrowed(whole) => format!("{whole:?}"),
+        cut => format!("{cut:?} ({} bytes)", thousands(text.len() as u64)),
+    }
+}
+
+/// `n` with a comma every three digits (`1,048,576`).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The rejection of a game of more than `limit` bytes, starting at byte `offset`.
+pub fn too_large(limit: usize, offset: usize) -> Rejection {
+    let detail = format!(
+        "a game of more than {} bytes (--max-game-bytes); copied to the rejects whole",
+        thousands(limit as u64)
+    );
+    Rejection::new(RejectReason::TooLarge, detail, offset)
+}
+
 /// The rejection of a game the reader could not read whole.
 pub fn parse_rejection(error: &ParseError) -> Rejection {
     let (reason, detail) = match error.kind {
@@ -199,7 +255,7 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
                 "{}: expected {}, found {}",
                 error.kind.name(),
                 error.expected,
-                error.found
+                cut_text(&error.found, 2 * QUOTE_LIMIT)
             ),
         ),
     };

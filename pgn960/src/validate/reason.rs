@@ -50,6 +50,7 @@ reject_reasons! {
     BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
     TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
     BadRow => "bad-row", "A Parquet row that holds no game (its `movetext` is null).";
+    TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole).";
 }
 
 impl fmt::Display for RejectReason {

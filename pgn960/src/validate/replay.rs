@@ -55,15 +55,20 @@ fn mix(h: u64) -> u64 {
 }
 
 /// Describes why a SAN failed, for the user.
+/// A move quoted the second time in a message: cut, without its length.
+fn short(san: &str) -> String {
+    format!("{:?}", super::cut_text(san, super::QUOTE_LIMIT))
+}
+
 fn san_failure(pos: &Position, san: &str, err: SanError) -> String {
     let side = pos.turn().name();
     match err {
-        SanError::Ambiguous => format!("{san:?} matches more than one legal {side} move"),
+        SanError::Ambiguous => format!("{} matches more than one legal {side} move", short(san)),
         SanError::Illegal if pos.is_check() => {
-            format!("{side} is in check and {san:?} does not answer it")
+            format!("{side} is in check and {} does not answer it", short(san))
         }
-        SanError::Illegal => format!("no legal {side} move matches {san:?}"),
-        _ => format!("{san:?} is not a move in SAN"),
+        SanError::Illegal => format!("no legal {side} move matches {}", short(san)),
+        _ => format!("{} is not a move in SAN", short(san)),
     }
 }
 
@@ -234,8 +239,11 @@ impl Replay {
                 }
                 return None;
             }
-            let detail =
-                format!("bad move {san_text:?} in a variation ({label} {san_text}): {why}");
+            let (quoted, cut) = (
+                super::quoted(&san_text),
+                super::cut_text(&san_text, super::QUOTE_LIMIT),
+            );
+            let detail = format!("bad move {quoted} in a variation ({label} {cut}): {why}");
             return Some(Rejection::new(RejectReason::BadVariation, detail, offset));
         }
         let (reason, kind) = match err {
@@ -243,8 +251,12 @@ impl Replay {
             SanError::Illegal => (RejectReason::IllegalMove, "illegal"),
             _ => (RejectReason::MalformedMove, "malformed"),
         };
+        let (quoted, cut) = (
+            super::quoted(&san_text),
+            super::cut_text(&san_text, super::QUOTE_LIMIT),
+        );
         let detail = format!(
-            "{kind} move {san_text:?} at ply {} ({label} {san_text}): {why}",
+            "{kind} move {quoted} at ply {} ({label} {cut}): {why}",
             self.plies + 1
         );
         Some(Rejection::new(reason, detail, offset))

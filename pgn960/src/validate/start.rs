@@ -96,7 +96,10 @@ fn position_from_fen(
     if trimmed.is_empty() || trimmed == "?" || trimmed == "-" {
         return Err((
             RejectReason::UnknownStartPosition,
-            format!("FEN tag {trimmed:?} does not name a position"),
+            format!(
+                "FEN tag {} does not name a position",
+                super::quoted(trimmed)
+            ),
         ));
     }
     // An EPD line's terminator copied along with the FEN (`... 0 1;`, as in Stockfish's
@@ -108,11 +111,19 @@ fn position_from_fen(
         }
         None => trimmed,
     };
-    let setup = Setup::from_ascii(fen.as_bytes())
-        .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+    let setup = Setup::from_ascii(fen.as_bytes()).map_err(|e| {
+        (
+            RejectReason::BadFen,
+            format!("{e} in FEN {}", super::quoted(trimmed)),
+        )
+    })?;
     let uses_files = castling_uses_file_letters(&setup);
-    let (mut position, fen_repairs) = Position::from_setup_lenient(&setup)
-        .map_err(|e| (RejectReason::BadFen, format!("{e} in FEN {trimmed:?}")))?;
+    let (mut position, fen_repairs) = Position::from_setup_lenient(&setup).map_err(|e| {
+        (
+            RejectReason::BadFen,
+            format!("{e} in FEN {}", super::quoted(trimmed)),
+        )
+    })?;
     let mut dropped_castling = false;
     for repair in fen_repairs {
         match repair {
@@ -161,7 +172,10 @@ pub fn resolve_start(
     }
     let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
     if let VariantTag::Other(name) = variant {
-        return Ok(StartOutcome::Unsupported(name));
+        // Named in reports and counted by name: a long name is cut.
+        return Ok(StartOutcome::Unsupported(
+            super::cut_text(&name, 2 * super::QUOTE_LIMIT).into_owned(),
+        ));
     }
     let mut fens = tags.fens.iter();
     let Some(first) = fens.next() else {
@@ -193,9 +207,9 @@ pub fn resolve_start(
             return Err((
                 RejectReason::ConflictingFen,
                 format!(
-                    "FEN tags disagree: {:?} and {:?}",
-                    first.trim(),
-                    other.trim()
+                    "FEN tags disagree: {} and {}",
+                    super::quoted(first.trim()),
+                    super::quoted(other.trim())
                 ),
             ));
         }

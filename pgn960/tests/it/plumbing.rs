@@ -66,6 +66,7 @@ fn uppercase(input: &mut Input, threads: usize, cut: Cut) -> (Vec<u8>, u64) {
         in_flight_per_thread: 2,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let (mut out, mut source_bytes) = (Vec::new(), 0u64);
     pipeline::run(
@@ -172,7 +173,7 @@ fn plain_files_are_mapped_and_empty_files_read_as_empty() {
     let input = input::open(&InputName::File(path)).unwrap();
     assert!(matches!(
         input.source,
-        Source::Whole(ref bytes) if matches!(**bytes, input::Bytes::Mapped(_))
+        Source::Whole(ref bytes) if matches!(**bytes, input::Bytes::Mapped(..))
     ));
     assert_eq!(read_all(input), b"[Event \"x\"]\n\n*\n");
     let empty = dir.path().join("e.pgn");
@@ -299,6 +300,7 @@ fn results_waiting_for_their_turn_are_bounded() {
         in_flight_per_thread: per_thread,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let mut chunks = 0;
     pipeline::run(
@@ -344,6 +346,7 @@ fn a_mapped_file_that_changes_size_during_the_run_is_an_error() {
         in_flight_per_thread: 2,
         stop: None,
         lines_at_cut: false,
+        ..PipelineOptions::default()
     };
     let mut first = true;
     let err = pipeline::run(
@@ -391,6 +394,7 @@ fn a_corrupt_compressed_stream_is_an_error_naming_the_byte() {
             in_flight_per_thread: 2,
             stop: None,
             lines_at_cut: false,
+            ..PipelineOptions::default()
         },
         |bytes, _| Upper(bytes.to_vec()),
         |_, _| Ok::<(), pgn960::Error>(()),
@@ -398,4 +402,27 @@ fn a_corrupt_compressed_stream_is_an_error_naming_the_byte() {
     .unwrap_err();
     let message = format!("{err:#}");
     assert!(message.contains("cannot read past byte"), "{message}");
+}
+
+#[test]
+fn an_input_renamed_while_read_has_not_changed_size_but_a_grown_one_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.pgn");
+    std::fs::write(&path, b"[Event \"x\"]\n\n*\n").unwrap();
+    let input = input::open(&InputName::File(path.clone())).unwrap();
+    let moved = dir.path().join("moved.pgn");
+    std::fs::rename(&path, &moved).unwrap();
+    // The open file is what was read: its size is unchanged, whatever its name.
+    input::check_unchanged(&input).unwrap();
+    // Another file now at the old name does not matter either.
+    std::fs::write(&path, b"").unwrap();
+    input::check_unchanged(&input).unwrap();
+    // The file read, grown under its new name, has changed.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&moved)
+        .unwrap();
+    file.write_all(b"more").unwrap();
+    let err = input::check_unchanged(&input).unwrap_err().to_string();
+    assert!(err.contains("changed size"), "{err}");
 }

@@ -1,0 +1,315 @@
+//! Resources bounded whatever the input: messages and TSV cells of a bounded length, the
+//! work of locating rejected games linear in their number, huge games and junk read in
+//! bounded memory.
+
+use crate::util::*;
+use std::io::Write;
+use test_support::{gzip, program};
+
+#[test]
+fn a_one_megabyte_move_or_name_gives_short_messages_and_cells_and_whole_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge_move = "Nf3".repeat(350_000);
+    let huge_name = "W".repeat(1 << 20);
+    let pgn = format!(
+        "[Event \"ok\"]\n\n1. e4 e5 *\n\n\
+         [Event \"bad move\"]\n\n1. e4 {huge_move} *\n\n\
+         [Event \"bad name\"]\n[White \"{huge_name}\"]\n\n1. e4 e4 *\n"
+    );
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, &pgn).unwrap();
+    let out = pgn960().arg("check").arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let longest = stdout.lines().map(str::len).max().unwrap_or(0);
+    assert!(
+        longest < 400,
+        "a message line of {longest} bytes:\n{stdout:.2000}"
+    );
+    assert!(
+        stdout.contains(&format!("\"{}…\" (1,050,000 bytes)", &huge_move[..40])),
+        "{stdout:.2000}"
+    );
+    assert!(stdout.contains("(1,048,576 bytes)"), "{stdout:.2000}");
+
+    let rejects = dir.path().join("r.pgn");
+    pgn960()
+        .arg("clean")
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("out.pgn"))
+        .arg("--rejects")
+        .arg(&rejects)
+        .assert()
+        .code(1);
+    let tsv = std::fs::read_to_string(dir.path().join("r.tsv")).unwrap();
+    let longest = tsv.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 600, "a TSV row of {longest} bytes");
+    assert_eq!(tsv.lines().count(), 3, "header and two rows");
+    // The rejects file has both games whole.
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    assert!(rejected.contains(&huge_move) && rejected.contains(&huge_name));
+}
+
+/// A game whose comment holds `bytes` bytes.
+fn huge_game(bytes: usize) -> Vec<u8> {
+    let mut game = b"[Event \"huge\"]\n[White \"w\"]\n\n1. e4 {".to_vec();
+    game.resize(game.len() + bytes, b'x');
+    game.extend_from_slice(b"} e5 *");
+    game
+}
+
+const BEFORE: &[u8] = b"[Event \"a\"]\n\n1. e4 e5 *\n\n";
+const AFTER: &[u8] = b"\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+
+/// `pgn960 ARGS` under GNU time: (exit status, stdout, stderr, peak RSS in MB), or `None`
+/// (a visible skip) without GNU time.
+fn run_measured(
+    test: &str,
+    args: &[&std::ffi::OsStr],
+    stdin: Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>>,
+) -> Option<(Option<i32>, String, String, u64)> {
+    use std::process::Stdio;
+    let time = program(test, &["time"], "apt-get install time")?;
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("time");
+    let bin = assert_cmd::cargo::cargo_bin("pgn960");
+    let mut child = std::process::Command::new(time)
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&report)
+        .arg(bin)
+        .arg("--no-progress")
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let writer = stdin.map(|feed| {
+        let pipe = child.stdin.take().unwrap();
+        std::thread::spawn(move || feed(pipe))
+    });
+    let out = child.wait_with_output().unwrap();
+    if let Some(w) = writer {
+        w.join().unwrap();
+    }
+    let kb: u64 = std::fs::read_to_string(&report)
+        .unwrap()
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap();
+    Some((
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        kb / 1024,
+    ))
+}
+
+/// Peak memory allowed for a run over a 300 MB game or junk with the default limit
+/// (64 MiB): the limit, its buffer's growth and the chunks in flight. Holding the game
+/// whole takes 2-4 times its size.
+const PEAK_MB: u64 = 400;
+
+#[test]
+fn a_300_mb_game_in_a_zst_is_rejected_as_too_large_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.pgn.zst");
+    {
+        let file = std::fs::File::create(&path).unwrap();
+        let mut z = zstd::stream::write::Encoder::new(file, 1).unwrap();
+        z.write_all(BEFORE).unwrap();
+        z.write_all(b"[Event \"huge\"]\n\n1. e4 {").unwrap();
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..300 {
+            z.write_all(&block).unwrap();
+        }
+        z.write_all(b"} e5 *").unwrap();
+        z.write_all(AFTER).unwrap();
+        z.finish().unwrap();
+    }
+    let test = "a_300_mb_game_in_a_zst_is_rejected_as_too_large_in_bounded_memory";
+    let args = [std::ffi::OsStr::new("check"), path.as_os_str()];
+    let Some((code, stdout, stderr, peak)) = run_measured(test, &args, None) else {
+        return;
+    };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stdout.contains("too-large") || stdout.contains("--max-game-bytes"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("huge.pgn.zst:5:1: game 2"), "{stdout}");
+    let read = stdout
+        .lines()
+        .find(|l| l.starts_with("games read:"))
+        .unwrap_or_default();
+    assert_eq!(read.split_whitespace().nth(2), Some("3"), "{stdout}");
+    assert!(peak < PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
+fn a_game_over_the_limit_is_copied_whole_to_the_rejects_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = huge_game(5 << 20);
+    let pgn = [BEFORE, &game, AFTER].concat();
+    let input = dir.path().join("in.pgn.gz");
+    std::fs::write(&input, gzip(&pgn)).unwrap();
+    let plain = dir.path().join("in.pgn");
+    std::fs::write(&plain, &pgn).unwrap();
+    // A stream (cut in pieces) and a mapped file (judged by its byte range) alike.
+    for (name, input) in [("stream", &input), ("mapped", &plain)] {
+        let out = dir.path().join(format!("{name}.pgn"));
+        let rejects = dir.path().join(format!("{name}.rejects.pgn"));
+        let run = pgn960()
+            .args(["--max-game-bytes", "1000000", "clean"])
+            .arg(input)
+            .arg("-o")
+            .arg(&out)
+            .arg("--rejects")
+            .arg(&rejects)
+            .arg("--report")
+            .arg(dir.path().join(format!("{name}.json")))
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{name}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let rejected = std::fs::read(&rejects).unwrap();
+        assert_eq!(
+            rejected.trim_ascii_end(),
+            &game[..],
+            "{name}: the game whole, once"
+        );
+        let kept = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(kept.matches("[Event ").count(), 2, "{name}");
+        let tsv = std::fs::read_to_string(dir.path().join(format!("{name}.rejects.tsv"))).unwrap();
+        assert!(tsv.contains("too-large"), "{name}: {tsv}");
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(report["games_read"], 3, "{name}");
+        assert_eq!(report["written"], 2, "{name}");
+        assert_eq!(report["rejected_by_reason"]["too-large"], 1, "{name}");
+    }
+    // 0: no limit; the game is read (and kept: its comment is fine).
+    pgn960()
+        .args(["--max-game-bytes", "0", "check"])
+        .arg(&input)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn hundreds_of_megabytes_of_junk_through_a_pipe_are_skipped_in_bounded_memory() {
+    let test = "hundreds_of_megabytes_of_junk_through_a_pipe_are_skipped_in_bounded_memory";
+    let feed = |mut pipe: std::process::ChildStdin| {
+        let zeros = vec![0u8; 1 << 20];
+        let _ = pipe.write_all(BEFORE);
+        for _ in 0..300 {
+            if pipe.write_all(&zeros).is_err() {
+                return;
+            }
+        }
+        let _ = pipe.write_all(AFTER);
+    };
+    let args = [std::ffi::OsStr::new("check"), std::ffi::OsStr::new("-")];
+    let Some((code, stdout, stderr, peak)) = run_measured(test, &args, Some(Box::new(feed))) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let all = format!("{stdout}{stderr}");
+    assert!(all.contains("314572"), "the junk bytes counted: {all}");
+    assert!(peak < PEAK_MB, "peak RSS {peak} MB");
+}
+
+#[test]
+fn the_first_ctrl_c_stops_a_run_reading_one_endless_streamed_game() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = pgn960_process()
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    // One game whose comment never ends, written until the run stops reading.
+    let writer = std::thread::spawn(move || {
+        let block = vec![b'x'; 1 << 16];
+        let _ = pipe.write_all(b"[Event \"endless\"]\n\n1. e4 {");
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(30) {
+            if pipe.write_all(&block).is_err() {
+                return;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    writer.join().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(took < Duration::from_secs(20), "stopped after {took:?}");
+}
+
+#[test]
+fn one_rule_for_empty_and_damaged_compressed_files_whatever_the_format() {
+    // The rule (docs/reliability.md): a file of no bytes named for a compression is not a
+    // valid compressed file; a valid one holding nothing holds no game; bytes after the
+    // last complete frame or member are damage. Each is an error (exit 2), in every format.
+    let dir = tempfile::tempdir().unwrap();
+    let game = b"[Event \"a\"]\n\n1. e4 e5 *\n";
+    for format in pgn960::compression::COMPRESSIONS {
+        let compress = |text: &[u8], name: &str| {
+            let path = dir.path().join(format!("{name}.pgn.{}", format.extension));
+            let file = std::fs::File::create(&path).unwrap();
+            let mut w = (format.encoder)(Box::new(file)).unwrap();
+            w.write_all(text).unwrap();
+            w.finish().unwrap();
+            path
+        };
+        let ext = format.extension;
+        let zero = dir.path().join(format!("zero.pgn.{ext}"));
+        std::fs::write(&zero, b"").unwrap();
+        let empty = compress(b"", "empty");
+        let good = compress(game, "good");
+        let trailing = dir.path().join(format!("trailing.pgn.{ext}"));
+        let mut bytes = std::fs::read(&good).unwrap();
+        bytes.extend_from_slice(b"garbage\n");
+        std::fs::write(&trailing, bytes).unwrap();
+        pgn960().arg("check").arg(&good).assert().code(0);
+        for (path, says) in [
+            (&zero, "cannot read"),
+            (&empty, "no game found: it is empty"),
+            (&trailing, "cannot read"),
+        ] {
+            let out = pgn960().arg("check").arg(path).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{}: {stderr}", path.display());
+            assert!(stderr.contains(says), "{}: {stderr}", path.display());
+        }
+    }
+}
