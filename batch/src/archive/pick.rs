@@ -244,6 +244,29 @@ fn problem(rejection: Rejection, tags: &[Tag<'_>], game_line: u32, at: (u32, u32
     }
 }
 
+/// A piece of a game too large to hold (`--max-game-bytes`): the first piece counts the
+/// game once, rejected as too-large; its text is not copied (only `clean` streams such a
+/// game to its rejects). Junk pieces are counted as junk.
+fn oversized_part(len: usize, origin: Origin, part: pgn_parse::Part) -> Picked {
+    let mut picked = Picked {
+        picks: Vec::new(),
+        text: Vec::new(),
+        junk_bytes: 0,
+        first_junk: None,
+    };
+    if !part.game {
+        picked.junk_bytes = len as u64;
+        picked.first_junk = part.first.then_some((1, 1));
+    } else if part.first {
+        let rejection = pgn960::validate::too_large(part.limit, origin.offset);
+        picked.picks.push(Pick::Rejected {
+            range: 0..0,
+            problem: problem(rejection, &[], 1, (1, 1)),
+        });
+    }
+    picked
+}
+
 /// Picks the games of one chunk.
 pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picked {
     let base = origin.offset;
@@ -252,6 +275,9 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
     let validate = validate_options(opts);
     let key =
         |tags: &[Tag<'_>], verdict: &Verdict| opts.key.map_or(Vec::new(), |k| k(tags, verdict));
+    if let Some(part) = origin.part {
+        return oversized_part(bytes.len(), origin, part);
+    }
     if let Some(style) = opts.normalise {
         let archive = ArchiveOptions {
             write: true,

@@ -239,6 +239,16 @@ impl Plan<'_> {
 
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let mut out = ChunkReport::new();
+    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, rejected.
+    if let Some(part) = origin.part {
+        if part.game && part.first {
+            out.archive.games_read += 1;
+            out.archive.rejected += 1;
+            let reason = pgn960::validate::RejectReason::TooLarge.name();
+            *out.archive.rejected_by_reason.entry(reason).or_default() += 1;
+        }
+        return out;
+    }
     let mut reader = Reader::with_origin(bytes, origin);
     let mut validator = Validator::new(ValidateOptions {
         missing_variant: plan.missing_variant,

@@ -261,6 +261,14 @@ struct Plan<'a> {
 
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
     let mut out = ChunkTree::default();
+    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, invalid.
+    if let Some(part) = origin.part {
+        if part.game && part.first {
+            out.read = 1;
+            out.excluded.insert(Excluded::Invalid, 1);
+        }
+        return out;
+    }
     let mut reader = Reader::with_origin(bytes, origin);
     let mut v = TreeVisitor {
         inner: Validator::new(ValidateOptions {
