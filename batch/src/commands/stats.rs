@@ -261,7 +261,10 @@ impl<'a> Visitor<'a> for EvalTap<'a> {
         self.inner.null_move(offset);
     }
     fn comment(&mut self, text: &'a [u8], offset: usize) {
-        if self.depth == 0 {
+        // Most comments are clocks: only one that holds an evaluation and could change what
+        // is kept (the first of the game, or after ply 10 or 20) is parsed.
+        let wanted = !self.evals.any || self.plies == 10 || self.plies == 20;
+        if self.depth == 0 && wanted && has_eval(text) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
                 let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
@@ -300,6 +303,13 @@ impl<'a> Visitor<'a> for EvalTap<'a> {
         let (end, verdict) = self.inner.end_game(end);
         (end, verdict, self.evals)
     }
+}
+
+/// Whether a comment has a `%eval` command (a quick look before parsing it).
+fn has_eval(text: &[u8]) -> bool {
+    text.iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'%' && text[i + 1..].starts_with(b"eval"))
 }
 
 /// What counting needs of a game that was read.
