@@ -261,7 +261,10 @@ impl<'a> Visitor<'a> for EvalTap<'a> {
         self.inner.null_move(offset);
     }
     fn comment(&mut self, text: &'a [u8], offset: usize) {
-        if self.depth == 0 {
+        // Most comments are clocks: only one that holds an evaluation and could change what
+        // is kept (the first of the game, or after ply 10 or 20) is parsed.
+        let wanted = !self.evals.any || self.plies == 10 || self.plies == 20;
+        if self.depth == 0 && wanted && has_eval(text) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
                 let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
@@ -300,6 +303,11 @@ impl<'a> Visitor<'a> for EvalTap<'a> {
         let (end, verdict) = self.inner.end_game(end);
         (end, verdict, self.evals)
     }
+}
+
+/// Whether a comment has a `%eval` command (a quick look before parsing it).
+fn has_eval(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', text).any(|i| text[i + 1..].starts_with(b"eval"))
 }
 
 /// What counting needs of a game that was read.
@@ -391,7 +399,10 @@ impl Judge<'_> {
         let (counts, pair_start) = match start {
             StartKind::Chess960(sp) if sp < 960 => {
                 stats.counted += 1;
-                (stats.tables.sp_counts(key, sp), (sp, None))
+                match stats.tables.sp_counts(&key, sp) {
+                    Some(counts) => (counts, (sp, None)),
+                    None => return,
+                }
             }
             StartKind::DoubleChess960 { white, black } => {
                 stats.counted_pairs += 1;
@@ -708,7 +719,10 @@ pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<Merged> {
                     .by_pair
                     .entry((key, row.sp, black))
                     .or_default(),
-                None if row.sp < 960 => merged.tables.sp_counts(key, row.sp),
+                None if row.sp < 960 => match merged.tables.sp_counts(&key, row.sp) {
+                    Some(counts) => counts,
+                    None => bail!("{}: cannot count SP {}", at(), row.sp),
+                },
                 None => bail!("{}: SP {} is out of range", at(), row.sp),
                 Some(black) => bail!("{}: SP pair {}/{black} is out of range", at(), row.sp),
             };
@@ -719,7 +733,10 @@ pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<Merged> {
     }
     // An all-zero row adds nothing: drop the cells it made, so that the merge of tables
     // equals the table of the games (whose cells exist only with games).
-    merged.tables.by_sp.retain(|_, c| c.games > 0);
+    for cell in merged.tables.by_sp.values_mut() {
+        cell.retain(|_, c| c.games > 0);
+    }
+    merged.tables.by_sp.retain(|_, cell| !cell.is_empty());
     merged.tables.by_pair.retain(|_, c| c.games > 0);
     Ok(merged)
 }

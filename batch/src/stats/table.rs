@@ -1,7 +1,7 @@
 //! Per-start-position result tables: accumulating games, deriving scores, intervals and
 //! significance, cut by the keys of `--by`, writing and merging CSV exactly.
 
-use super::by::{ByKey, Key};
+use super::by::{ByKey, Key, KeyValue};
 use super::significance::{analyse, Analysis, Wdl};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -385,8 +385,8 @@ pub fn csv_header(pairs: bool) -> Vec<String> {
 pub struct Tables {
     /// The `--by` keys, in order (empty: one table).
     pub keys: Vec<ByKey>,
-    /// Keyed by (cell, SP).
-    pub by_sp: BTreeMap<(Key, u16), Counts>,
+    /// Per cell, by SP.
+    pub by_sp: BTreeMap<Key, BTreeMap<u16, Counts>>,
     /// Keyed by (cell, white SP, black SP).
     pub by_pair: BTreeMap<(Key, u16, u16), Counts>,
 }
@@ -411,15 +411,24 @@ impl Tables {
         }
     }
 
-    /// Counts for (`key`, `sp`), created empty.
-    pub fn sp_counts(&mut self, key: Key, sp: u16) -> &mut Counts {
-        self.by_sp.entry((key, sp)).or_default()
+    /// Counts for (`key`, `sp`), created empty (the key is copied only for a new cell);
+    /// always `Some`.
+    pub fn sp_counts(&mut self, key: &[KeyValue], sp: u16) -> Option<&mut Counts> {
+        if !self.by_sp.contains_key(key) {
+            self.by_sp.insert(key.to_vec(), BTreeMap::new());
+        }
+        self.by_sp
+            .get_mut(key)
+            .map(|cell| cell.entry(sp).or_default())
     }
 
     /// Adds another table (from another chunk, file or run).
     pub fn merge(&mut self, other: Tables) {
-        for (key, counts) in other.by_sp {
-            self.by_sp.entry(key).or_default().merge(&counts);
+        for (key, cell) in other.by_sp {
+            let mine = self.by_sp.entry(key).or_default();
+            for (sp, counts) in cell {
+                mine.entry(sp).or_default().merge(&counts);
+            }
         }
         for (key, counts) in other.by_pair {
             self.by_pair.entry(key).or_default().merge(&counts);
@@ -429,12 +438,7 @@ impl Tables {
     /// The cells of the SP table in row order; without `--by` keys, the one table, even
     /// without games.
     pub fn sp_keys(&self) -> Vec<Key> {
-        let mut keys: Vec<Key> = Vec::new();
-        for (key, _) in self.by_sp.keys() {
-            if keys.last() != Some(key) {
-                keys.push(key.clone());
-            }
-        }
+        let mut keys: Vec<Key> = self.by_sp.keys().cloned().collect();
         if self.keys.is_empty() && keys.is_empty() {
             keys.push(Vec::new());
         }
@@ -444,7 +448,7 @@ impl Tables {
     /// The 960 counts of one cell.
     pub fn sp_counts_of(&self, key: &Key) -> Vec<Counts> {
         let mut counts = vec![Counts::default(); 960];
-        for ((_, sp), c) in self.by_sp.range((key.clone(), 0)..=(key.clone(), u16::MAX)) {
+        for (sp, c) in self.by_sp.get(key).into_iter().flatten() {
             if let Some(slot) = counts.get_mut(usize::from(*sp)) {
                 *slot = *c;
             }
@@ -455,7 +459,7 @@ impl Tables {
     /// The 960 counts of all cells added up.
     pub fn pooled_sp_counts(&self) -> Vec<Counts> {
         let mut counts = vec![Counts::default(); 960];
-        for ((_, sp), c) in &self.by_sp {
+        for (sp, c) in self.by_sp.values().flatten() {
             if let Some(slot) = counts.get_mut(usize::from(*sp)) {
                 slot.merge(c);
             }
