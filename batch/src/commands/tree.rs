@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// The default node budget: about 1.6 GB of nodes (roughly 100 bytes each).
+/// The default node budget: about 1.7 GB of nodes (104 bytes each).
 pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
 
 /// Arguments of `pgn960 tree`.
