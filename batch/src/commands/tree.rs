@@ -44,7 +44,7 @@ pub struct TreeArgs {
     /// the nodes written stay exact.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_games: u64,
-    /// Nodes held at most (about 100 bytes each). When the tree reaches it, nodes with
+    /// Nodes held at most (about 100 bytes each; the start positions' roots apart). When the tree reaches it, nodes with
     /// fewer games than a threshold are evicted and nothing new grows below their parents,
     /// so every node kept stays exact (docs/tree.md); the summary says what was dropped.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES, value_parser = clap::value_parser!(u64).range(2..))]
@@ -503,8 +503,13 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
     }
     if s.pruned {
         let p = &s.pruning;
+        let why = if merge {
+            "left out what the tables do not give exactly or what is past"
+        } else {
+            "pruned to stay within"
+        };
         text.push_str(&format!(
-            "\npruned to stay within --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
+            "\n{why} --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
             s.max_nodes, p.nodes_dropped, p.evictions, p.threshold, p.game_tails_dropped
         ));
     }
