@@ -6,9 +6,10 @@ the opening tree of every counted game's main line down to DEPTH plies, as CSV:
 
 one row per node (path: the UCI_Chess960 moves before it, space-separated; a start
 position's own row has an empty uci), unordered. A game counts as in
-python_chess_stats.py: python-chess reads it without errors, it starts from a Chess960
-start position, is marked Chess960 (or does not start from SP 518), and has a decisive or
-drawn Result. Evaluations are white's view in centipawns, capped at +-1000 (a mate is the
+python_chess_stats.py: python-chess reads it without errors, its movetext ends with a
+termination marker (pgn960 rejects a game without one as cut short; python-chess reads it
+silently), it starts from a Chess960 start position, is marked Chess960 (or does not start
+from SP 518), and has a decisive or drawn Result. Evaluations are white's view in centipawns, capped at +-1000 (a mate is the
 cap for the side that mates). Needs `pip install chess`.
 
 Usage: python_chess_tree.py DEPTH FILE...
@@ -20,6 +21,18 @@ import chess
 import chess.pgn
 
 CAP = 1000
+
+
+class Builder(chess.pgn.GameBuilder):
+    """A game builder that notes whether the movetext had a termination marker."""
+
+    def begin_game(self):
+        super().begin_game()
+        self.terminated = False
+
+    def visit_result(self, result):
+        self.terminated = True
+        super().visit_result(result)
 
 
 def elo(headers, name):
@@ -44,10 +57,11 @@ def main(depth, paths):
     for path in paths:
         with open(path, encoding="utf-8", errors="replace") as f:
             while True:
-                game = chess.pgn.read_game(f)
+                builder = Builder()
+                game = chess.pgn.read_game(f, Visitor=lambda: builder)
                 if game is None:
                     break
-                if game.errors:
+                if game.errors or not builder.terminated:
                     continue
                 board = game.board()
                 sp = board.chess960_pos(ignore_castling=True)

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// The default node budget: about 1.6 GB of nodes (roughly 100 bytes each).
+/// The default node budget: about 1.7 GB of nodes (104 bytes each).
 pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
 
 /// Arguments of `pgn960 tree`.
@@ -44,7 +44,7 @@ pub struct TreeArgs {
     /// the nodes written stay exact.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_games: u64,
-    /// Nodes held at most (about 100 bytes each). When the tree reaches it, nodes with
+    /// Nodes held at most (about 100 bytes each; the start positions' roots apart). When the tree reaches it, nodes with
     /// fewer games than a threshold are evicted and nothing new grows below their parents,
     /// so every node kept stays exact (docs/tree.md); the summary says what was dropped.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES, value_parser = clap::value_parser!(u64).range(2..))]
@@ -519,8 +519,13 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
     }
     if s.pruned {
         let p = &s.pruning;
+        let why = if merge {
+            "left out what the tables do not give exactly or what is past"
+        } else {
+            "pruned to stay within"
+        };
         text.push_str(&format!(
-            "\npruned to stay within --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
+            "\n{why} --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
             s.max_nodes, p.nodes_dropped, p.evictions, p.threshold, p.game_tails_dropped
         ));
     }
