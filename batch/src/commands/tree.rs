@@ -16,7 +16,6 @@ use pgn960::validate::{GameKind, MissingVariant, ValidateOptions, Validator, Ver
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -431,6 +430,14 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
             },
         )?;
         driver.finish();
+        let excluded_total: u64 = excluded.values().sum();
+        if summary.games_read != summary.counted + excluded_total {
+            anyhow::bail!(
+                "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
+                summary.games_read,
+                summary.counted
+            );
+        }
         summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
     }
     summary.nodes = if args.positions {
@@ -481,11 +488,7 @@ fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) 
             )?;
             w.flush()?;
         }
-        Format::Json => {
-            let roots = table::json_tree(tree, opts)?;
-            serde_json::to_writer_pretty(&mut *sink, &roots)?;
-            sink.write_all(b"\n")?;
-        }
+        Format::Json => table::write_json(tree, opts, sink)?,
     }
     Ok(())
 }

@@ -491,6 +491,15 @@ mod tests {
     };
 
     #[test]
+    fn a_node_is_about_100_bytes_as_docs_tree_md_says() {
+        assert!(
+            std::mem::size_of::<Node>() <= 104,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
+
+    #[test]
     fn merge_in_budget_keeps_counts_exact_and_closes_parents() {
         let mut a = Tree::new();
         a.add_game(518, &moves(518, &["e2e4", "e7e5"]), WIN);
@@ -501,16 +510,16 @@ mod tests {
         let mut p = Pruning::default();
         whole.merge(&a, 100, &mut p).unwrap();
         whole.merge(&b, 100, &mut p).unwrap();
-        assert_eq!(whole.len(), 6);
+        assert_eq!(whole.len(), 5);
         assert_eq!(p, Pruning::default());
         let root = whole.root(518).unwrap();
         assert_eq!(whole.node(root).counts.games, 3);
-        // A budget of 4 nodes: e4 (2 games, exact) and e5 kept; c5 and d4 refused.
+        // A budget of 3 nodes: e4 (2 games, exact) and e5 kept; c5 and d4 refused.
         let mut small = Tree::new();
         let mut p = Pruning::default();
-        small.merge(&a, 4, &mut p).unwrap();
-        small.merge(&b, 4, &mut p).unwrap();
-        assert_eq!(small.len(), 4);
+        small.merge(&a, 3, &mut p).unwrap();
+        small.merge(&b, 3, &mut p).unwrap();
+        assert_eq!(small.len(), 3);
         assert_eq!(p.nodes_dropped, 2);
         assert_eq!(p.game_tails_dropped, 2);
         let e4 = small.children(root).next().unwrap();

@@ -6,7 +6,9 @@ use super::{Counts, Node, Tree};
 use anyhow::{bail, Context, Result};
 use chess960_core::{CastlingNotation, Color, Position};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::Path;
 
 /// The CSV header: the columns of the issue in their order, then `complete` and the sums
@@ -264,43 +266,43 @@ fn walk_node(
     leave()
 }
 
-/// A node of the JSON tree.
-#[derive(Debug, Serialize)]
-pub struct JsonNode {
-    /// The node's row (its `sp` and `path` too, so a node can be found alone).
-    #[serde(flatten)]
-    pub row: Row,
-    /// The moves after this one.
-    pub moves: Vec<JsonNode>,
-}
-
-/// The nested tree: one [`JsonNode`] per start position with games.
-pub fn json_tree(tree: &Tree, opts: WriteOptions) -> Result<Vec<JsonNode>> {
-    let stack = std::cell::RefCell::new(Vec::<JsonNode>::new());
-    let roots = std::cell::RefCell::new(Vec::<JsonNode>::new());
+/// Writes the nested JSON tree, streamed: an array with one object per start position with
+/// games, each node's row with `moves`, the array of its children written (one node a line,
+/// indented by depth).
+pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> Result<()> {
+    let out = RefCell::new(out);
+    // Whether the next node is the first of its array, per open array.
+    let firsts = RefCell::new(vec![true]);
+    out.borrow_mut().write_all(b"[")?;
     walk(
         tree,
         opts,
         &mut |v: Visit| {
-            stack.borrow_mut().push(JsonNode {
-                row: v.row,
-                moves: Vec::new(),
-            });
+            let mut firsts = firsts.borrow_mut();
+            let mut out = out.borrow_mut();
+            if let Some(first) = firsts.last_mut() {
+                if !*first {
+                    out.write_all(b",")?;
+                }
+                *first = false;
+            }
+            let row = serde_json::to_string(&v.row)?;
+            let Some(fields) = row.strip_suffix('}') else {
+                bail!("internal error: a row is not a JSON object");
+            };
+            let indent = " ".repeat(2 * (v.ply as usize + 1));
+            write!(out, "\n{indent}{fields},\"moves\":[")?;
+            firsts.push(true);
             Ok(())
         },
         &mut || {
-            let mut stack = stack.borrow_mut();
-            let Some(done) = stack.pop() else {
-                bail!("internal error: unbalanced tree walk");
-            };
-            match stack.last_mut() {
-                Some(parent) => parent.moves.push(done),
-                None => roots.borrow_mut().push(done),
-            }
+            firsts.borrow_mut().pop();
+            out.borrow_mut().write_all(b"]}")?;
             Ok(())
         },
     )?;
-    Ok(roots.into_inner())
+    out.borrow_mut().write_all(b"\n]\n")?;
+    Ok(())
 }
 
 /// Reads a CSV table written by `pgn960 tree` into a tree, each node closed when its row
