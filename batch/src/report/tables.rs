@@ -287,15 +287,16 @@ pub fn tree_section_from_json(json: &str, depth: u32, min_games: u64) -> Result<
     tree_section(roots, depth, min_games)
 }
 
-/// The section of a tree counted in this run, through the JSON nodes `pgn960 tree` writes.
+/// The section of a tree counted in this run, through the JSON `pgn960 tree` writes.
 pub fn tree_section_from_tree(
     tree: &crate::tree::Tree,
     depth: u32,
     min_games: u64,
 ) -> Result<TreeSection> {
     let opts = crate::tree::table::WriteOptions { depth, min_games };
-    let nodes = crate::tree::table::json_tree(tree, opts)?;
-    let roots: Vec<JsonTreeNode> = serde_json::from_value(serde_json::to_value(&nodes)?)?;
+    let mut json = Vec::new();
+    crate::tree::table::write_json(tree, opts, &mut json)?;
+    let roots: Vec<JsonTreeNode> = serde_json::from_slice(&json)?;
     tree_section(roots, depth, min_games)
 }
 

@@ -461,6 +461,92 @@ fn report_page_works_in_chromium() {
 }
 
 #[test]
+fn report_names_an_sp_only_when_its_q_value_says_so() {
+    const TEST: &str = "report_names_an_sp_only_when_its_q_value_says_so";
+    // SP 0 (BBQNNRKR): 60 white wins; SPs 1-10: 30 wins and 30 losses each. SP 0's z is
+    // about 7.4 against the pool: q far below 0.05. SP 1 (BQNBNRKR) is not named.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for _ in 0..60 {
+        text.push_str(&game(
+            "BBQNNRKR",
+            "A",
+            "B",
+            "E",
+            "1-0",
+            "180+0",
+            (1500, 1500),
+        ));
+    }
+    let ranks = [
+        "BQNBNRKR", "BQNNRBKR", "BQNNRKRB", "QBBNNRKR", "QNBBNRKR", "QNBNRBKR", "QNBNRKRB",
+        "QBNNBRKR", "QNNBBRKR", "QNNRBBKR",
+    ];
+    for rank in ranks {
+        for result in ["1-0", "0-1"].repeat(30) {
+            text.push_str(&game(rank, "A", "B", "E", result, "180+0", (1500, 1500)));
+        }
+    }
+    let pgn = dir.path().join("outlier.pgn");
+    std::fs::write(&pgn, text).unwrap();
+    let page = dir.path().join("outlier.html");
+    pgn960()
+        .arg("report")
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let named: Vec<u64> = data["sps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["q"].as_f64().is_some_and(|q| q < 0.05))
+        .map(|r| r["sp"].as_u64().unwrap())
+        .collect();
+    assert_eq!(named, [0]);
+    let Some(seen) = chromium(TEST, &page, "") else {
+        return;
+    };
+    let chart = &seen.dom[seen.dom.find("<section id=\"funnel\"").unwrap()..];
+    let chart = &chart[..chart.find("</section>").unwrap()];
+    assert!(
+        chart.contains(">SP 0 BBQNNRKR (1.000, q = "),
+        "SP 0 is named on the chart"
+    );
+    assert!(
+        chart.contains("Outliers at q &lt; 0.05: SP 0<"),
+        "and in its description"
+    );
+    // Labels are the chart's bold texts (each dot's tooltip names its SP too).
+    assert_eq!(
+        chart.matches("font-weight=\"700\"").count(),
+        1,
+        "no other SP is named"
+    );
+    assert!(seen
+        .dom
+        .contains("<tr data-sp=\"0\" tabindex=\"-1\" class=\"sig\">"));
+    assert_eq!(seen.dom.matches("class=\"sig\"").count(), 1);
+    // The fixture without an outlier: none named, and the page says so.
+    let quiet = dir.path().join("quiet.html");
+    let plain = archive(dir.path());
+    pgn960()
+        .arg("report")
+        .arg(&plain)
+        .arg("-o")
+        .arg(&quiet)
+        .assert()
+        .success();
+    let seen = chromium(TEST, &quiet, "").unwrap();
+    assert!(seen
+        .dom
+        .contains("No start position stands out: every q-value is at least 0.05"));
+    assert!(!seen.dom.contains("class=\"sig\""));
+}
+
+#[test]
 fn report_on_the_corpus_matches_its_truth() {
     let Some(corpus) = shared_data(
         "report_on_the_corpus_matches_its_truth",
