@@ -291,6 +291,16 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
     given.extend(args.from_stats.iter().cloned());
     given.extend(args.from_tree.iter().cloned());
     check_outputs(&[("-o", &args.output)], &given)?;
+    let f = &args.filters;
+    let selecting = f.min_elo.is_some()
+        || f.max_elo_diff.is_some()
+        || f.min_plies.is_some()
+        || !f.speeds.is_empty()
+        || f.since.is_some()
+        || f.until.is_some();
+    if selecting && !args.from_stats.is_empty() {
+        bail!("the selection flags choose games: with --from-stats, select them when making the tables");
+    }
     if args.output.as_os_str() == "-" {
         bail!("-o names the HTML file to write (standard output is not supported)");
     }

@@ -335,8 +335,9 @@ impl Page {
             })
             .collect();
         let title = match summary.inputs.as_slice() {
-            [one] => format!("Chess960 start positions: {one}"),
+            [one] => format!("Chess960 start positions: {}", short_name(one)),
             [first, rest @ ..] => {
+                let first = short_name(first);
                 format!("Chess960 start positions: {first} and {} more", rest.len())
             }
             [] => "Chess960 start positions".to_string(),
@@ -360,6 +361,15 @@ impl Page {
             pairs,
         }
     }
+}
+
+/// An input's name for the title: its last component (a directory's own name for `.`).
+fn short_name(input: &str) -> String {
+    let path = std::path::Path::new(input);
+    let name = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    name(path)
+        .or_else(|| path.canonicalize().ok().and_then(|p| name(&p)))
+        .unwrap_or_else(|| input.to_string())
 }
 
 /// The 95% funnel's outline at about [`FUNNEL_POINTS`] game counts from 1 to `max`,

@@ -287,7 +287,7 @@ pub fn tree_section_from_json(json: &str, depth: u32, min_games: u64) -> Result<
     tree_section(roots, depth, min_games)
 }
 
-/// The section of a tree counted in this run, through the JSON nodes `pgn960 tree` writes.
+/// The section of a tree counted in this run, through the JSON `pgn960 tree` writes.
 pub fn tree_section_from_tree(
     tree: &crate::tree::Tree,
     depth: u32,

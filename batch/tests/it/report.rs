@@ -276,15 +276,24 @@ fn report_counts_cuts_and_matches_from_stats() {
     assert!(!dir.path().join("bad.html").exists());
 }
 
-/// Headless Chromium's DOM of `page` opened with `fragment`, after its script ran; `None`
-/// (a visible skip, a failure under CI) without Chromium.
-fn chromium_dom(test: &str, page: &Path, fragment: &str) -> Option<String> {
+/// What headless Chromium saw of a page: its DOM after the script ran, and the URLs the
+/// page asked for (from Chromium's net log: requests whose initiator is the page, not the
+/// browser's own background requests, which it marks "not an origin").
+struct Browsed {
+    dom: String,
+    page_requests: Vec<String>,
+}
+
+/// Opens `page` with `fragment` in headless Chromium with the network cut off (no host
+/// resolves); `None` (a visible skip, a failure under CI) without Chromium.
+fn chromium(test: &str, page: &Path, fragment: &str) -> Option<Browsed> {
     let chromium = test_support::program(
         test,
         &["chromium", "chromium-browser"],
         "apt-get install -y chromium",
     )?;
     let profile = tempfile::tempdir().unwrap();
+    let net_log = profile.path().join("net-log.json");
     let url = format!(
         "file://{}{fragment}",
         page.canonicalize().unwrap().display()
@@ -300,8 +309,13 @@ fn chromium_dom(test: &str, page: &Path, fragment: &str) -> Option<String> {
             "--disable-component-update",
             "--disable-sync",
             "--disable-dev-shm-usage",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
         ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            profile.path().join("profile").display()
+        ))
+        .arg(format!("--log-net-log={}", net_log.display()))
         .arg("--virtual-time-budget=5000")
         .arg("--dump-dom")
         .arg(&url)
@@ -312,7 +326,21 @@ fn chromium_dom(test: &str, page: &Path, fragment: &str) -> Option<String> {
         "chromium failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    Some(String::from_utf8(out.stdout).expect("UTF-8 DOM"))
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&net_log).unwrap()).unwrap();
+    let start_job = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"].clone();
+    assert!(start_job.is_u64(), "the net log names its event types");
+    let page_requests = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == start_job && e["params"]["url"].is_string())
+        .filter(|e| e["params"]["initiator"] != "not an origin")
+        .map(|e| e["params"]["url"].as_str().unwrap().to_string())
+        .collect();
+    Some(Browsed {
+        dom: String::from_utf8(out.stdout).expect("UTF-8 DOM"),
+        page_requests,
+    })
 }
 
 /// The SPs of the table's rows in DOM order, with whether each is hidden.
@@ -361,9 +389,27 @@ fn report_page_works_in_chromium() {
     assert!(html.contains("content=\"default-src 'none'; script-src 'sha256-"));
     assert!(!html.contains("unsafe-inline") && !html.contains("unsafe-eval"));
 
-    let Some(dom) = chromium_dom(TEST, &page, "#sp=226&sort=-games") else {
+    // The net log sees what a page fetches: a page that asks for an image and a URL does.
+    let control = dir.path().join("control.html");
+    std::fs::write(&control, "<!DOCTYPE html><img src=\"http://example.invalid/x.png\"><script>fetch('https://example.invalid/y')</script>").unwrap();
+    let Some(seen) = chromium(TEST, &control, "") else {
         return;
     };
+    assert!(
+        seen.page_requests
+            .iter()
+            .any(|u| u.contains("example.invalid")),
+        "{:?}",
+        seen.page_requests
+    );
+
+    let seen = chromium(TEST, &page, "#sp=226&sort=-games").unwrap();
+    assert_eq!(
+        seen.page_requests,
+        Vec::<String>::new(),
+        "the page asked for something"
+    );
+    let dom = seen.dom;
     // The script ran under the policy (its hash is right) and drew the table.
     assert!(
         dom.contains("data-ready=\"1\""),
@@ -397,7 +443,7 @@ fn report_page_works_in_chromium() {
     assert!(!dom.contains("<img"), "an element was injected");
 
     // Ascending by score (no-game SPs last), and the filter by SP number.
-    let dom = chromium_dom(TEST, &page, "#sort=score").unwrap();
+    let dom = chromium(TEST, &page, "#sort=score").unwrap().dom;
     let rows = table_rows(&dom);
     let order: Vec<u16> = rows.iter().take(4).map(|r| r.0).collect();
     assert_eq!(
@@ -405,13 +451,99 @@ fn report_page_works_in_chromium() {
         [0, 518, 226, 1],
         "0.5 (SP 0), 0.5 (518), 0.7 (226), then no games"
     );
-    let dom = chromium_dom(TEST, &page, "#q=518").unwrap();
+    let dom = chromium(TEST, &page, "#q=518").unwrap().dom;
     let shown: Vec<u16> = table_rows(&dom)
         .iter()
         .filter(|r| !r.1)
         .map(|r| r.0)
         .collect();
     assert_eq!(shown, [518]);
+}
+
+#[test]
+fn report_names_an_sp_only_when_its_q_value_says_so() {
+    const TEST: &str = "report_names_an_sp_only_when_its_q_value_says_so";
+    // SP 0 (BBQNNRKR): 60 white wins; SPs 1-10: 30 wins and 30 losses each. SP 0's z is
+    // about 7.4 against the pool: q far below 0.05. SP 1 (BQNBNRKR) is not named.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for _ in 0..60 {
+        text.push_str(&game(
+            "BBQNNRKR",
+            "A",
+            "B",
+            "E",
+            "1-0",
+            "180+0",
+            (1500, 1500),
+        ));
+    }
+    let ranks = [
+        "BQNBNRKR", "BQNNRBKR", "BQNNRKRB", "QBBNNRKR", "QNBBNRKR", "QNBNRBKR", "QNBNRKRB",
+        "QBNNBRKR", "QNNBBRKR", "QNNRBBKR",
+    ];
+    for rank in ranks {
+        for result in ["1-0", "0-1"].repeat(30) {
+            text.push_str(&game(rank, "A", "B", "E", result, "180+0", (1500, 1500)));
+        }
+    }
+    let pgn = dir.path().join("outlier.pgn");
+    std::fs::write(&pgn, text).unwrap();
+    let page = dir.path().join("outlier.html");
+    pgn960()
+        .arg("report")
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let data = page_data(&std::fs::read_to_string(&page).unwrap());
+    let named: Vec<u64> = data["sps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["q"].as_f64().is_some_and(|q| q < 0.05))
+        .map(|r| r["sp"].as_u64().unwrap())
+        .collect();
+    assert_eq!(named, [0]);
+    let Some(seen) = chromium(TEST, &page, "") else {
+        return;
+    };
+    let chart = &seen.dom[seen.dom.find("<section id=\"funnel\"").unwrap()..];
+    let chart = &chart[..chart.find("</section>").unwrap()];
+    assert!(
+        chart.contains(">SP 0 BBQNNRKR (1.000, q = "),
+        "SP 0 is named on the chart"
+    );
+    assert!(
+        chart.contains("Outliers at q &lt; 0.05: SP 0<"),
+        "and in its description"
+    );
+    // Labels are the chart's bold texts (each dot's tooltip names its SP too).
+    assert_eq!(
+        chart.matches("font-weight=\"700\"").count(),
+        1,
+        "no other SP is named"
+    );
+    assert!(seen
+        .dom
+        .contains("<tr data-sp=\"0\" tabindex=\"-1\" class=\"sig\">"));
+    assert_eq!(seen.dom.matches("class=\"sig\"").count(), 1);
+    // The fixture without an outlier: none named, and the page says so.
+    let quiet = dir.path().join("quiet.html");
+    let plain = archive(dir.path());
+    pgn960()
+        .arg("report")
+        .arg(&plain)
+        .arg("-o")
+        .arg(&quiet)
+        .assert()
+        .success();
+    let seen = chromium(TEST, &quiet, "").unwrap();
+    assert!(seen
+        .dom
+        .contains("No start position stands out: every q-value is at least 0.05"));
+    assert!(!seen.dom.contains("class=\"sig\""));
 }
 
 #[test]
