@@ -25,8 +25,10 @@ use crate::zobrist;
 ///
 /// Every `Position` was validated when it was built (one king per side, no pawns on the back
 /// ranks, the side not to move not in check, castling rights backed by king and rook), and
-/// moves from [`Position::legal_moves`] keep it so.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// moves from [`Position::legal_moves`] keep it so. It also keeps what legality needs — the
+/// pieces giving check and our pinned pieces, computed once when the position is made — and,
+/// unless [`Position::without_key`] turned it off, its Zobrist key.
+#[derive(Clone)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) turn: Color,
@@ -35,7 +37,39 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// The Zobrist key, kept up to date only when `keyed`.
     pub(crate) hash: u64,
+    pub(crate) keyed: bool,
+    /// Enemy pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move that alone shield their king from an enemy slider.
+    pub(crate) pinned: Bitboard,
+}
+
+impl PartialEq for Position {
+    /// Equal placement, side to move, rights, en passant and clocks (whether the key is
+    /// kept does not matter).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.turn.hash(state);
+        self.castling.hash(state);
+        self.ep_square.hash(state);
+        self.halfmoves.hash(state);
+        self.fullmoves.hash(state);
+    }
 }
 
 impl Position {
@@ -76,9 +110,53 @@ impl Position {
     }
 
     /// The Zobrist key of the position (pieces, side to move, castling rights, legal en passant).
+    ///
+    /// Kept up to date by make-move, or computed here from scratch after
+    /// [`Position::without_key`].
     #[inline]
     pub fn zobrist(&self) -> u64 {
-        self.hash
+        if self.keyed {
+            self.hash
+        } else {
+            self.compute_hash()
+        }
+    }
+
+    /// The same position with make-move no longer updating the Zobrist key, for callers
+    /// that never compare positions (perft, a replay without repetition detection):
+    /// [`Position::zobrist`] then computes the key from scratch each time it is asked.
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let mut keyed = Position::startpos();
+    /// let mut plain = Position::startpos().without_key();
+    /// for san in ["Nf3", "d5", "g3"] {
+    ///     keyed.play_unchecked(keyed.parse_san(san).unwrap());
+    ///     plain.play_unchecked(plain.parse_san(san).unwrap());
+    /// }
+    /// assert!(!plain.keeps_key());
+    /// assert_eq!(keyed, plain);
+    /// assert_eq!(keyed.zobrist(), plain.zobrist());
+    /// assert_eq!(plain.with_key().zobrist(), keyed.zobrist());
+    /// ```
+    pub fn without_key(mut self) -> Position {
+        self.keyed = false;
+        self
+    }
+
+    /// The same position with make-move keeping the Zobrist key up to date (the default).
+    pub fn with_key(mut self) -> Position {
+        if !self.keyed {
+            self.hash = self.compute_hash();
+            self.keyed = true;
+        }
+        self
+    }
+
+    /// Whether make-move keeps the Zobrist key up to date (see [`Position::without_key`]).
+    #[inline]
+    pub fn keeps_key(&self) -> bool {
+        self.keyed
     }
 
     /// The king of `color`.
@@ -88,18 +166,59 @@ impl Position {
         self.board.king_of(color).unwrap_or(Square::A1)
     }
 
-    /// The pieces giving check to the side to move.
+    /// The pieces giving check to the side to move (kept in the position).
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        let king = self.king_of(self.turn);
-        self.board
-            .attackers_to(king, self.turn.other(), self.board.occupied())
+        self.checkers
+    }
+
+    /// Pieces of the side to move pinned to their king: each is the only piece between the
+    /// king and an enemy rook, bishop or queen on its line (kept in the position).
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
+    }
+
+    /// Computes the checkers and pinned pieces of the side to move, and the key if kept:
+    /// every constructor ends here.
+    pub(crate) fn finish(&mut self) {
+        self.keyed = true;
+        self.hash = self.compute_hash();
+        self.update_legality();
+    }
+
+    /// Computes the checkers and pinned pieces from scratch: one pass over the enemy sliders
+    /// on the king's lines (small tables, no magic lookup) finds both.
+    #[inline]
+    fn update_legality(&mut self) {
+        let us = self.turn;
+        let king = self.king_of(us);
+        let board = &self.board;
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied();
+        let snipers = ((attacks::rook_rays(king) & board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & board.bishops_and_queens()))
+            & theirs;
+        let mut checkers = ((attacks::knight_attacks(king) & board.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn)))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned & board.by_color(us);
     }
 
     /// Whether the side to move is checkmated.
@@ -144,25 +263,6 @@ impl Position {
         hash
     }
 
-    /// Our pieces that shield our king from an enemy slider (pinned pieces).
-    #[inline]
-    fn pinned(&self, us: Color, king: Square) -> Bitboard {
-        let them = self.board.by_color(us.other());
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY)
-            & self.board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & self.board.bishops_and_queens()))
-            & them;
-        let occupied = self.board.occupied();
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
-                pinned |= blockers;
-            }
-        }
-        pinned & self.board.by_color(us)
-    }
-
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
@@ -174,9 +274,9 @@ impl Position {
     pub fn generate_legal(&self, moves: &mut MoveList) {
         let us = self.turn;
         let king = self.king_of(us);
-        let checkers = self.checkers();
+        let checkers = self.checkers;
         let ours = self.board.by_color(us);
-        let pinned = self.pinned(us, king);
+        let pinned = self.pinned;
 
         self.gen_king_steps(king, moves);
         if checkers.more_than_one() {
@@ -379,48 +479,21 @@ impl Position {
         self.legal_moves().contains(&m)
     }
 
-    /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe.
+    /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe
+    /// (not en passant: see [`Position::en_passant_is_legal`]).
     ///
-    /// `from` must hold a piece of the side to move that is not the king.
-    pub(crate) fn non_king_move_is_safe(
-        &self,
-        from: Square,
-        to: Square,
-        checkers: Bitboard,
-    ) -> bool {
-        let us = self.turn;
-        let king = self.king_of(us);
-        if let Some(checker) = checkers.single_square() {
-            if !(between(king, checker) | checker).contains(to) {
-                return false;
+    /// `from` must hold a piece of the side to move that is not the king. Uses the checkers
+    /// and pinned pieces kept in the position: no attack lookup.
+    #[inline]
+    pub(crate) fn non_king_move_is_safe(&self, from: Square, to: Square) -> bool {
+        let king = self.king_of(self.turn);
+        if self.checkers.any() {
+            match self.checkers.single_square() {
+                Some(checker) if (between(king, checker) | checker).contains(to) => {}
+                _ => return false,
             }
-        } else if checkers.any() {
-            return false;
         }
-        // Only an enemy slider on a ray of the king can pin anything (small tables first).
-        let them = self.board.by_color(us.other()).without(to);
-        let snipers = ((attacks::rook_rays(king) & self.board.rooks_and_queens())
-            | (attacks::bishop_rays(king) & self.board.bishops_and_queens()))
-            & them;
-        if snipers.is_empty() {
-            return true;
-        }
-        let ray = line(king, from);
-        if ray.is_empty() || aligned(king, from, to) {
-            return true;
-        }
-        // Only a slider of the line's kind, on the line, can pin `from`.
-        let orthogonal = king.file() == from.file() || king.rank() == from.rank();
-        let sliders = if orthogonal {
-            self.board.rooks_and_queens()
-        } else {
-            self.board.bishops_and_queens()
-        };
-        let occupied = self.board.occupied().without(from) | to;
-        // A sniper with nothing between it and the king once `from` has left.
-        !Iterator::any(&mut (sliders & them & ray), |sniper| {
-            (between(king, sniper) & occupied).is_empty()
-        })
+        !self.pinned.contains(from) || aligned(king, from, to)
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).
@@ -461,11 +534,7 @@ impl Position {
     /// memory-safe but leaves the position inconsistent (wrong pieces, rights or key).
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
-        let them = us.other();
-        if let Some(ep) = self.ep_square.take() {
-            self.hash ^= zobrist::en_passant_key(ep);
-        }
-        self.halfmoves += 1;
+        let old_ep = self.ep_square.take();
         let old_rights = self.castling;
         match m {
             Move::Normal {
@@ -478,27 +547,96 @@ impl Position {
             Move::EnPassant { from, to } => self.play_en_passant(from, to),
             Move::Castle { king, rook } => self.play_castle(king, rook),
         }
-        if old_rights != self.castling {
-            for (_, _, sq) in old_rights.iter() {
-                self.hash ^= zobrist::castling_key(sq);
-            }
-            for (_, _, sq) in self.castling.iter() {
-                self.hash ^= zobrist::castling_key(sq);
-            }
-        }
-        if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::turn_key(Color::Black);
-        // After the turn changes: the en-passant square belongs to the new side to move.
+        self.fullmoves = self.fullmoves.saturating_add(us.fold(0, 1));
+        self.turn = us.other();
+        // After the turn changes: the en-passant square (set only by a double push that an
+        // enemy pawn could capture) belongs to the new side to move.
         if let Some(ep) = self.ep_square {
-            if !self.any_legal_en_passant(ep) {
-                self.ep_square = None;
-            } else {
-                self.hash ^= zobrist::en_passant_key(ep);
+            self.keep_ep_if_legal(ep);
+        }
+        if self.keyed {
+            self.update_key(us, m, old_ep, old_rights);
+        }
+        self.update_legality();
+    }
+
+    /// The key after `us` played `m` (the position is already the one after the move).
+    #[inline]
+    fn update_key(
+        &mut self,
+        us: Color,
+        m: Move,
+        old_ep: Option<Square>,
+        old_rights: CastlingRights,
+    ) {
+        let mut key = self.hash ^ zobrist::turn_key(Color::Black);
+        key ^= match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let placed = Piece {
+                    color: us,
+                    role: promotion.unwrap_or(role),
+                };
+                let captured = capture.map_or(0, |role| {
+                    zobrist::piece_key(
+                        Piece {
+                            color: us.other(),
+                            role,
+                        },
+                        to,
+                    )
+                });
+                zobrist::piece_key(Piece { color: us, role }, from)
+                    ^ zobrist::piece_key(placed, to)
+                    ^ captured
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = Piece {
+                    color: us,
+                    role: Role::Pawn,
+                };
+                let victim = Piece {
+                    color: us.other(),
+                    role: Role::Pawn,
+                };
+                zobrist::piece_key(victim, Square::from_coords(to.file(), from.rank()))
+                    ^ zobrist::piece_key(pawn, from)
+                    ^ zobrist::piece_key(pawn, to)
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::of_rook(king.file(), rook.file());
+                let rank = us.back_rank();
+                let k = Piece {
+                    color: us,
+                    role: Role::King,
+                };
+                let r = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
+                zobrist::piece_key(k, king)
+                    ^ zobrist::piece_key(r, rook)
+                    ^ zobrist::piece_key(k, side.king_to(rank))
+                    ^ zobrist::piece_key(r, side.rook_to(rank))
+            }
+        };
+        if let Some(ep) = old_ep {
+            key ^= zobrist::en_passant_key(ep);
+        }
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant_key(ep);
+        }
+        if old_rights != self.castling {
+            for (_, _, sq) in old_rights.iter().chain(self.castling.iter()) {
+                key ^= zobrist::castling_key(sq);
             }
         }
+        self.hash = key;
     }
 
     /// The position after `m`, without checking it (the precondition of
@@ -521,38 +659,56 @@ impl Position {
         promotion: Option<Role>,
     ) {
         let us = self.turn;
-        let mover = Piece { color: us, role };
         if let Some(captured) = capture {
-            let victim = Piece {
-                color: us.other(),
-                role: captured,
-            };
-            self.board.take(to, victim);
-            self.hash ^= zobrist::piece_key(victim, to);
-            self.halfmoves = 0;
+            self.board.take(
+                to,
+                Piece {
+                    color: us.other(),
+                    role: captured,
+                },
+            );
         }
-        self.board.take(from, mover);
-        self.hash ^= zobrist::piece_key(mover, from);
-        let placed = Piece {
-            color: us,
-            role: promotion.unwrap_or(role),
+        self.board.take(from, Piece { color: us, role });
+        self.board.put(
+            to,
+            Piece {
+                color: us,
+                role: promotion.unwrap_or(role),
+            },
+        );
+        self.halfmoves = if role == Role::Pawn || capture.is_some() {
+            0
+        } else {
+            self.halfmoves + 1
         };
-        self.board.put(to, placed);
-        self.hash ^= zobrist::piece_key(placed, to);
-        match role {
-            Role::King => self.castling.clear_color(us),
-            Role::Pawn => {
-                self.halfmoves = 0;
-                if from.index().abs_diff(to.index()) == 16 {
-                    let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
-                    self.set_ep_if_capturable(passed);
-                }
-            }
-            _ => {}
+        if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
+            self.double_push(from, to);
         }
         if self.castling != CastlingRights::NONE {
+            if role == Role::King {
+                self.castling.clear_color(us);
+            }
             self.clear_rights_on(from);
             self.clear_rights_on(to);
+        }
+    }
+
+    /// Records the square a double push passed as en passant, if an enemy pawn attacks it
+    /// (rare: kept off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn double_push(&mut self, from: Square, to: Square) {
+        let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
+        self.set_ep_if_capturable(passed);
+    }
+
+    /// Keeps `ep` only if the side to move can capture onto it legally (rare: off the hot
+    /// path).
+    #[cold]
+    #[inline(never)]
+    fn keep_ep_if_legal(&mut self, ep: Square) {
+        if !self.any_legal_en_passant(ep) {
+            self.ep_square = None;
         }
     }
 
@@ -573,9 +729,6 @@ impl Position {
         self.board.take(captured, victim);
         self.board.take(from, pawn);
         self.board.put(to, pawn);
-        self.hash ^= zobrist::piece_key(victim, captured)
-            ^ zobrist::piece_key(pawn, from)
-            ^ zobrist::piece_key(pawn, to);
         self.halfmoves = 0;
     }
 
@@ -599,11 +752,8 @@ impl Position {
         self.board.take(rook, r);
         self.board.put(king_to, k);
         self.board.put(rook_to, r);
-        self.hash ^= zobrist::piece_key(k, king)
-            ^ zobrist::piece_key(r, rook)
-            ^ zobrist::piece_key(k, king_to)
-            ^ zobrist::piece_key(r, rook_to);
         self.castling.clear_color(us);
+        self.halfmoves += 1;
     }
 
     fn clear_rights_on(&mut self, sq: Square) {
