@@ -13,7 +13,8 @@
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-/// The number of leaf nodes `depth` plies deep (bulk-counted at the last ply).
+/// The number of leaf nodes `depth` plies deep (the last ply counted, not listed:
+/// [`Position::count_legal_moves`]).
 ///
 /// The tree is walked without Zobrist keys ([`Position::without_key`]): nothing compares
 /// its positions.
@@ -28,7 +29,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 fn count(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.legal_moves().len() as u64,
+        1 => pos.count_legal_moves() as u64,
         _ => {
             let mut moves = MoveList::new();
             pos.generate_legal(&mut moves);

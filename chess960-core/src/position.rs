@@ -20,6 +20,7 @@ use crate::fen::{CastlingStyle, FenError};
 use crate::moves::{CastlingSide, Move, MoveList};
 use crate::types::{Color, Piece, Rank, Role, Square};
 use crate::zobrist;
+use arrayvec::ArrayVec;
 
 /// A legal chess position: placement, side to move, castling rights, en passant, clocks.
 ///
@@ -234,13 +235,20 @@ impl Position {
     /// Whether the side to move has at least one legal move (king steps are tried first,
     /// so this is usually much cheaper than generating every move).
     pub fn has_legal_moves(&self) -> bool {
-        let mut moves = MoveList::new();
-        self.gen_king_steps(self.king_of(self.turn), &mut moves);
-        if !moves.is_empty() {
-            return true;
-        }
-        self.generate_legal(&mut moves);
-        !moves.is_empty()
+        self.safe_king_steps(self.king_of(self.turn)).any() || self.count_legal_moves() > 0
+    }
+
+    /// The number of legal moves, counted without listing them (perft's last ply).
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.count_legal_moves(), 20);
+    /// ```
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = MoveCount(0);
+        self.generate(&mut count);
+        count.0
     }
 
     /// Computes the Zobrist key from scratch.
@@ -272,85 +280,162 @@ impl Position {
 
     /// Appends all legal moves to `moves`.
     pub fn generate_legal(&self, moves: &mut MoveList) {
+        self.generate(moves);
+    }
+
+    /// The one legal move generator, listing into a [`MoveList`] or counting.
+    #[inline(always)]
+    fn generate<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let king = self.king_of(us);
         let checkers = self.checkers;
-        let ours = self.board.by_color(us);
-        let pinned = self.pinned;
-
-        self.gen_king_steps(king, moves);
+        let theirs = self.board.by_color(us.other());
+        sink.piece_moves(
+            &self.board,
+            Role::King,
+            king,
+            self.safe_king_steps(king),
+            theirs,
+        );
         if checkers.more_than_one() {
             return;
         }
         let target = match checkers.single_square() {
             Some(checker) => between(king, checker) | checker,
             None => {
-                self.gen_castling(king, moves);
-                !ours
+                if self.castling.has_color(us) {
+                    self.gen_castling(king, sink);
+                }
+                !self.board.by_color(us)
             }
         };
-        self.gen_pieces(king, pinned, target, moves);
-        self.gen_pawns(king, pinned, target, moves);
+        self.gen_pieces(king, target, sink);
+        self.gen_pawns(king, target, sink);
         if let Some(ep) = self.ep_square {
-            self.gen_en_passant(ep, moves);
+            self.gen_en_passant(ep, sink);
         }
     }
 
-    fn gen_king_steps(&self, king: Square, moves: &mut MoveList) {
+    /// The squares the king of the side to move can step to safely.
+    #[inline]
+    fn safe_king_steps(&self, king: Square) -> Bitboard {
+        let board = &self.board;
         let us = self.turn;
-        let them = us.other();
-        let occupied_without_king = self.board.occupied().without(king);
-        for to in attacks::king_attacks(king) & !self.board.by_color(us) {
-            if !self.board.is_attacked(to, them, occupied_without_king) {
-                moves.push(Move::Normal {
-                    role: Role::King,
-                    from: king,
-                    capture: self.board.role_at(to),
-                    to,
-                    promotion: None,
-                });
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied().without(king);
+        let rooks = board.rooks_and_queens() & theirs;
+        let bishops = board.bishops_and_queens() & theirs;
+        let knights = board.by_role(Role::Knight) & theirs;
+        let pawns = board.by_role(Role::Pawn) & theirs;
+        let their_king = board.by_role(Role::King) & theirs;
+        let mut safe = Bitboard::EMPTY;
+        for to in attacks::king_attacks(king) & !board.by_color(us) {
+            let attacked = (attacks::knight_attacks(to) & knights)
+                | (attacks::pawn_attacks(us, to) & pawns)
+                | (attacks::king_attacks(to) & their_king)
+                | (attacks::rook_attacks(to, occupied) & rooks)
+                | (attacks::bishop_attacks(to, occupied) & bishops);
+            if attacked.is_empty() {
+                safe |= to;
             }
         }
+        safe
     }
 
-    fn gen_pieces(&self, king: Square, pinned: Bitboard, target: Bitboard, moves: &mut MoveList) {
+    /// Knight, bishop, rook and queen moves onto `target` (pinned pieces along their line).
+    #[inline(always)]
+    fn gen_pieces<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+        let board = &self.board;
         let us = self.turn;
-        let ours = self.board.by_color(us);
-        let occupied = self.board.occupied();
-        let theirs = self.board.by_color(us.other());
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.board.by_role(role) & ours {
-                let mut to_squares = match role {
-                    Role::Knight => attacks::knight_attacks(from),
-                    Role::Bishop => attacks::bishop_attacks(from, occupied),
-                    Role::Rook => attacks::rook_attacks(from, occupied),
-                    _ => attacks::queen_attacks(from, occupied),
-                } & target;
+        let ours = board.by_color(us);
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied();
+        let pinned = self.pinned;
+        // A pinned knight can never move.
+        for from in board.by_role(Role::Knight) & ours & !pinned {
+            let to = attacks::knight_attacks(from) & target;
+            sink.piece_moves(board, Role::Knight, from, to, theirs);
+        }
+        for (role, lookup) in [
+            (
+                Role::Bishop,
+                attacks::bishop_attacks as fn(Square, Bitboard) -> Bitboard,
+            ),
+            (Role::Rook, attacks::rook_attacks),
+            (Role::Queen, attacks::queen_attacks),
+        ] {
+            for from in board.by_role(role) & ours {
+                let mut to = lookup(from, occupied) & target;
                 if pinned.contains(from) {
-                    to_squares &= line(king, from);
+                    to &= line(king, from);
                 }
-                for to in to_squares {
-                    let capture = if theirs.contains(to) {
-                        self.board.role_at(to)
-                    } else {
-                        None
-                    };
-                    moves.push(Move::Normal {
-                        role,
-                        from,
-                        capture,
-                        to,
-                        promotion: None,
-                    });
-                }
+                sink.piece_moves(board, role, from, to, theirs);
             }
         }
     }
 
-    fn push_pawn_move(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    /// Pawn pushes and captures onto `target`: every unpinned pawn at once by shifting
+    /// bitboards, pinned pawns one by one along their line.
+    #[inline(always)]
+    fn gen_pawns<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+        let board = &self.board;
+        let us = self.turn;
+        let pawns = board.by_role(Role::Pawn) & board.by_color(us);
+        let theirs = board.by_color(us.other());
+        let empty = !board.occupied();
+        let last = Bitboard::rank(Rank::Eighth.relative_to(us));
+        for from in pawns & self.pinned {
+            let allowed = target & line(king, from);
+            for to in attacks::pawn_attacks(us, from) & theirs & allowed {
+                Self::push_pawn_move(sink, from, to, board.role_at(to));
+            }
+            let Some(one) = from.offset(us.fold(8, -8)) else {
+                continue;
+            };
+            if !empty.contains(one) {
+                continue;
+            }
+            if allowed.contains(one) {
+                Self::push_pawn_move(sink, from, one, None);
+            }
+            let two = (Bitboard::from(one) & Bitboard::rank(Rank::Third.relative_to(us)))
+                .shift_up_for(us)
+                & empty
+                & allowed;
+            if let Some(two) = two.first() {
+                Self::push_pawn_move(sink, from, two, None);
+            }
+        }
+        let free = pawns & !self.pinned;
+        let not_a = !Bitboard::file(crate::types::File::A);
+        let not_h = !Bitboard::file(crate::types::File::H);
+        let third = Bitboard::rank(Rank::Third.relative_to(us));
+        let one = free.shift_up_for(us) & empty;
+        let two = (one & third).shift_up_for(us) & empty & target;
+        let (west, east, forward) = match us {
+            Color::White => (
+                Bitboard((free & not_a).0 << 7),
+                Bitboard((free & not_h).0 << 9),
+                8,
+            ),
+            Color::Black => (
+                Bitboard((free & not_a).0 >> 9),
+                Bitboard((free & not_h).0 >> 7),
+                -8,
+            ),
+        };
+        let (west_delta, east_delta) = us.fold((7, 9), (-9, -7));
+        sink.pawn_moves(board, west & theirs & target, west_delta, true, last);
+        sink.pawn_moves(board, east & theirs & target, east_delta, true, last);
+        sink.pawn_moves(board, one & target, forward, false, last);
+        sink.pawn_moves(board, two, 2 * forward, false, Bitboard::EMPTY);
+    }
+
+    /// One pawn move (four if it promotes).
+    fn push_pawn_move<S: MoveSink>(sink: &mut S, from: Square, to: Square, capture: Option<Role>) {
         if matches!(to.rank(), Rank::First | Rank::Eighth) {
             for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                moves.push(Move::Normal {
+                sink.push(Move::Normal {
                     role: Role::Pawn,
                     from,
                     capture,
@@ -359,54 +444,13 @@ impl Position {
                 });
             }
         } else {
-            moves.push(Move::Normal {
+            sink.push(Move::Normal {
                 role: Role::Pawn,
                 from,
                 capture,
                 to,
                 promotion: None,
             });
-        }
-    }
-
-    fn gen_pawns(&self, king: Square, pinned: Bitboard, target: Bitboard, moves: &mut MoveList) {
-        let us = self.turn;
-        let pawns = self.board.by_role(Role::Pawn) & self.board.by_color(us);
-        let theirs = self.board.by_color(us.other());
-        let empty = !self.board.occupied();
-        let forward: i32 = us.fold(8, -8);
-        let double_rank = Bitboard::rank(Rank::Third.relative_to(us));
-        for from in pawns {
-            let allowed = if pinned.contains(from) {
-                target & line(king, from)
-            } else {
-                target
-            };
-            for to in attacks::pawn_attacks(us, from) & theirs & allowed {
-                Self::push_pawn_move(moves, from, to, self.board.role_at(to));
-            }
-            let Some(one) = from.offset(forward) else {
-                continue;
-            };
-            if !empty.contains(one) {
-                continue;
-            }
-            if allowed.contains(one) {
-                Self::push_pawn_move(moves, from, one, None);
-            }
-            if double_rank.contains(one) {
-                if let Some(two) = one.offset(forward) {
-                    if empty.contains(two) && allowed.contains(two) {
-                        moves.push(Move::Normal {
-                            role: Role::Pawn,
-                            from,
-                            capture: None,
-                            to: two,
-                            promotion: None,
-                        });
-                    }
-                }
-            }
         }
     }
 
@@ -425,7 +469,9 @@ impl Position {
         ((sliders | leapers) & them).is_empty()
     }
 
-    fn gen_en_passant(&self, ep: Square, moves: &mut MoveList) {
+    #[cold]
+    #[inline(never)]
+    fn gen_en_passant<S: MoveSink>(&self, ep: Square, moves: &mut S) {
         let us = self.turn;
         let pawns = self.board.by_role(Role::Pawn) & self.board.by_color(us);
         for from in attacks::pawn_attacks(us.other(), ep) & pawns {
@@ -466,7 +512,9 @@ impl Position {
         Some(Move::Castle { king, rook })
     }
 
-    fn gen_castling(&self, king: Square, moves: &mut MoveList) {
+    #[cold]
+    #[inline(never)]
+    fn gen_castling<S: MoveSink>(&self, king: Square, moves: &mut S) {
         for side in CastlingSide::ALL {
             if let Some(m) = self.castling_if_legal(king, side) {
                 moves.push(m);
@@ -822,5 +870,120 @@ impl std::str::FromStr for Position {
     /// Reads a FEN, X-FEN or Shredder-FEN (as [`Position::from_fen`]).
     fn from_str(text: &str) -> Result<Position, FenError> {
         Position::from_fen(text)
+    }
+}
+
+/// Where the move generator puts its moves: a [`MoveList`], or a count.
+trait MoveSink {
+    /// One move.
+    fn push(&mut self, m: Move);
+    /// A `role` piece on `from` moving to each of `targets` (a capture where `theirs`).
+    fn piece_moves(
+        &mut self,
+        board: &Board,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+        theirs: Bitboard,
+    );
+    /// Pawns moving by `delta` squares onto each of `targets` (from `to - delta`), capturing
+    /// when `capture`, promoting (four moves) on the squares of `last`.
+    fn pawn_moves(
+        &mut self,
+        board: &Board,
+        targets: Bitboard,
+        delta: i32,
+        capture: bool,
+        last: Bitboard,
+    );
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn piece_moves(
+        &mut self,
+        board: &Board,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+        theirs: Bitboard,
+    ) {
+        for to in targets & theirs {
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+        for to in targets & !theirs {
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(
+        &mut self,
+        board: &Board,
+        targets: Bitboard,
+        delta: i32,
+        capture: bool,
+        last: Bitboard,
+    ) {
+        for to in targets {
+            let from = Square::new_masked((to.index() as i32 - delta) as u32);
+            let capture = if capture { board.role_at(to) } else { None };
+            if last.contains(to) {
+                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    self.push(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                self.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+}
+
+/// Counts moves instead of listing them.
+struct MoveCount(usize);
+
+impl MoveSink for MoveCount {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn piece_moves(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard, _: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, _: &Board, targets: Bitboard, _: i32, _: bool, last: Bitboard) {
+        self.0 += targets.count() as usize + 3 * (targets & last).count() as usize;
     }
 }
