@@ -732,12 +732,12 @@ impl Position {
         if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
             self.double_push(from, to);
         }
-        if self.castling != CastlingRights::NONE {
-            if role == Role::King {
-                self.castling.clear_color(us);
-            }
-            self.clear_rights_on(from);
-            self.clear_rights_on(to);
+        // Castling rooks stand on the back ranks: most moves touch neither.
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        if self.castling != CastlingRights::NONE
+            && (back_ranks.contains(from) || back_ranks.contains(to))
+        {
+            self.update_rights(role, from, to);
         }
     }
 
@@ -804,11 +804,18 @@ impl Position {
         self.halfmoves += 1;
     }
 
-    fn clear_rights_on(&mut self, sq: Square) {
+    /// The castling rights left after a normal move of `role` from `from` to `to`.
+    #[inline(never)]
+    fn update_rights(&mut self, role: Role, from: Square, to: Square) {
+        if role == Role::King {
+            self.castling.clear_color(self.turn);
+        }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if self.castling.rook(color, side) == Some(sq) {
-                    self.castling.clear(color, side);
+                if let Some(rook) = self.castling.rook(color, side) {
+                    if rook == from || rook == to {
+                        self.castling.clear(color, side);
+                    }
                 }
             }
         }
