@@ -1,5 +1,8 @@
-//! Perft and SAN resolution, chess960-core next to shakmaty in the same run; the ratios are
-//! printed at the end.
+//! Perft, SAN resolution and make-move, chess960-core next to shakmaty in the same run; the
+//! ratios are printed at the end.
+//!
+//! Make-move is measured on positions without Zobrist key ([`Position::without_key`]), as
+//! shakmaty's `Chess` keeps none, and once more with the key (what repetition detection pays).
 
 use chess960_core::{CastlingStyle, Position};
 use criterion::Criterion;
@@ -103,7 +106,22 @@ fn main() {
             Some((ours.clone(), m, theirs.clone(), t))
         })
         .collect();
+    let unkeyed: Vec<Position> = moves
+        .iter()
+        .map(|(p, _, _, _)| p.clone().without_key())
+        .collect();
     let play_ours = || {
+        unkeyed
+            .iter()
+            .zip(&moves)
+            .map(|(p, (_, m, _, _))| {
+                let mut p = p.clone();
+                p.play_unchecked(*m);
+                p.board().occupied().0
+            })
+            .fold(0u64, |a, z| a ^ z)
+    };
+    let play_ours_keyed = || {
         moves
             .iter()
             .map(|(p, m, _, _)| {
@@ -125,6 +143,9 @@ fn main() {
     };
     let mut group = c.benchmark_group(format!("make-move ({} moves)", moves.len()));
     group.bench_function("chess960-core", |b| b.iter(|| black_box(play_ours())));
+    group.bench_function("chess960-core keyed", |b| {
+        b.iter(|| black_box(play_ours_keyed()))
+    });
     group.bench_function("shakmaty", |b| b.iter(|| black_box(play_theirs())));
     group.finish();
     c.final_summary();
@@ -142,20 +163,31 @@ fn main() {
         n / o / 1e6,
         n / p / 1e6,
     );
-
-    let nodes = ours_mid.perft(4) as f64;
-    let o = best_seconds(5, || {
-        black_box(ours_mid.perft(4));
-    });
-    let p = best_seconds(5, || {
-        black_box(shakmaty::perft(&theirs_mid, 4));
+    let k = best_seconds(5, || {
+        black_box(play_ours_keyed());
     });
     print_ratio(
-        "perft (chess960 midgame d4)",
-        "Mnodes/s",
-        nodes / o / 1e6,
-        nodes / p / 1e6,
+        "make-move, Zobrist key kept",
+        "Mmoves/s",
+        n / k / 1e6,
+        n / p / 1e6,
     );
+
+    for (depth, runs) in [(4, 5), (5, 3)] {
+        let nodes = ours_mid.perft(depth) as f64;
+        let o = best_seconds(runs, || {
+            black_box(ours_mid.perft(depth));
+        });
+        let p = best_seconds(runs, || {
+            black_box(shakmaty::perft(&theirs_mid, depth));
+        });
+        print_ratio(
+            &format!("perft (chess960 midgame d{depth})"),
+            "Mnodes/s",
+            nodes / o / 1e6,
+            nodes / p / 1e6,
+        );
+    }
     let n = pairs.len() as f64;
     let o = best_seconds(5, || {
         black_box(

@@ -146,6 +146,15 @@ impl Bitboard {
         Bitboard(self.0 >> 8)
     }
 
+    /// The set shifted one rank forward for `color` (up for white, down for black).
+    #[inline]
+    pub(crate) const fn shift_up_for(self, color: crate::types::Color) -> Bitboard {
+        match color {
+            crate::types::Color::White => self.shift_up(),
+            crate::types::Color::Black => self.shift_down(),
+        }
+    }
+
     /// The set mirrored vertically (rank 1 ⇄ rank 8).
     #[inline]
     pub const fn flip_vertical(self) -> Bitboard {

@@ -564,6 +564,9 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
             hash: 0,
+            keyed: true,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
         };
         let them = setup.turn.other();
         let their_king = pos.king_of(them);
@@ -581,7 +584,7 @@ impl Position {
                 repairs.push(FenRepair::DroppedEnPassant(ep));
             }
         }
-        pos.hash = pos.compute_hash();
+        pos.finish();
         Ok(pos)
     }
 
@@ -684,7 +687,9 @@ impl Position {
                 pos.castling.set(color, CastlingSide::QueenSide, r);
             }
         }
-        pos.hash = pos.compute_hash();
+        if pos.keyed {
+            pos.hash = pos.compute_hash();
+        }
         pos
     }
 }

@@ -13,17 +13,29 @@
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-/// The number of leaf nodes `depth` plies deep (bulk-counted at the last ply).
+/// The number of leaf nodes `depth` plies deep (the last ply counted, not listed:
+/// [`Position::count_legal_moves`]).
+///
+/// The tree is walked without Zobrist keys ([`Position::without_key`]): nothing compares
+/// its positions.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if pos.keeps_key() {
+        count(&pos.clone().without_key(), depth)
+    } else {
+        count(pos, depth)
+    }
+}
+
+fn count(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.legal_moves().len() as u64,
+        1 => pos.count_legal_moves() as u64,
         _ => {
             let mut moves = MoveList::new();
             pos.generate_legal(&mut moves);
             moves
                 .iter()
-                .map(|&m| perft(&pos.played_unchecked(m), depth - 1))
+                .map(|&m| count(&pos.played_unchecked(m), depth - 1))
                 .sum()
         }
     }
@@ -34,9 +46,10 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves()
+    let root = pos.clone().without_key();
+    root.legal_moves()
         .iter()
-        .map(|&m| (m, perft(&pos.played_unchecked(m), depth - 1)))
+        .map(|&m| (m, count(&root.played_unchecked(m), depth - 1)))
         .collect()
 }
 

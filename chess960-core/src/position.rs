@@ -20,13 +20,16 @@ use crate::fen::{CastlingStyle, FenError};
 use crate::moves::{CastlingSide, Move, MoveList};
 use crate::types::{Color, Piece, Rank, Role, Square};
 use crate::zobrist;
+use arrayvec::ArrayVec;
 
 /// A legal chess position: placement, side to move, castling rights, en passant, clocks.
 ///
 /// Every `Position` was validated when it was built (one king per side, no pawns on the back
 /// ranks, the side not to move not in check, castling rights backed by king and rook), and
-/// moves from [`Position::legal_moves`] keep it so.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// moves from [`Position::legal_moves`] keep it so. It also keeps what legality needs — the
+/// pieces giving check and our pinned pieces, computed once when the position is made — and,
+/// unless [`Position::without_key`] turned it off, its Zobrist key.
+#[derive(Clone)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) turn: Color,
@@ -35,7 +38,39 @@ pub struct Position {
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
+    /// The Zobrist key, kept up to date only when `keyed`.
     pub(crate) hash: u64,
+    pub(crate) keyed: bool,
+    /// Enemy pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move that alone shield their king from an enemy slider.
+    pub(crate) pinned: Bitboard,
+}
+
+impl PartialEq for Position {
+    /// Equal placement, side to move, rights, en passant and clocks (whether the key is
+    /// kept does not matter).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.turn.hash(state);
+        self.castling.hash(state);
+        self.ep_square.hash(state);
+        self.halfmoves.hash(state);
+        self.fullmoves.hash(state);
+    }
 }
 
 impl Position {
@@ -76,9 +111,53 @@ impl Position {
     }
 
     /// The Zobrist key of the position (pieces, side to move, castling rights, legal en passant).
+    ///
+    /// Kept up to date by make-move, or computed here from scratch after
+    /// [`Position::without_key`].
     #[inline]
     pub fn zobrist(&self) -> u64 {
-        self.hash
+        if self.keyed {
+            self.hash
+        } else {
+            self.compute_hash()
+        }
+    }
+
+    /// The same position with make-move no longer updating the Zobrist key, for callers
+    /// that never compare positions (perft, a replay without repetition detection):
+    /// [`Position::zobrist`] then computes the key from scratch each time it is asked.
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let mut keyed = Position::startpos();
+    /// let mut plain = Position::startpos().without_key();
+    /// for san in ["Nf3", "d5", "g3"] {
+    ///     keyed.play_unchecked(keyed.parse_san(san).unwrap());
+    ///     plain.play_unchecked(plain.parse_san(san).unwrap());
+    /// }
+    /// assert!(!plain.keeps_key());
+    /// assert_eq!(keyed, plain);
+    /// assert_eq!(keyed.zobrist(), plain.zobrist());
+    /// assert_eq!(plain.with_key().zobrist(), keyed.zobrist());
+    /// ```
+    pub fn without_key(mut self) -> Position {
+        self.keyed = false;
+        self
+    }
+
+    /// The same position with make-move keeping the Zobrist key up to date (the default).
+    pub fn with_key(mut self) -> Position {
+        if !self.keyed {
+            self.hash = self.compute_hash();
+            self.keyed = true;
+        }
+        self
+    }
+
+    /// Whether make-move keeps the Zobrist key up to date (see [`Position::without_key`]).
+    #[inline]
+    pub fn keeps_key(&self) -> bool {
+        self.keyed
     }
 
     /// The king of `color`.
@@ -88,18 +167,59 @@ impl Position {
         self.board.king_of(color).unwrap_or(Square::A1)
     }
 
-    /// The pieces giving check to the side to move.
+    /// The pieces giving check to the side to move (kept in the position).
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        let king = self.king_of(self.turn);
-        self.board
-            .attackers_to(king, self.turn.other(), self.board.occupied())
+        self.checkers
+    }
+
+    /// Pieces of the side to move pinned to their king: each is the only piece between the
+    /// king and an enemy rook, bishop or queen on its line (kept in the position).
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
+    }
+
+    /// Computes the checkers and pinned pieces of the side to move, and the key if kept:
+    /// every constructor ends here.
+    pub(crate) fn finish(&mut self) {
+        self.keyed = true;
+        self.hash = self.compute_hash();
+        self.update_legality();
+    }
+
+    /// Computes the checkers and pinned pieces from scratch: one pass over the enemy sliders
+    /// on the king's lines (small tables, no magic lookup) finds both.
+    #[inline]
+    fn update_legality(&mut self) {
+        let us = self.turn;
+        let king = self.king_of(us);
+        let board = &self.board;
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied();
+        let snipers = ((attacks::rook_rays(king) & board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & board.bishops_and_queens()))
+            & theirs;
+        let mut checkers = ((attacks::knight_attacks(king) & board.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn)))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned & board.by_color(us);
     }
 
     /// Whether the side to move is checkmated.
@@ -115,13 +235,20 @@ impl Position {
     /// Whether the side to move has at least one legal move (king steps are tried first,
     /// so this is usually much cheaper than generating every move).
     pub fn has_legal_moves(&self) -> bool {
-        let mut moves = MoveList::new();
-        self.gen_king_steps(self.king_of(self.turn), &mut moves);
-        if !moves.is_empty() {
-            return true;
-        }
-        self.generate_legal(&mut moves);
-        !moves.is_empty()
+        self.safe_king_steps(self.king_of(self.turn)).any() || self.count_legal_moves() > 0
+    }
+
+    /// The number of legal moves, counted without listing them (perft's last ply).
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.count_legal_moves(), 20);
+    /// ```
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = MoveCount(0);
+        self.generate(&mut count);
+        count.0
     }
 
     /// Computes the Zobrist key from scratch.
@@ -144,25 +271,6 @@ impl Position {
         hash
     }
 
-    /// Our pieces that shield our king from an enemy slider (pinned pieces).
-    #[inline]
-    fn pinned(&self, us: Color, king: Square) -> Bitboard {
-        let them = self.board.by_color(us.other());
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY)
-            & self.board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & self.board.bishops_and_queens()))
-            & them;
-        let occupied = self.board.occupied();
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
-                pinned |= blockers;
-            }
-        }
-        pinned & self.board.by_color(us)
-    }
-
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
@@ -172,85 +280,162 @@ impl Position {
 
     /// Appends all legal moves to `moves`.
     pub fn generate_legal(&self, moves: &mut MoveList) {
+        self.generate(moves);
+    }
+
+    /// The one legal move generator, listing into a [`MoveList`] or counting.
+    #[inline(always)]
+    fn generate<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let king = self.king_of(us);
-        let checkers = self.checkers();
-        let ours = self.board.by_color(us);
-        let pinned = self.pinned(us, king);
-
-        self.gen_king_steps(king, moves);
+        let checkers = self.checkers;
+        let theirs = self.board.by_color(us.other());
+        sink.piece_moves(
+            &self.board,
+            Role::King,
+            king,
+            self.safe_king_steps(king),
+            theirs,
+        );
         if checkers.more_than_one() {
             return;
         }
         let target = match checkers.single_square() {
             Some(checker) => between(king, checker) | checker,
             None => {
-                self.gen_castling(king, moves);
-                !ours
+                if self.castling.has_color(us) {
+                    self.gen_castling(king, sink);
+                }
+                !self.board.by_color(us)
             }
         };
-        self.gen_pieces(king, pinned, target, moves);
-        self.gen_pawns(king, pinned, target, moves);
+        self.gen_pieces(king, target, sink);
+        self.gen_pawns(king, target, sink);
         if let Some(ep) = self.ep_square {
-            self.gen_en_passant(ep, moves);
+            self.gen_en_passant(ep, sink);
         }
     }
 
-    fn gen_king_steps(&self, king: Square, moves: &mut MoveList) {
+    /// The squares the king of the side to move can step to safely.
+    #[inline]
+    fn safe_king_steps(&self, king: Square) -> Bitboard {
+        let board = &self.board;
         let us = self.turn;
-        let them = us.other();
-        let occupied_without_king = self.board.occupied().without(king);
-        for to in attacks::king_attacks(king) & !self.board.by_color(us) {
-            if !self.board.is_attacked(to, them, occupied_without_king) {
-                moves.push(Move::Normal {
-                    role: Role::King,
-                    from: king,
-                    capture: self.board.role_at(to),
-                    to,
-                    promotion: None,
-                });
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied().without(king);
+        let rooks = board.rooks_and_queens() & theirs;
+        let bishops = board.bishops_and_queens() & theirs;
+        let knights = board.by_role(Role::Knight) & theirs;
+        let pawns = board.by_role(Role::Pawn) & theirs;
+        let their_king = board.by_role(Role::King) & theirs;
+        let mut safe = Bitboard::EMPTY;
+        for to in attacks::king_attacks(king) & !board.by_color(us) {
+            let attacked = (attacks::knight_attacks(to) & knights)
+                | (attacks::pawn_attacks(us, to) & pawns)
+                | (attacks::king_attacks(to) & their_king)
+                | (attacks::rook_attacks(to, occupied) & rooks)
+                | (attacks::bishop_attacks(to, occupied) & bishops);
+            if attacked.is_empty() {
+                safe |= to;
             }
         }
+        safe
     }
 
-    fn gen_pieces(&self, king: Square, pinned: Bitboard, target: Bitboard, moves: &mut MoveList) {
+    /// Knight, bishop, rook and queen moves onto `target` (pinned pieces along their line).
+    #[inline(always)]
+    fn gen_pieces<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+        let board = &self.board;
         let us = self.turn;
-        let ours = self.board.by_color(us);
-        let occupied = self.board.occupied();
-        let theirs = self.board.by_color(us.other());
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.board.by_role(role) & ours {
-                let mut to_squares = match role {
-                    Role::Knight => attacks::knight_attacks(from),
-                    Role::Bishop => attacks::bishop_attacks(from, occupied),
-                    Role::Rook => attacks::rook_attacks(from, occupied),
-                    _ => attacks::queen_attacks(from, occupied),
-                } & target;
+        let ours = board.by_color(us);
+        let theirs = board.by_color(us.other());
+        let occupied = board.occupied();
+        let pinned = self.pinned;
+        // A pinned knight can never move.
+        for from in board.by_role(Role::Knight) & ours & !pinned {
+            let to = attacks::knight_attacks(from) & target;
+            sink.piece_moves(board, Role::Knight, from, to, theirs);
+        }
+        for (role, lookup) in [
+            (
+                Role::Bishop,
+                attacks::bishop_attacks as fn(Square, Bitboard) -> Bitboard,
+            ),
+            (Role::Rook, attacks::rook_attacks),
+            (Role::Queen, attacks::queen_attacks),
+        ] {
+            for from in board.by_role(role) & ours {
+                let mut to = lookup(from, occupied) & target;
                 if pinned.contains(from) {
-                    to_squares &= line(king, from);
+                    to &= line(king, from);
                 }
-                for to in to_squares {
-                    let capture = if theirs.contains(to) {
-                        self.board.role_at(to)
-                    } else {
-                        None
-                    };
-                    moves.push(Move::Normal {
-                        role,
-                        from,
-                        capture,
-                        to,
-                        promotion: None,
-                    });
-                }
+                sink.piece_moves(board, role, from, to, theirs);
             }
         }
     }
 
-    fn push_pawn_move(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    /// Pawn pushes and captures onto `target`: every unpinned pawn at once by shifting
+    /// bitboards, pinned pawns one by one along their line.
+    #[inline(always)]
+    fn gen_pawns<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+        let board = &self.board;
+        let us = self.turn;
+        let pawns = board.by_role(Role::Pawn) & board.by_color(us);
+        let theirs = board.by_color(us.other());
+        let empty = !board.occupied();
+        let last = Bitboard::rank(Rank::Eighth.relative_to(us));
+        for from in pawns & self.pinned {
+            let allowed = target & line(king, from);
+            for to in attacks::pawn_attacks(us, from) & theirs & allowed {
+                Self::push_pawn_move(sink, from, to, board.role_at(to));
+            }
+            let Some(one) = from.offset(us.fold(8, -8)) else {
+                continue;
+            };
+            if !empty.contains(one) {
+                continue;
+            }
+            if allowed.contains(one) {
+                Self::push_pawn_move(sink, from, one, None);
+            }
+            let two = (Bitboard::from(one) & Bitboard::rank(Rank::Third.relative_to(us)))
+                .shift_up_for(us)
+                & empty
+                & allowed;
+            if let Some(two) = two.first() {
+                Self::push_pawn_move(sink, from, two, None);
+            }
+        }
+        let free = pawns & !self.pinned;
+        let not_a = !Bitboard::file(crate::types::File::A);
+        let not_h = !Bitboard::file(crate::types::File::H);
+        let third = Bitboard::rank(Rank::Third.relative_to(us));
+        let one = free.shift_up_for(us) & empty;
+        let two = (one & third).shift_up_for(us) & empty & target;
+        let (west, east, forward) = match us {
+            Color::White => (
+                Bitboard((free & not_a).0 << 7),
+                Bitboard((free & not_h).0 << 9),
+                8,
+            ),
+            Color::Black => (
+                Bitboard((free & not_a).0 >> 9),
+                Bitboard((free & not_h).0 >> 7),
+                -8,
+            ),
+        };
+        let (west_delta, east_delta) = us.fold((7, 9), (-9, -7));
+        sink.pawn_moves(board, west & theirs & target, west_delta, true, last);
+        sink.pawn_moves(board, east & theirs & target, east_delta, true, last);
+        sink.pawn_moves(board, one & target, forward, false, last);
+        sink.pawn_moves(board, two, 2 * forward, false, Bitboard::EMPTY);
+    }
+
+    /// One pawn move (four if it promotes).
+    fn push_pawn_move<S: MoveSink>(sink: &mut S, from: Square, to: Square, capture: Option<Role>) {
         if matches!(to.rank(), Rank::First | Rank::Eighth) {
             for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                moves.push(Move::Normal {
+                sink.push(Move::Normal {
                     role: Role::Pawn,
                     from,
                     capture,
@@ -259,54 +444,13 @@ impl Position {
                 });
             }
         } else {
-            moves.push(Move::Normal {
+            sink.push(Move::Normal {
                 role: Role::Pawn,
                 from,
                 capture,
                 to,
                 promotion: None,
             });
-        }
-    }
-
-    fn gen_pawns(&self, king: Square, pinned: Bitboard, target: Bitboard, moves: &mut MoveList) {
-        let us = self.turn;
-        let pawns = self.board.by_role(Role::Pawn) & self.board.by_color(us);
-        let theirs = self.board.by_color(us.other());
-        let empty = !self.board.occupied();
-        let forward: i32 = us.fold(8, -8);
-        let double_rank = Bitboard::rank(Rank::Third.relative_to(us));
-        for from in pawns {
-            let allowed = if pinned.contains(from) {
-                target & line(king, from)
-            } else {
-                target
-            };
-            for to in attacks::pawn_attacks(us, from) & theirs & allowed {
-                Self::push_pawn_move(moves, from, to, self.board.role_at(to));
-            }
-            let Some(one) = from.offset(forward) else {
-                continue;
-            };
-            if !empty.contains(one) {
-                continue;
-            }
-            if allowed.contains(one) {
-                Self::push_pawn_move(moves, from, one, None);
-            }
-            if double_rank.contains(one) {
-                if let Some(two) = one.offset(forward) {
-                    if empty.contains(two) && allowed.contains(two) {
-                        moves.push(Move::Normal {
-                            role: Role::Pawn,
-                            from,
-                            capture: None,
-                            to: two,
-                            promotion: None,
-                        });
-                    }
-                }
-            }
         }
     }
 
@@ -325,7 +469,9 @@ impl Position {
         ((sliders | leapers) & them).is_empty()
     }
 
-    fn gen_en_passant(&self, ep: Square, moves: &mut MoveList) {
+    #[cold]
+    #[inline(never)]
+    fn gen_en_passant<S: MoveSink>(&self, ep: Square, moves: &mut S) {
         let us = self.turn;
         let pawns = self.board.by_role(Role::Pawn) & self.board.by_color(us);
         for from in attacks::pawn_attacks(us.other(), ep) & pawns {
@@ -366,7 +512,9 @@ impl Position {
         Some(Move::Castle { king, rook })
     }
 
-    fn gen_castling(&self, king: Square, moves: &mut MoveList) {
+    #[cold]
+    #[inline(never)]
+    fn gen_castling<S: MoveSink>(&self, king: Square, moves: &mut S) {
         for side in CastlingSide::ALL {
             if let Some(m) = self.castling_if_legal(king, side) {
                 moves.push(m);
@@ -379,48 +527,21 @@ impl Position {
         self.legal_moves().contains(&m)
     }
 
-    /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe.
+    /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe
+    /// (not en passant: see [`Position::en_passant_is_legal`]).
     ///
-    /// `from` must hold a piece of the side to move that is not the king.
-    pub(crate) fn non_king_move_is_safe(
-        &self,
-        from: Square,
-        to: Square,
-        checkers: Bitboard,
-    ) -> bool {
-        let us = self.turn;
-        let king = self.king_of(us);
-        if let Some(checker) = checkers.single_square() {
-            if !(between(king, checker) | checker).contains(to) {
-                return false;
+    /// `from` must hold a piece of the side to move that is not the king. Uses the checkers
+    /// and pinned pieces kept in the position: no attack lookup.
+    #[inline]
+    pub(crate) fn non_king_move_is_safe(&self, from: Square, to: Square) -> bool {
+        let king = self.king_of(self.turn);
+        if self.checkers.any() {
+            match self.checkers.single_square() {
+                Some(checker) if (between(king, checker) | checker).contains(to) => {}
+                _ => return false,
             }
-        } else if checkers.any() {
-            return false;
         }
-        // Only an enemy slider on a ray of the king can pin anything (small tables first).
-        let them = self.board.by_color(us.other()).without(to);
-        let snipers = ((attacks::rook_rays(king) & self.board.rooks_and_queens())
-            | (attacks::bishop_rays(king) & self.board.bishops_and_queens()))
-            & them;
-        if snipers.is_empty() {
-            return true;
-        }
-        let ray = line(king, from);
-        if ray.is_empty() || aligned(king, from, to) {
-            return true;
-        }
-        // Only a slider of the line's kind, on the line, can pin `from`.
-        let orthogonal = king.file() == from.file() || king.rank() == from.rank();
-        let sliders = if orthogonal {
-            self.board.rooks_and_queens()
-        } else {
-            self.board.bishops_and_queens()
-        };
-        let occupied = self.board.occupied().without(from) | to;
-        // A sniper with nothing between it and the king once `from` has left.
-        !Iterator::any(&mut (sliders & them & ray), |sniper| {
-            (between(king, sniper) & occupied).is_empty()
-        })
+        !self.pinned.contains(from) || aligned(king, from, to)
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).
@@ -461,11 +582,7 @@ impl Position {
     /// memory-safe but leaves the position inconsistent (wrong pieces, rights or key).
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
-        let them = us.other();
-        if let Some(ep) = self.ep_square.take() {
-            self.hash ^= zobrist::en_passant_key(ep);
-        }
-        self.halfmoves += 1;
+        let old_ep = self.ep_square.take();
         let old_rights = self.castling;
         match m {
             Move::Normal {
@@ -478,27 +595,96 @@ impl Position {
             Move::EnPassant { from, to } => self.play_en_passant(from, to),
             Move::Castle { king, rook } => self.play_castle(king, rook),
         }
-        if old_rights != self.castling {
-            for (_, _, sq) in old_rights.iter() {
-                self.hash ^= zobrist::castling_key(sq);
-            }
-            for (_, _, sq) in self.castling.iter() {
-                self.hash ^= zobrist::castling_key(sq);
-            }
-        }
-        if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
-        }
-        self.turn = them;
-        self.hash ^= zobrist::turn_key(Color::Black);
-        // After the turn changes: the en-passant square belongs to the new side to move.
+        self.fullmoves = self.fullmoves.saturating_add(us.fold(0, 1));
+        self.turn = us.other();
+        // After the turn changes: the en-passant square (set only by a double push that an
+        // enemy pawn could capture) belongs to the new side to move.
         if let Some(ep) = self.ep_square {
-            if !self.any_legal_en_passant(ep) {
-                self.ep_square = None;
-            } else {
-                self.hash ^= zobrist::en_passant_key(ep);
+            self.keep_ep_if_legal(ep);
+        }
+        if self.keyed {
+            self.update_key(us, m, old_ep, old_rights);
+        }
+        self.update_legality();
+    }
+
+    /// The key after `us` played `m` (the position is already the one after the move).
+    #[inline]
+    fn update_key(
+        &mut self,
+        us: Color,
+        m: Move,
+        old_ep: Option<Square>,
+        old_rights: CastlingRights,
+    ) {
+        let mut key = self.hash ^ zobrist::turn_key(Color::Black);
+        key ^= match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let placed = Piece {
+                    color: us,
+                    role: promotion.unwrap_or(role),
+                };
+                let captured = capture.map_or(0, |role| {
+                    zobrist::piece_key(
+                        Piece {
+                            color: us.other(),
+                            role,
+                        },
+                        to,
+                    )
+                });
+                zobrist::piece_key(Piece { color: us, role }, from)
+                    ^ zobrist::piece_key(placed, to)
+                    ^ captured
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = Piece {
+                    color: us,
+                    role: Role::Pawn,
+                };
+                let victim = Piece {
+                    color: us.other(),
+                    role: Role::Pawn,
+                };
+                zobrist::piece_key(victim, Square::from_coords(to.file(), from.rank()))
+                    ^ zobrist::piece_key(pawn, from)
+                    ^ zobrist::piece_key(pawn, to)
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::of_rook(king.file(), rook.file());
+                let rank = us.back_rank();
+                let k = Piece {
+                    color: us,
+                    role: Role::King,
+                };
+                let r = Piece {
+                    color: us,
+                    role: Role::Rook,
+                };
+                zobrist::piece_key(k, king)
+                    ^ zobrist::piece_key(r, rook)
+                    ^ zobrist::piece_key(k, side.king_to(rank))
+                    ^ zobrist::piece_key(r, side.rook_to(rank))
+            }
+        };
+        if let Some(ep) = old_ep {
+            key ^= zobrist::en_passant_key(ep);
+        }
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant_key(ep);
+        }
+        if old_rights != self.castling {
+            for (_, _, sq) in old_rights.iter().chain(self.castling.iter()) {
+                key ^= zobrist::castling_key(sq);
             }
         }
+        self.hash = key;
     }
 
     /// The position after `m`, without checking it (the precondition of
@@ -521,38 +707,56 @@ impl Position {
         promotion: Option<Role>,
     ) {
         let us = self.turn;
-        let mover = Piece { color: us, role };
         if let Some(captured) = capture {
-            let victim = Piece {
-                color: us.other(),
-                role: captured,
-            };
-            self.board.take(to, victim);
-            self.hash ^= zobrist::piece_key(victim, to);
-            self.halfmoves = 0;
+            self.board.take(
+                to,
+                Piece {
+                    color: us.other(),
+                    role: captured,
+                },
+            );
         }
-        self.board.take(from, mover);
-        self.hash ^= zobrist::piece_key(mover, from);
-        let placed = Piece {
-            color: us,
-            role: promotion.unwrap_or(role),
+        self.board.take(from, Piece { color: us, role });
+        self.board.put(
+            to,
+            Piece {
+                color: us,
+                role: promotion.unwrap_or(role),
+            },
+        );
+        self.halfmoves = if role == Role::Pawn || capture.is_some() {
+            0
+        } else {
+            self.halfmoves + 1
         };
-        self.board.put(to, placed);
-        self.hash ^= zobrist::piece_key(placed, to);
-        match role {
-            Role::King => self.castling.clear_color(us),
-            Role::Pawn => {
-                self.halfmoves = 0;
-                if from.index().abs_diff(to.index()) == 16 {
-                    let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
-                    self.set_ep_if_capturable(passed);
-                }
-            }
-            _ => {}
+        if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
+            self.double_push(from, to);
         }
-        if self.castling != CastlingRights::NONE {
-            self.clear_rights_on(from);
-            self.clear_rights_on(to);
+        // Castling rooks stand on the back ranks: most moves touch neither.
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        if self.castling != CastlingRights::NONE
+            && (back_ranks.contains(from) || back_ranks.contains(to))
+        {
+            self.update_rights(role, from, to);
+        }
+    }
+
+    /// Records the square a double push passed as en passant, if an enemy pawn attacks it
+    /// (rare: kept off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn double_push(&mut self, from: Square, to: Square) {
+        let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
+        self.set_ep_if_capturable(passed);
+    }
+
+    /// Keeps `ep` only if the side to move can capture onto it legally (rare: off the hot
+    /// path).
+    #[cold]
+    #[inline(never)]
+    fn keep_ep_if_legal(&mut self, ep: Square) {
+        if !self.any_legal_en_passant(ep) {
+            self.ep_square = None;
         }
     }
 
@@ -573,9 +777,6 @@ impl Position {
         self.board.take(captured, victim);
         self.board.take(from, pawn);
         self.board.put(to, pawn);
-        self.hash ^= zobrist::piece_key(victim, captured)
-            ^ zobrist::piece_key(pawn, from)
-            ^ zobrist::piece_key(pawn, to);
         self.halfmoves = 0;
     }
 
@@ -599,18 +800,22 @@ impl Position {
         self.board.take(rook, r);
         self.board.put(king_to, k);
         self.board.put(rook_to, r);
-        self.hash ^= zobrist::piece_key(k, king)
-            ^ zobrist::piece_key(r, rook)
-            ^ zobrist::piece_key(k, king_to)
-            ^ zobrist::piece_key(r, rook_to);
         self.castling.clear_color(us);
+        self.halfmoves += 1;
     }
 
-    fn clear_rights_on(&mut self, sq: Square) {
+    /// The castling rights left after a normal move of `role` from `from` to `to`.
+    #[inline(never)]
+    fn update_rights(&mut self, role: Role, from: Square, to: Square) {
+        if role == Role::King {
+            self.castling.clear_color(self.turn);
+        }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if self.castling.rook(color, side) == Some(sq) {
-                    self.castling.clear(color, side);
+                if let Some(rook) = self.castling.rook(color, side) {
+                    if rook == from || rook == to {
+                        self.castling.clear(color, side);
+                    }
                 }
             }
         }
@@ -672,5 +877,120 @@ impl std::str::FromStr for Position {
     /// Reads a FEN, X-FEN or Shredder-FEN (as [`Position::from_fen`]).
     fn from_str(text: &str) -> Result<Position, FenError> {
         Position::from_fen(text)
+    }
+}
+
+/// Where the move generator puts its moves: a [`MoveList`], or a count.
+trait MoveSink {
+    /// One move.
+    fn push(&mut self, m: Move);
+    /// A `role` piece on `from` moving to each of `targets` (a capture where `theirs`).
+    fn piece_moves(
+        &mut self,
+        board: &Board,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+        theirs: Bitboard,
+    );
+    /// Pawns moving by `delta` squares onto each of `targets` (from `to - delta`), capturing
+    /// when `capture`, promoting (four moves) on the squares of `last`.
+    fn pawn_moves(
+        &mut self,
+        board: &Board,
+        targets: Bitboard,
+        delta: i32,
+        capture: bool,
+        last: Bitboard,
+    );
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+
+    #[inline(always)]
+    fn piece_moves(
+        &mut self,
+        board: &Board,
+        role: Role,
+        from: Square,
+        targets: Bitboard,
+        theirs: Bitboard,
+    ) {
+        for to in targets & theirs {
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+        for to in targets & !theirs {
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(
+        &mut self,
+        board: &Board,
+        targets: Bitboard,
+        delta: i32,
+        capture: bool,
+        last: Bitboard,
+    ) {
+        for to in targets {
+            let from = Square::new_masked((to.index() as i32 - delta) as u32);
+            let capture = if capture { board.role_at(to) } else { None };
+            if last.contains(to) {
+                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    self.push(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                self.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+}
+
+/// Counts moves instead of listing them.
+struct MoveCount(usize);
+
+impl MoveSink for MoveCount {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn piece_moves(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard, _: Bitboard) {
+        self.0 += targets.count() as usize;
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, _: &Board, targets: Bitboard, _: i32, _: bool, last: Bitboard) {
+        self.0 += targets.count() as usize + 3 * (targets & last).count() as usize;
     }
 }

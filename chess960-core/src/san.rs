@@ -406,7 +406,6 @@ fn resolve_pawn(
     if (to.rank() == last_rank) != promotion.is_some() {
         return Err(SanError::Illegal);
     }
-    let checkers = pos.checkers();
     let target_role = board.role_at(to);
     let pawns = board.by_role(Role::Pawn) & board.by_color(us);
     let is_capture = capture || file.is_some_and(|f| f != to.file());
@@ -415,7 +414,7 @@ fn resolve_pawn(
         let mut found = None;
         for from in candidates {
             let m = if target_role.is_some() {
-                if !pos.non_king_move_is_safe(from, to, checkers) {
+                if !pos.non_king_move_is_safe(from, to) {
                     continue;
                 }
                 Move::Normal {
@@ -451,7 +450,7 @@ fn resolve_pawn(
     } else {
         return Err(SanError::Illegal);
     };
-    if !from_mask.contains(from) || !pos.non_king_move_is_safe(from, to, checkers) {
+    if !from_mask.contains(from) || !pos.non_king_move_is_safe(from, to) {
         return Err(SanError::Illegal);
     }
     Ok(Move::Normal {
@@ -473,7 +472,6 @@ fn resolve_piece(
 ) -> Result<Move, SanError> {
     let board = pos.board();
     let occupied = board.occupied();
-    let checkers = pos.checkers();
     // Pieces of the role that reach `to` on an empty board, then (sliders) those with a clear
     // path: small tables only, no magic lookup.
     let reach = match role {
@@ -486,10 +484,7 @@ fn resolve_piece(
     let mut found = None;
     for from in candidates {
         let path_clear = role == Role::Knight || (attacks::between(from, to) & occupied).is_empty();
-        if path_clear
-            && pos.non_king_move_is_safe(from, to, checkers)
-            && found.replace(from).is_some()
-        {
+        if path_clear && pos.non_king_move_is_safe(from, to) && found.replace(from).is_some() {
             return Err(SanError::Ambiguous);
         }
     }
@@ -576,10 +571,9 @@ impl Position {
             Role::Rook => attacks::rook_attacks(to, occupied),
             _ => attacks::queen_attacks(to, occupied),
         };
-        let checkers = self.checkers();
         let others: Bitboard = (attackers & board.by_role(role) & board.by_color(self.turn()))
             .without(from)
-            .filter(|&o| self.non_king_move_is_safe(o, to, checkers))
+            .filter(|&o| self.non_king_move_is_safe(o, to))
             .collect();
         if others.is_empty() {
             return (None, None);

@@ -229,7 +229,7 @@ impl Position {
     /// The start with these back ranks, pawns in front, full castling rights.
     fn from_back_ranks(white: &BackRank, black: &BackRank) -> Position {
         let board = start_board(white, black);
-        let pos = Position {
+        let mut pos = Position {
             board,
             turn: Color::White,
             castling: CastlingRights::NONE,
@@ -237,8 +237,13 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             hash: 0,
-        };
-        pos.with_outermost_castling_rights()
+            keyed: true,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+        }
+        .with_outermost_castling_rights();
+        pos.finish();
+        pos
     }
 
     /// Whether this is a Chess960 start, a Double Chess960 start, or neither (clocks are

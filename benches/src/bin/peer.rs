@@ -7,7 +7,10 @@
 //! - `peer ours-parse FILE`: pgn-parse only parses (the same work, our side);
 //! - `peer replay FILE`: main lines pre-parsed, then replayed by chess960-core and by shakmaty
 //!   (the replay cost alone, both sides);
-//! - `peer xfen FILE`: shakmaty reads every FEN line (Chess960) and writes it back.
+//! - `peer xfen FILE`: shakmaty reads every FEN line (Chess960) and writes it back;
+//! - `peer perft ours|shakmaty|both DEPTH FEN|SP`: one-thread perft of a FEN or a start
+//!   position number, by chess960-core, by shakmaty (`CastlingMode::Chess960`), or both
+//!   alternately, with Mnodes/s (a small driver for `valgrind --tool=callgrind` too).
 //!
 //! Each prints its counts.
 
@@ -16,8 +19,12 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("perft") {
+        return perft(&args[2..]);
+    }
     let (Some(mode), Some(path)) = (args.get(1), args.get(2)) else {
         eprintln!("usage: peer check|parse|ours-check|ours-fused|ours-parse|replay|xfen FILE");
+        eprintln!("       peer perft ours|shakmaty|both DEPTH FEN|SP");
         return ExitCode::from(2);
     };
     // Mapped, as pgn960 maps a plain file: the comparison is of the work, not of how the
@@ -72,5 +79,68 @@ fn main() -> ExitCode {
         "games {} valid {} invalid {} moves {}",
         counts.games, counts.valid, counts.invalid, counts.moves
     );
+    ExitCode::SUCCESS
+}
+
+/// `peer perft ours|shakmaty|both DEPTH FEN|SP`: nodes, seconds and Mnodes/s of each side.
+fn perft(args: &[String]) -> ExitCode {
+    use shakmaty::{CastlingMode, Chess};
+    let usage = || {
+        eprintln!("usage: peer perft ours|shakmaty|both DEPTH FEN|SP");
+        ExitCode::from(2)
+    };
+    let (Some(who), Some(depth), Some(start)) = (args.first(), args.get(1), args.get(2)) else {
+        return usage();
+    };
+    let Ok(depth) = depth.parse::<u32>() else {
+        return usage();
+    };
+    if !matches!(who.as_str(), "ours" | "shakmaty" | "both") {
+        return usage();
+    }
+    let ours = match start.parse::<u16>() {
+        Ok(sp) => chess960_core::Position::from_sp(sp).map_err(|e| e.to_string()),
+        Err(_) => chess960_core::Position::from_fen(start).map_err(|e| e.to_string()),
+    };
+    let ours = match ours {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("peer: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let fen = ours.fen(chess960_core::CastlingStyle::Shredder).to_string();
+    let theirs: Chess = match fen
+        .parse::<shakmaty::fen::Fen>()
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            f.into_position(CastlingMode::Chess960)
+                .map_err(|e| e.to_string())
+        }) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("peer: shakmaty cannot read {fen}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = |name: &str, nodes: u64, secs: f64| {
+        println!(
+            "perft {name}: depth {depth} {nodes} nodes in {secs:.3} s ({:.1} Mnodes/s)",
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    };
+    let runs = if who == "both" { 3 } else { 1 };
+    for _ in 0..runs {
+        if who == "ours" || who == "both" {
+            let t = std::time::Instant::now();
+            let n = chess960_core::perft::perft(&ours, depth);
+            report("chess960-core", n, t.elapsed().as_secs_f64());
+        }
+        if who == "shakmaty" || who == "both" {
+            let t = std::time::Instant::now();
+            let n = shakmaty::perft(&theirs, depth);
+            report("shakmaty", n, t.elapsed().as_secs_f64());
+        }
+    }
     ExitCode::SUCCESS
 }

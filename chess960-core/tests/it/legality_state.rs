@@ -1,0 +1,115 @@
+//! The legality state a position keeps (checkers, pinned pieces) and its optional Zobrist key,
+//! against independent computations at every ply of random playouts: shakmaty's checkers,
+//! pins found by lifting each piece off shakmaty's board and looking for a new attacker of
+//! the king, and the key computed from scratch. Positions with and without a kept key play
+//! the same moves and must stay equal.
+
+use chess960_core::{Bitboard, CastlingStyle, Move, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position as _};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn shakmaty_of(pos: &Position) -> Chess {
+    let fen = pos.fen(CastlingStyle::Shredder).to_string();
+    fen.parse::<Fen>()
+        .ok()
+        .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
+        .unwrap_or_else(|| panic!("shakmaty rejects {fen}"))
+}
+
+/// Pieces of the side to move whose removal lets a new enemy piece attack their king.
+fn pinned_by_lifting(theirs: &Chess) -> u64 {
+    let board = theirs.board();
+    let us = theirs.turn();
+    let Some(king) = board.king_of(us) else {
+        return 0;
+    };
+    let before = board.attacks_to(king, !us, board.occupied());
+    let mut pinned = 0;
+    for sq in board.by_color(us) {
+        if sq == king {
+            continue;
+        }
+        let mut lifted = board.clone();
+        lifted.discard_piece_at(sq);
+        let after = lifted.attacks_to(king, !us, lifted.occupied());
+        if (after & !before).any() {
+            pinned |= 1u64 << u32::from(sq);
+        }
+    }
+    pinned
+}
+
+#[test]
+fn kept_checkers_pins_and_keys_agree_with_independent_computations() {
+    let mut rng = Rng(0x5eed_0960_c4ec_4e75);
+    let (mut plies, mut checks, mut pins) = (0u64, 0u64, 0u64);
+    for game in 0..400 {
+        let sp = rng.below(960) as u16;
+        let mut keyed = Position::from_sp(sp).unwrap();
+        let mut plain = keyed.clone().without_key();
+        for ply in 0..(30 + rng.below(150)) {
+            let theirs = shakmaty_of(&keyed);
+            let context = format!("game {game} (SP {sp}) ply {ply}: {keyed:?}");
+            assert_eq!(
+                keyed.checkers().0,
+                theirs.checkers().0,
+                "checkers, {context}"
+            );
+            assert_eq!(
+                keyed.pinned().0,
+                pinned_by_lifting(&theirs),
+                "pins, {context}"
+            );
+            assert_eq!(plain.checkers(), keyed.checkers(), "{context}");
+            assert_eq!(plain.pinned(), keyed.pinned(), "{context}");
+            assert_eq!(plain, keyed, "{context}");
+            let fresh = Position::from_fen(keyed.fen(CastlingStyle::Shredder).to_string()).unwrap();
+            assert_eq!(keyed.zobrist(), fresh.zobrist(), "key, {context}");
+            assert_eq!(plain.zobrist(), fresh.zobrist(), "key, {context}");
+            checks += u64::from(keyed.is_check());
+            pins += u64::from(keyed.pinned() != Bitboard::EMPTY);
+            let moves = keyed.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Castling, promotions and en passant when available, to reach them often.
+            let special: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| {
+                    !matches!(
+                        m,
+                        Move::Normal {
+                            promotion: None,
+                            ..
+                        }
+                    )
+                })
+                .collect();
+            let m = if !special.is_empty() && rng.below(3) == 0 {
+                special[rng.below(special.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            keyed.play_unchecked(m);
+            plain.play_unchecked(m);
+            plies += 1;
+        }
+    }
+    eprintln!("{plies} plies, {checks} in check, {pins} with a pin");
+    assert!(
+        checks > 1000 && pins > 1000,
+        "playouts should reach checks and pins"
+    );
+}
