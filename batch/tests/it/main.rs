@@ -8,6 +8,7 @@ mod check_clean;
 mod export;
 mod faults;
 mod fuzz_regressions;
+mod game_boundaries;
 mod hardening;
 mod library;
 mod mutations;
