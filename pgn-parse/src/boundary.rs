@@ -257,14 +257,30 @@ pub fn next_game_boundary(input: &[u8], from: usize) -> Option<usize> {
 
 /// The first game boundary at or after `from` and before `limit`, if any.
 pub(crate) fn next_game_boundary_before(input: &[u8], from: usize, limit: usize) -> Option<usize> {
+    next_line_where(input, from, limit, is_game_boundary)
+}
+
+/// The first line at or after `from` that is a game boundary by the lines before it alone
+/// ([`is_boundary_line`]): where reading resumes after a damaged tag, whatever follows.
+pub(crate) fn next_boundary_line(input: &[u8], from: usize) -> Option<usize> {
+    next_line_where(input, from, input.len(), is_boundary_line)
+}
+
+/// The first `[` at or after `from` and before `limit` where `is` holds.
+fn next_line_where(
+    input: &[u8],
+    from: usize,
+    limit: usize,
+    is: fn(&[u8], usize) -> bool,
+) -> Option<usize> {
     let limit = limit.min(input.len());
-    if from == 0 && limit > 0 && is_game_boundary(input, 0) {
+    if from == 0 && limit > 0 && is(input, 0) {
         return Some(0);
     }
     let mut i = from.max(1);
     while i < limit {
         let j = memchr::memchr(b'[', &input[i..limit])? + i;
-        if is_game_boundary(input, j) {
+        if is(input, j) {
             return Some(j);
         }
         i = j + 1;

@@ -2,7 +2,7 @@
 
 use crate::boundary::{
     at_line_start, follows_blank_line, invisible_before, invisible_prefix, is_boundary_line,
-    is_tag_line, line_end, next_game_boundary, parse_tag, quoted_close, starts_invisible,
+    is_tag_line, line_end, next_boundary_line, parse_tag, quoted_close, starts_invisible,
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
@@ -299,7 +299,7 @@ impl<'a> Reader<'a> {
             let line_stop = line_end(input, self.pos);
             let Some((name, raw_value, used)) = parse_tag(&input[self.pos..line_stop]) else {
                 let at = self.pos;
-                let resume = next_game_boundary(input, at + 1).unwrap_or(input.len());
+                let resume = next_boundary_line(input, at + 1).unwrap_or(input.len());
                 self.pos = resume;
                 return Err(Stop {
                     how: self.end_at(resume),
@@ -388,7 +388,7 @@ impl<'a> Reader<'a> {
         let (resume, error) = match unclosed {
             Unclosed::Runs(resume) => (resume, (ErrorKind::UnterminatedComment, open, "'}'")),
             Unclosed::Ambiguous(close) => (
-                next_game_boundary(self.input, close + 1).unwrap_or(self.input.len()),
+                next_boundary_line(self.input, close + 1).unwrap_or(self.input.len()),
                 (
                     ErrorKind::AmbiguousComment,
                     open,

@@ -81,7 +81,10 @@ fn a_game_quoted_in_a_comment_is_not_made_a_game() {
     assert!(kept.starts_with("[Event \"real\"]"), "{kept}");
     // The cleaned archive reads back as the same two games.
     let again = report(&["check"], &dir.path().join("out1.pgn"));
-    assert_eq!((&again["games_read"], &again["valid"]), (&2.into(), &2.into()));
+    assert_eq!(
+        (&again["games_read"], &again["valid"]),
+        (&2.into(), &2.into())
+    );
     assert!(
         kept.contains("1. d4 d5 2. c4 1-0"),
         "the quote stays a comment: {kept}"
