@@ -86,22 +86,22 @@ fn next_cut(input: &[u8], start: usize, target: usize) -> Option<usize> {
     let limit = from.saturating_add(target);
     next_game_boundary_before(input, from, limit)
         .or_else(|| {
-            ResultCuts::new(&input[start..], start)
-                .map(|(at, cut)| (start + at, cut))
-                .take_while(|&(at, _)| at <= limit)
-                .find(|&(at, cut)| cut && at >= from)
-                .map(|(at, _)| at)
+            let cuts = ResultCuts::new(&input[start..], start);
+            let local = (from - start, limit - start);
+            cuts.after_results()
+                .take_while(|&at| at <= local.1)
+                .find(|&at| at >= local.0 && may_cut(&input[start..], at))
+                .map(|at| start + at)
         })
         .or_else(|| next_game_boundary(input, from))
 }
 
-/// The start of every game of `input` read from its start (a place where a game starts:
-/// the start of the input, or a cut) with whether a chunk may end there although it is no
-/// game boundary: the game before ended with its result, and the new game starts a line,
-/// with no tag line or a game boundary, not inside a quoted comment. Reading from such a
-/// place gives the games a sequential read gives.
+/// The games of `input` read from its start (a place where a game starts: the start of the
+/// input, or a cut), to find where a chunk may end although there is no game boundary:
+/// at the start of a game that follows a game ended by its result ([`Self::after_results`])
+/// where [`may_cut`] holds. Reading from such a place gives the games a sequential read
+/// gives.
 pub(crate) struct ResultCuts<'a> {
-    input: &'a [u8],
     offset: usize,
     reader: Reader<'a>,
     after_result: bool,
@@ -116,24 +116,31 @@ impl<'a> ResultCuts<'a> {
             ..Origin::default()
         };
         ResultCuts {
-            input,
             offset,
             reader: Reader::with_origin(input, origin),
             after_result: false,
         }
     }
 
-    fn may_cut(&self, at: usize) -> bool {
-        let input = self.input;
-        at > 0
-            && at_line_start(input, at)
-            && (is_game_boundary(input, at)
-                || (input[at] != b'[' && invisible_prefix(input, at) == 0))
-            && quoted_close(input, at).is_none()
+    /// The starts of the games that follow a game ended by its result.
+    pub(crate) fn after_results(self) -> impl Iterator<Item = usize> + 'a {
+        self.filter_map(|(at, after_result)| after_result.then_some(at))
     }
 }
 
+/// Whether a chunk may end at `at`, the start of a game that follows a game ended by its
+/// result: the game starts a line, with no tag line or at a game boundary (so no look-back
+/// reaches over it), not inside a quoted comment (so no look-ahead from before it reaches
+/// past it).
+pub(crate) fn may_cut(input: &[u8], at: usize) -> bool {
+    at > 0
+        && at_line_start(input, at)
+        && (is_game_boundary(input, at) || (input[at] != b'[' && invisible_prefix(input, at) == 0))
+        && quoted_close(input, at).is_none()
+}
+
 impl Iterator for ResultCuts<'_> {
+    /// A game's start, and whether the game before ended with its result.
     type Item = (usize, bool);
 
     fn next(&mut self) -> Option<(usize, bool)> {
@@ -152,9 +159,8 @@ impl Iterator for ResultCuts<'_> {
             }
         }
         let (start, end) = self.reader.read_game(&mut Ends(0))?;
-        let at = start - self.offset;
-        let cut = self.after_result && self.may_cut(at);
+        let item = (start - self.offset, self.after_result);
         self.after_result = end.error.is_none() && end.movetext_end.is_terminated();
-        Some((at, cut))
+        Some(item)
     }
 }

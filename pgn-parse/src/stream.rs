@@ -22,7 +22,7 @@ use crate::boundary::{at_line_start, is_game_boundary, line_end, QUOTE_WINDOW};
 use crate::games::{read_games_at, BadGame};
 use crate::lines::count_line_breaks;
 use crate::reader::{Origin, Reader};
-use crate::split::ResultCuts;
+use crate::split::{may_cut, ResultCuts};
 use crate::types::Game;
 use crate::visitor::Visitor;
 use std::io::{self, Read};
@@ -205,11 +205,14 @@ impl<R: Read> StreamReader<R> {
     /// Where there is no game boundary (tag-less import-format games): the last start of a
     /// game before `limit` that follows a game ended by its result.
     fn last_result_cut(&self, limit: usize) -> Option<usize> {
-        ResultCuts::new(&self.buf, self.offset)
-            .take_while(|&(at, _)| at <= limit)
-            .filter(|&(at, cut)| cut && self.decidable(at))
-            .last()
-            .map(|(at, _)| at)
+        let starts: Vec<usize> = ResultCuts::new(&self.buf, self.offset)
+            .after_results()
+            .take_while(|&at| at <= limit)
+            .collect();
+        starts
+            .into_iter()
+            .rev()
+            .find(|&at| self.decidable(at) && may_cut(&self.buf, at))
     }
 
     /// The next block of whole games (lines), or `None` at the end of the stream.
