@@ -1,12 +1,12 @@
 //! The PGN reader on arbitrary bytes: no panic, no hang, byte ranges inside the input and
-//! in order, chunked reading equal to sequential reading, skipped movetext ending every game
-//! where read movetext does, and the writer's output readable.
+//! in order, chunked and streamed reading equal to sequential reading, skipped movetext
+//! ending every game where read movetext does, and the writer's output readable.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pgn_parse::{
     read_games, read_games_at, split_at_game_boundaries, GameEnd, PgnWriter, Reader, Skip,
-    Visitor,
+    StreamReader, Visitor,
 };
 
 /// Every game's end, with the movetext read or skipped.
@@ -60,5 +60,15 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     assert_eq!(chunked, sequential);
+    // Blocks of a stream (cut at boundaries, or after results for tag-less games) too.
+    let mut stream = StreamReader::with_block_size(data, target.max(64));
+    let mut streamed = Vec::new();
+    while let Ok(Some(block)) = stream.next_block() {
+        streamed.extend(read_games_at(&block.data, block.origin()).map(|g| match g {
+            Ok(g) => g.byte_range,
+            Err(b) => b.byte_range,
+        }));
+    }
+    assert_eq!(streamed, sequential);
     assert_eq!(game_ends(data, true), game_ends(data, false));
 });

@@ -3,10 +3,16 @@
 //!
 //! A **game boundary** is a line that starts with a tag pair (`[Name "value"]` ...),
 //! preceded by a blank line (or the start of the input), whose previous non-blank line is
-//! not made only of tag pairs. A `{` comment or `(` variation that runs into a game boundary is unterminated;
-//! reading resumes there. Because the reader, [`crate::split_at_game_boundaries`] and
-//! [`crate::StreamReader`] all cut at exactly these lines, reading in chunks gives the same
-//! games as reading sequentially.
+//! not made only of tag pairs — or is, but its run of tag lines already has the tag that
+//! starts this line (header-only archives: a tag section after a blank line that repeats a
+//! tag starts a new game) — and which is not quoted in a comment: looking ahead at most
+//! [`QUOTE_WINDOW`] bytes, no `}` comes before a `{` opens (see [`quoted_close`]).
+//!
+//! A `{` comment or `(` variation that runs into a game boundary is unterminated; reading
+//! resumes there. A comment that runs over a tag line that would be a boundary but closes
+//! within the window is a comment quoting a game: it goes on to its `}`. Because the reader,
+//! [`crate::split_at_game_boundaries`] and [`crate::StreamReader`] all cut at exactly these
+//! lines, reading in chunks gives the same games as reading sequentially.
 //!
 //! ```
 //! use pgn_parse::boundary::{is_game_boundary, next_game_boundary};
@@ -99,9 +105,11 @@ pub(crate) fn is_tag_line(input: &[u8], pos: usize) -> bool {
     input.get(pos) == Some(&b'[') && parse_tag(&input[pos..line_end(input, pos)]).is_some()
 }
 
-/// Whether the line starting at `pos` holds nothing but tag pairs (and blanks), so that a
-/// line of movetext that merely starts with a tag does not count.
+/// Whether the line starting at `pos` holds nothing but tag pairs (and blanks, and the
+/// invisible characters the reader strips before a tag line), so that a line of movetext
+/// that merely starts with a tag does not count.
 pub(crate) fn is_tag_only_line(input: &[u8], pos: usize) -> bool {
+    let pos = pos + invisible_prefix(input, pos);
     let line = &input[pos..line_end(input, pos)];
     let mut i = 0;
     loop {
@@ -137,8 +145,50 @@ fn previous_line(input: &[u8], line_start: usize) -> (usize, usize) {
     (start, brk)
 }
 
-/// Whether `pos` is a game boundary (see the module docs).
-pub fn is_game_boundary(input: &[u8], pos: usize) -> bool {
+/// Whether the line starting at `pos` (> 0, at a line start) follows a blank line.
+pub(crate) fn follows_blank_line(input: &[u8], pos: usize) -> bool {
+    let (start, end) = previous_line(input, pos);
+    is_blank(input, start, end)
+}
+
+/// Whether the line starting at `line` holds a tag named `name`.
+fn line_has_tag(input: &[u8], line: usize, name: &[u8]) -> bool {
+    let line = line + invisible_prefix(input, line);
+    let text = &input[line..line_end(input, line)];
+    let mut i = 0;
+    while let Some((n, _, used)) = parse_tag(&text[i..]) {
+        if n == name {
+            return true;
+        }
+        i += used;
+        while text.get(i).is_some_and(|&b| b <= 0x20) {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Whether the run of tag-only lines that ends with the line starting at `last` (no blank
+/// line between them) holds a tag named `name`.
+fn run_has_tag(input: &[u8], mut last: usize, name: &[u8]) -> bool {
+    loop {
+        if line_has_tag(input, last, name) {
+            return true;
+        }
+        if last == 0 {
+            return false;
+        }
+        let (previous, _) = previous_line(input, last);
+        if !is_tag_only_line(input, previous) {
+            return false;
+        }
+        last = previous;
+    }
+}
+
+/// Whether `pos` is a game boundary by the lines before it alone (the module docs without
+/// the comment look-ahead).
+pub(crate) fn is_boundary_line(input: &[u8], pos: usize) -> bool {
     if !at_line_start(input, pos) || !is_tag_line(input, pos) {
         return false;
     }
@@ -160,23 +210,128 @@ pub fn is_game_boundary(input: &[u8], pos: usize) -> bool {
             break;
         }
     }
-    !is_tag_only_line(input, start)
+    if !is_tag_only_line(input, start) {
+        return true;
+    }
+    // A tag section after a blank line that repeats a tag of the section just before.
+    let line = &input[pos..line_end(input, pos)];
+    parse_tag(line).is_some_and(|(name, _, _)| run_has_tag(input, start, name))
+}
+
+/// How far [`quoted_close`] looks ahead for the `}` of a comment that quotes a game.
+pub const QUOTE_WINDOW: usize = 16 << 10;
+
+/// The `}` that closes a comment quoting text from `from` on, if any: the first `}` not
+/// matched by a `{` after `from`, within [`QUOTE_WINDOW`] bytes. The flag says whether a
+/// `{` came before it (the quoted text has braces of its own, so where the comment ends is
+/// ambiguous).
+pub fn quoted_close(input: &[u8], from: usize) -> Option<(usize, bool)> {
+    let end = from.saturating_add(QUOTE_WINDOW).min(input.len());
+    let mut depth = 0usize;
+    let mut nested = false;
+    let mut p = from.min(end);
+    while let Some(i) = memchr::memchr2(b'{', b'}', &input[p..end]) {
+        let q = p + i;
+        if input[q] == b'{' {
+            depth += 1;
+            nested = true;
+        } else if depth == 0 {
+            return Some((q, nested));
+        } else {
+            depth -= 1;
+        }
+        p = q + 1;
+    }
+    None
+}
+
+/// Whether `pos` is a game boundary (see the module docs).
+pub fn is_game_boundary(input: &[u8], pos: usize) -> bool {
+    is_boundary_line(input, pos) && quoted_close(input, pos).is_none()
 }
 
 /// The first game boundary at or after `from`, if any.
 pub fn next_game_boundary(input: &[u8], from: usize) -> Option<usize> {
-    if from == 0 && is_game_boundary(input, 0) {
+    next_game_boundary_before(input, from, input.len())
+}
+
+/// The first game boundary at or after `from` and before `limit`, if any.
+pub(crate) fn next_game_boundary_before(input: &[u8], from: usize, limit: usize) -> Option<usize> {
+    next_line_where(input, from, limit, is_game_boundary)
+}
+
+/// The first line at or after `from` that is a game boundary by the lines before it alone
+/// ([`is_boundary_line`]): where reading resumes after a damaged tag, whatever follows.
+pub(crate) fn next_boundary_line(input: &[u8], from: usize) -> Option<usize> {
+    next_line_where(input, from, input.len(), is_boundary_line)
+}
+
+/// The first `[` at or after `from` and before `limit` where `is` holds.
+fn next_line_where(
+    input: &[u8],
+    from: usize,
+    limit: usize,
+    is: fn(&[u8], usize) -> bool,
+) -> Option<usize> {
+    let limit = limit.min(input.len());
+    if from == 0 && limit > 0 && is(input, 0) {
         return Some(0);
     }
     let mut i = from.max(1);
-    while i < input.len() {
-        let j = memchr::memchr(b'[', &input[i..])? + i;
-        if is_game_boundary(input, j) {
+    while i < limit {
+        let j = memchr::memchr(b'[', &input[i..limit])? + i;
+        if is(input, j) {
             return Some(j);
         }
         i = j + 1;
     }
     None
+}
+
+/// Whether `c` is the first byte of an invisible character the reader strips before a tag
+/// line (see [`invisible_prefix`]).
+#[inline]
+pub(crate) fn starts_invisible(c: u8) -> bool {
+    matches!(c, 0xA0 | 0xC2 | 0xE2 | 0xEF)
+}
+
+/// The length of the invisible characters at `pos` if a tag pair follows them directly, else
+/// 0: byte order marks (U+FEFF), zero-width spaces (U+200B), word joiners (U+2060) and
+/// no-break spaces (U+00A0, in UTF-8 or Latin-1), as left by concatenated exports.
+pub(crate) fn invisible_prefix(input: &[u8], pos: usize) -> usize {
+    let mut p = pos;
+    loop {
+        let rest = &input[p.min(input.len())..];
+        let len = if rest.starts_with(b"\xEF\xBB\xBF")
+            || rest.starts_with(b"\xE2\x80\x8B")
+            || rest.starts_with(b"\xE2\x81\xA0")
+        {
+            3
+        } else if rest.starts_with(b"\xC2\xA0") {
+            2
+        } else if rest.first() == Some(&0xA0) {
+            1
+        } else {
+            break;
+        };
+        p += len;
+    }
+    if p > pos && is_tag_line(input, p) {
+        p - pos
+    } else {
+        0
+    }
+}
+
+/// The length of the invisible characters (see [`invisible_prefix`]) between the start of
+/// the line and the tag pair at `pos`, if the line holds nothing else before it; else 0.
+pub fn invisible_before(input: &[u8], pos: usize) -> usize {
+    let line = memchr::memrchr2(b'\n', b'\r', &input[..pos.min(input.len())]).map_or(0, |i| i + 1);
+    if line < pos && invisible_prefix(input, line) == pos - line {
+        pos - line
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,9 @@ pub enum ErrorKind {
     UnterminatedComment,
     /// A `(` variation not closed before the next game's tags or the end of the input.
     UnterminatedVariation,
+    /// A `{` comment that quotes a game with braces of its own: where it ends is ambiguous,
+    /// so the game is rejected rather than the quoted game read as a game.
+    AmbiguousComment,
 }
 
 impl ErrorKind {
@@ -21,6 +24,7 @@ impl ErrorKind {
             ErrorKind::BadTag => "bad-tag",
             ErrorKind::UnterminatedComment => "unterminated-comment",
             ErrorKind::UnterminatedVariation => "unterminated-variation",
+            ErrorKind::AmbiguousComment => "ambiguous-comment",
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The reader: bytes in, games out, through a [`Visitor`].
 
 use crate::boundary::{
-    at_line_start, is_game_boundary, is_tag_line, line_end, next_game_boundary, parse_tag,
+    at_line_start, follows_blank_line, invisible_before, invisible_prefix, is_boundary_line,
+    is_tag_line, line_end, next_boundary_line, parse_tag, quoted_close, starts_invisible,
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
@@ -71,6 +72,8 @@ pub struct Reader<'a> {
     lines: LineIndex,
     junk_bytes: u64,
     first_junk: Option<usize>,
+    /// The tag names of the game being read (kept between games for its allocation).
+    names: Vec<&'a [u8]>,
 }
 
 /// Where and how the movetext of one game stopped.
@@ -111,6 +114,7 @@ impl<'a> Reader<'a> {
             lines: LineIndex::new(origin.line),
             junk_bytes: 0,
             first_junk: None,
+            names: Vec::new(),
         }
     }
 
@@ -196,11 +200,18 @@ impl<'a> Reader<'a> {
         let index = self.next_index;
         self.next_index += 1;
         visitor.begin_game(self.origin.offset + start);
-        let stop = match self.read_tags(visitor, start) {
-            Err(bad_tag) => bad_tag,
-            Ok(last_end) if visitor.end_tags().0 => self.skip_movetext(last_end),
-            Ok(last_end) => self.read_movetext(visitor, last_end),
+        let (mut stop, tags_end) = match self.read_tags(visitor, start) {
+            Err(bad_tag) => (bad_tag, None),
+            Ok(last_end) if visitor.end_tags().0 => (self.skip_movetext(last_end), Some(last_end)),
+            Ok(last_end) => (self.read_movetext(visitor, last_end), Some(last_end)),
         };
+        // Tags and nothing after them: not even a result.
+        if stop.error.is_none()
+            && !stop.how.is_terminated()
+            && tags_end.is_some_and(|end| end > start && end == stop.end)
+        {
+            stop.how = MovetextEnd::NoMovetext;
+        }
         let error = stop
             .error
             .map(|(kind, at, expected)| self.error(kind, at, expected, index));
@@ -231,7 +242,13 @@ impl<'a> Reader<'a> {
             let tag_like = b == b'['
                 && at_line_start(input, self.pos)
                 && input.get(self.pos + 1).is_some_and(u8::is_ascii_alphabetic);
+            // A tag line behind invisible characters (a byte order mark where two exports
+            // were concatenated): a tag line, read without them.
+            let hidden_tag = starts_invisible(b)
+                && at_line_start(input, self.pos)
+                && invisible_prefix(input, self.pos) > 0;
             if tag_like
+                || hidden_tag
                 || (b == b'[' && is_tag_line(input, self.pos))
                 || (b != b'[' && self.looks_like_movetext())
             {
@@ -245,6 +262,11 @@ impl<'a> Reader<'a> {
                 let q = i + j;
                 if at_line_start(input, q) && is_tag_line(input, q) {
                     next = Some(q);
+                    break;
+                }
+                let hidden = invisible_before(input, q);
+                if hidden > 0 && q - hidden > start {
+                    next = Some(q - hidden);
                     break;
                 }
                 i = q + 1;
@@ -262,14 +284,26 @@ impl<'a> Reader<'a> {
     /// Reads the tag section of the game starting at `start` (tag lines, possibly several on
     /// a line, blank lines allowed between): the end of the last tag, or, for a malformed
     /// tag, the stop of the whole game (it resumes at the next game boundary).
+    ///
+    /// A tag line after a blank line that repeats a tag of the game (its first tag) starts
+    /// the next game instead: header-only archives are read game by game.
     fn read_tags<V: Visitor<'a>>(&mut self, visitor: &mut V, start: usize) -> Result<usize, Stop> {
         let input = self.input;
         let mut last_end = start;
-        while input.get(self.pos) == Some(&b'[') {
+        self.names.clear();
+        loop {
+            let line_start = at_line_start(input, self.pos).then_some(self.pos);
+            if line_start.is_some() {
+                self.pos += invisible_prefix(input, self.pos);
+            }
+            if input.get(self.pos) != Some(&b'[') {
+                self.pos = line_start.unwrap_or(self.pos);
+                break;
+            }
             let line_stop = line_end(input, self.pos);
             let Some((name, raw_value, used)) = parse_tag(&input[self.pos..line_stop]) else {
                 let at = self.pos;
-                let resume = next_game_boundary(input, at + 1).unwrap_or(input.len());
+                let resume = next_boundary_line(input, at + 1).unwrap_or(input.len());
                 self.pos = resume;
                 return Err(Stop {
                     how: self.end_at(resume),
@@ -277,6 +311,13 @@ impl<'a> Reader<'a> {
                     error: Some((ErrorKind::BadTag, at, "a tag pair [Name \"value\"]")),
                 });
             };
+            if let Some(line) = line_start.filter(|&l| l > start) {
+                if follows_blank_line(input, line) && self.names.contains(&name) {
+                    self.pos = line;
+                    break;
+                }
+            }
+            self.names.push(name);
             visitor.tag(Tag {
                 name,
                 raw_value,
@@ -342,16 +383,35 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The comment opened at `open` is not closed before `resume` (a game boundary or the
-    /// end of the input), where reading goes on.
+    /// The comment opened at `open` is not closed before a game boundary or the end of the
+    /// input, where reading goes on; or it quotes a game with braces of its own, and the
+    /// whole game is rejected up to the next game boundary after the comment's likely end
+    /// (rather than reading the quoted game as a game).
     #[cold]
-    fn unterminated_comment(&mut self, open: usize, resume: usize) -> Stop {
+    fn comment_not_closed(&mut self, open: usize, unclosed: Unclosed) -> Stop {
+        let (resume, error) = match unclosed {
+            Unclosed::Runs(resume) => (resume, (ErrorKind::UnterminatedComment, open, "'}'")),
+            Unclosed::Ambiguous(close) => (
+                next_boundary_line(self.input, close + 1).unwrap_or(self.input.len()),
+                (
+                    ErrorKind::AmbiguousComment,
+                    open,
+                    "a comment that quotes a game without braces inside",
+                ),
+            ),
+        };
         self.pos = resume;
         Stop {
             how: self.end_at(resume),
             end: trim_end(self.input, open, resume),
-            error: Some((ErrorKind::UnterminatedComment, open, "'}'")),
+            error: Some(error),
         }
+    }
+
+    /// Whether a tag line behind invisible characters starts at `pos` (at a line start).
+    #[cold]
+    fn hidden_tag_line(&self, pos: usize) -> bool {
+        at_line_start(self.input, pos) && invisible_prefix(self.input, pos) > 0
     }
 
     /// Reads a NAG (`$` at `pos`): its value, `None` for a `$` without digits.
@@ -383,13 +443,16 @@ impl<'a> Reader<'a> {
                 b'[' if at_line_start(input, pos) && is_tag_line(input, pos) => {
                     return Self::stop_at_next_game(depth, pos, last_end);
                 }
+                c if starts_invisible(c) && self.hidden_tag_line(pos) => {
+                    return Self::stop_at_next_game(depth, pos, last_end);
+                }
                 b'{' => match scan_comment(input, pos) {
                     Ok(close) => {
                         v.comment(&input[pos + 1..close], self.origin.offset + pos);
                         self.pos = close + 1;
                         last_end = self.pos;
                     }
-                    Err(resume) => return self.unterminated_comment(pos, resume),
+                    Err(unclosed) => return self.comment_not_closed(pos, unclosed),
                 },
                 b';' => {
                     let stop = line_end(input, pos);
@@ -477,12 +540,17 @@ impl<'a> Reader<'a> {
                 b'[' if at_line_start(input, pos) && is_tag_line(input, pos) => {
                     return Skipped::Stopped(Self::stop_at_next_game(depth, pos, last_end));
                 }
+                c if starts_invisible(c) && self.hidden_tag_line(pos) => {
+                    return Skipped::Stopped(Self::stop_at_next_game(depth, pos, last_end));
+                }
                 b'{' => match scan_comment(input, pos) {
                     Ok(close) => {
                         self.pos = close + 1;
                         last_end = self.pos;
                     }
-                    Err(resume) => return Skipped::Stopped(self.unterminated_comment(pos, resume)),
+                    Err(unclosed) => {
+                        return Skipped::Stopped(self.comment_not_closed(pos, unclosed))
+                    }
                 },
                 b';' => {
                     self.pos = line_end(input, pos);
@@ -692,9 +760,19 @@ const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(splat(1)) & !x & splat(0x80)
 }
 
-/// Finds the `}` closing the comment opened at `open`, or `Err(resume)`: the game boundary
-/// (or the end of the input) the comment runs into.
-fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
+/// Why a comment has no `}` the reader can trust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unclosed {
+    /// It runs into a game boundary (or the end of the input), where reading resumes.
+    Runs(usize),
+    /// It runs over a quoted game that has braces of its own: the likely closing `}`.
+    Ambiguous(usize),
+}
+
+/// Finds the `}` closing the comment opened at `open`. A comment that runs over a tag line
+/// that would start a game ([`is_boundary_line`]) is a comment quoting a game if it closes
+/// within [`crate::boundary::QUOTE_WINDOW`] ([`quoted_close`]), else unterminated.
+fn scan_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
     let mut p = open + 1;
     // Most comments are short (`{ [%clk 0:01:00] }`): look at the first bytes directly
     // before paying for a vectorised search.
@@ -720,15 +798,19 @@ fn scan_comment(input: &[u8], open: usize) -> Result<usize, usize> {
     }
     loop {
         match memchr::memchr3(b'}', b'\n', b'\r', &input[p..]) {
-            None => return Err(input.len()),
+            None => return Err(Unclosed::Runs(input.len())),
             Some(i) => {
                 let q = p + i;
                 if input[q] == b'}' {
                     return Ok(q);
                 }
                 p = q + 1;
-                if input.get(p) == Some(&b'[') && is_game_boundary(input, p) {
-                    return Err(p);
+                if input.get(p) == Some(&b'[') && is_boundary_line(input, p) {
+                    return match quoted_close(input, p) {
+                        None => Err(Unclosed::Runs(p)),
+                        Some((close, false)) => Ok(close),
+                        Some((close, true)) => Err(Unclosed::Ambiguous(close)),
+                    };
                 }
             }
         }
@@ -740,20 +822,24 @@ mod tests {
     use super::*;
 
     /// `scan_comment` one byte at a time, for comparison.
-    fn scan_comment_bytewise(input: &[u8], open: usize) -> Result<usize, usize> {
+    fn scan_comment_bytewise(input: &[u8], open: usize) -> Result<usize, Unclosed> {
         let mut p = open + 1;
         while p < input.len() {
             match input[p] {
                 b'}' => return Ok(p),
                 b'\n' | b'\r'
-                    if input.get(p + 1) == Some(&b'[') && is_game_boundary(input, p + 1) =>
+                    if input.get(p + 1) == Some(&b'[') && is_boundary_line(input, p + 1) =>
                 {
-                    return Err(p + 1)
+                    return match quoted_close(input, p + 1) {
+                        None => Err(Unclosed::Runs(p + 1)),
+                        Some((close, false)) => Ok(close),
+                        Some((close, true)) => Err(Unclosed::Ambiguous(close)),
+                    };
                 }
                 _ => p += 1,
             }
         }
-        Err(input.len())
+        Err(Unclosed::Runs(input.len()))
     }
 
     #[test]

@@ -8,20 +8,21 @@
 //! ```
 //! use pgn_parse::{read_games_at, StreamReader};
 //!
-//! let pgn = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(1000);
-//! let mut stream = StreamReader::with_block_size(pgn.as_bytes(), 4096);
+//! let pgn = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(10_000);
+//! let mut stream = StreamReader::with_block_size(pgn.as_bytes(), 64 << 10);
 //! let mut games = 0;
 //! while let Some(block) = stream.next_block().unwrap() {
-//!     assert!(block.data.len() <= 4096);
+//!     assert!(block.data.len() <= 64 << 10);
 //!     games += read_games_at(&block.data, block.origin()).count();
 //! }
-//! assert_eq!(games, 1000);
+//! assert_eq!(games, 10_000);
 //! ```
 
-use crate::boundary::{at_line_start, is_game_boundary, line_end};
+use crate::boundary::{at_line_start, is_game_boundary, line_end, QUOTE_WINDOW};
 use crate::games::{read_games_at, BadGame};
 use crate::lines::count_line_breaks;
 use crate::reader::{Origin, Reader};
+use crate::split::{may_cut, ResultCuts};
 use crate::types::Game;
 use crate::visitor::Visitor;
 use std::io::{self, Read};
@@ -131,9 +132,12 @@ impl Block {
     }
 }
 
-/// Reads a stream in blocks that end at game boundaries (or after line feeds: see
-/// [`Cut`]). A block is at most the block size, unless a single game (line) is larger: then
-/// the buffer grows to hold it.
+/// Reads a stream in blocks that end at game boundaries, or where there are none (tag-less
+/// games) at the start of a game that follows a result (or after line feeds: see [`Cut`]).
+/// A block is at most the block size, unless a single game (line) is larger: then the
+/// buffer grows to hold it. A cut at a game boundary needs
+/// [`crate::boundary::QUOTE_WINDOW`] bytes after it in the buffer (to tell a comment
+/// quoting a game from a game), so blocks smaller than that grow to hold it.
 pub struct StreamReader<R> {
     source: R,
     buf: Vec<u8>,
@@ -223,14 +227,24 @@ impl<R: Read> StreamReader<R> {
     /// after the start of the buffer whose line is complete, or the end of the last line.
     fn last_cut(&self, limit: usize) -> Option<usize> {
         match self.cut {
-            Cut::Games => self.last_boundary(limit),
+            Cut::Games => self
+                .last_boundary(limit)
+                .or_else(|| self.last_result_cut(limit)),
             Cut::Lines => {
                 memchr::memrchr(b'\n', &self.buf[..limit.min(self.buf.len())]).map(|i| i + 1)
             }
         }
     }
 
-    /// The last game boundary after the start of the buffer whose line is complete.
+    /// Whether the buffer holds what deciding a cut at `at` looks at: its line, and the
+    /// look-ahead for a quoted comment's `}`.
+    fn decidable(&self, at: usize) -> bool {
+        self.eof
+            || (line_end(&self.buf, at) < self.buf.len()
+                && at.saturating_add(QUOTE_WINDOW) <= self.buf.len())
+    }
+
+    /// The last game boundary after the start of the buffer that the buffer decides.
     fn last_boundary(&self, limit: usize) -> Option<usize> {
         let buf = &self.buf[..limit.min(self.buf.len())];
         let mut end = buf.len();
@@ -238,13 +252,26 @@ impl<R: Read> StreamReader<R> {
             if q == 0 {
                 return None;
             }
-            let complete = line_end(&self.buf, q) < self.buf.len() || self.eof;
+            let complete = self.decidable(q);
             if complete && at_line_start(&self.buf, q) && is_game_boundary(&self.buf, q) {
                 return Some(q);
             }
             end = q;
         }
         None
+    }
+
+    /// Where there is no game boundary (tag-less import-format games): the last start of a
+    /// game before `limit` that follows a game ended by its result.
+    fn last_result_cut(&self, limit: usize) -> Option<usize> {
+        let starts: Vec<usize> = ResultCuts::new(&self.buf, self.offset)
+            .after_results()
+            .take_while(|&at| at <= limit)
+            .collect();
+        starts
+            .into_iter()
+            .rev()
+            .find(|&at| self.decidable(at) && may_cut(&self.buf, at))
     }
 
     /// The next block of whole games (lines), or `None` at the end of the stream.

@@ -207,6 +207,9 @@ pub enum MovetextEnd {
     EndOfInput,
     /// The next game's tags started without a result: the game was cut short.
     NextGame,
+    /// The tags were followed by no movetext at all, not even a result, before the next
+    /// game or the end of the input (a header-only game).
+    NoMovetext,
 }
 
 /// A game read by [`crate::read_games`]: tags in file order and movetext tokens.

@@ -10,6 +10,7 @@ mod export;
 mod faults;
 mod filter;
 mod fuzz_regressions;
+mod game_boundaries;
 mod hardening;
 mod library;
 mod mutations;

@@ -2,5 +2,6 @@
 
 mod entry_points;
 mod fixtures;
+mod game_boundaries;
 mod properties;
 mod real_files;

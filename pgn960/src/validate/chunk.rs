@@ -98,6 +98,7 @@ pub fn validate_chunk<'a>(
                     let mut verdict = validate(game, *opts);
                     too_large(&mut verdict, &game.byte_range);
                     note_latin1(&mut verdict, bytes, origin, &game.byte_range, opts);
+                    note_invisible(&mut verdict, bytes, origin, &game.tags);
                     (&game.tags[..], Some(game), game.byte_range.clone(), verdict)
                 }
                 Err(bad) => {
@@ -128,6 +129,7 @@ pub fn validate_chunk<'a>(
         while let Some((end, mut verdict)) = reader.read_game(&mut validator) {
             note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
             too_large(&mut verdict, &end.byte_range);
+            note_invisible(&mut verdict, bytes, origin, validator.tags());
             let (line, problem_at) = locate(&verdict, &end.byte_range);
             f(Judged {
                 index: counts.games,
@@ -193,6 +195,24 @@ fn note_latin1(
         if std::str::from_utf8(text).is_err() {
             valid.repairs.push(super::Repair::Latin1Decoded);
         }
+    }
+}
+
+/// A valid game with a tag line behind invisible characters (not the byte order mark that
+/// starts the input): a repair, counted once per game.
+fn note_invisible(verdict: &mut Verdict, bytes: &[u8], origin: Origin, tags: &[Tag<'_>]) {
+    let Verdict::Valid(valid) = verdict else {
+        return;
+    };
+    let hidden = tags.iter().any(|tag| {
+        let at = tag.offset - origin.offset;
+        let len = pgn_parse::boundary::invisible_before(bytes, at);
+        let input_bom =
+            origin.offset == 0 && at == 3 && len == 3 && bytes.starts_with(b"\xEF\xBB\xBF");
+        len > 0 && !input_bom
+    });
+    if hidden {
+        valid.repairs.push(super::Repair::InvisibleBeforeTagDropped);
     }
 }
 

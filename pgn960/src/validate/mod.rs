@@ -249,6 +249,11 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
             RejectReason::UnterminatedComment,
             "comment '{' not closed before the next game".to_string(),
         ),
+        ErrorKind::AmbiguousComment => (
+            RejectReason::AmbiguousComment,
+            "comment '{' quotes a game that has braces of its own: where it ends is ambiguous"
+                .to_string(),
+        ),
         _ => (
             RejectReason::ParseError,
             format!(
@@ -266,6 +271,11 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
 pub fn truncation(ending: pgn_parse::MovetextEnd, byte_range: &Range<usize>) -> Option<Rejection> {
     let why = match ending {
         pgn_parse::MovetextEnd::Result(_) => return None,
+        pgn_parse::MovetextEnd::NoMovetext => {
+            let offset = byte_range.start;
+            let why = "tags without movetext: no moves and no result";
+            return Some(Rejection::new(RejectReason::NoMoves, why.into(), offset));
+        }
         pgn_parse::MovetextEnd::EndOfInput => {
             "no result at the end of the file: the game was cut short"
         }

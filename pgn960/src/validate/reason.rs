@@ -40,6 +40,8 @@ reject_reasons! {
     ParseError => "parse-error", "The PGN text could not be read (a bad tag pair, an unclosed variation).";
     UnterminatedComment => "unterminated-comment", "A `{` comment with no `}` before the next game.";
     Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input.";
+    NoMoves => "no-moves", "A tag section with no movetext at all, not even a result (header-only archives); a game whose movetext is only a result is valid.";
+    AmbiguousComment => "ambiguous-comment", "A `{` comment quoting a game that has braces of its own: where the comment ends is ambiguous, so the game is rejected rather than the quoted game read as a game.";
     UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag).";
     BadFen => "bad-fen", "The FEN tag is not a legal position.";
     ConflictingFen => "conflicting-fen", "Two FEN tags name different positions.";
@@ -125,6 +127,10 @@ pub enum Repair {
     /// The game's text is not UTF-8: it is read as Latin-1 (every byte one character) and
     /// written as UTF-8 (when normalising).
     Latin1Decoded,
+    /// Invisible characters before a tag line (a byte order mark, a zero-width or no-break
+    /// space, as left where two exports were concatenated) were dropped and the line read
+    /// as a tag line.
+    InvisibleBeforeTagDropped,
 }
 
 impl Repair {
@@ -146,6 +152,7 @@ impl Repair {
             Repair::RosterCompleted => "roster-completed",
             Repair::SanNormalised => "san-normalised",
             Repair::Latin1Decoded => "latin1-decoded",
+            Repair::InvisibleBeforeTagDropped => "invisible-before-tag-dropped",
         }
     }
 }
