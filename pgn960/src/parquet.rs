@@ -140,6 +140,27 @@ impl ParquetGames {
         let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
         let metadata =
             ArrowReaderMetadata::load(&bytes, options).map_err(|e| bad(e.to_string()))?;
+        // Every column chunk must lie inside the file: the parquet crate asserts that its
+        // offset and length are not negative when it reads the chunk (found by the
+        // `parquet_rows` fuzz target), and an error here names the file.
+        let file_len = bytes.len() as u64;
+        for (g, group) in metadata.metadata().row_groups().iter().enumerate() {
+            for column in group.columns() {
+                let start = column
+                    .dictionary_page_offset()
+                    .unwrap_or(column.data_page_offset());
+                let inside = u64::try_from(start)
+                    .ok()
+                    .zip(u64::try_from(column.compressed_size()).ok())
+                    .is_some_and(|(start, len)| start.saturating_add(len) <= file_len);
+                if !inside {
+                    return Err(bad(format!(
+                        "row group {g}: column {} lies outside the file",
+                        column.column_path()
+                    )));
+                }
+            }
+        }
         let schema = metadata.schema().clone();
         let movetext = schema
             .fields()
