@@ -72,7 +72,8 @@ pub fn speed_of(time_control: &str) -> Option<Speed> {
         Some((b, i)) => (b.parse::<u64>().ok()?, i.parse::<u64>().ok()?),
         None => (tc.parse::<u64>().ok()?, 0),
     };
-    let seconds = base + 40 * increment;
+    // Saturating: a huge time control (`57777777+0399...`) is classical, not an overflow.
+    let seconds = base.saturating_add(increment.saturating_mul(40));
     Some(match seconds {
         0..=29 => Speed::UltraBullet,
         30..=179 => Speed::Bullet,
@@ -143,6 +144,17 @@ impl GameFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_time_controls_are_classical() {
+        // Found by the `selection` fuzz target: `base + 40 * increment` overflowed.
+        assert_eq!(
+            speed_of("57777777+03990801482939571310"),
+            Some(Speed::Classical)
+        );
+        assert_eq!(speed_of("1+461168601842738790"), Some(Speed::Classical));
+        assert_eq!(speed_of("18446744073709551615+1"), Some(Speed::Classical));
+    }
 
     #[test]
     fn lichess_speed_boundaries() {

@@ -133,8 +133,34 @@ impl ParquetGames {
             name: name.to_string(),
             message,
         };
-        let metadata = ArrowReaderMetadata::load(&bytes, ArrowReaderOptions::new())
-            .map_err(|e| bad(e.to_string()))?;
+        // The Arrow schema a writer may embed (`ARROW:schema`, a flatbuffer) is not read:
+        // arrow-ipc decodes it with `unwrap`s and panics on a malformed one (found by the
+        // `parquet_rows` fuzz target). The Parquet schema alone gives every column a type
+        // read here (strings as `Utf8`, dictionaries decoded).
+        let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+        let metadata =
+            ArrowReaderMetadata::load(&bytes, options).map_err(|e| bad(e.to_string()))?;
+        // Every column chunk must lie inside the file: the parquet crate asserts that its
+        // offset and length are not negative when it reads the chunk (found by the
+        // `parquet_rows` fuzz target), and an error here names the file.
+        let file_len = bytes.len() as u64;
+        for (g, group) in metadata.metadata().row_groups().iter().enumerate() {
+            for column in group.columns() {
+                let start = column
+                    .dictionary_page_offset()
+                    .unwrap_or(column.data_page_offset());
+                let inside = u64::try_from(start)
+                    .ok()
+                    .zip(u64::try_from(column.compressed_size()).ok())
+                    .is_some_and(|(start, len)| start.saturating_add(len) <= file_len);
+                if !inside {
+                    return Err(bad(format!(
+                        "row group {g}: column {} lies outside the file",
+                        column.column_path()
+                    )));
+                }
+            }
+        }
         let schema = metadata.schema().clone();
         let movetext = schema
             .fields()

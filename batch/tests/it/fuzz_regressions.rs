@@ -124,3 +124,42 @@ fn regressions_and_fixtures_read_alike_chunked_streamed_and_skipped() {
     }
     assert!(files >= 8, "{files} files replayed");
 }
+
+/// The `parquet_rows` and `selection` targets: every `parquet-rows-*` input opened as a
+/// Parquet table of games (an error or records, no panic) and every `selection-*` input
+/// given to the selection-expression parsers (no panic).
+#[test]
+fn parquet_and_selection_regressions_never_panic() {
+    use pgn960_cli::select::{parse_date_span, Date, Reaches, SpList, Speed, TagMatch};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/fuzz-regressions");
+    let (mut tables, mut texts) = (0, 0);
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let bytes = std::fs::read(&path).unwrap();
+        if name.starts_with("parquet-rows-") {
+            if let Ok(archive) = pgn960::Archive::from_reader(&name, std::io::Cursor::new(bytes)) {
+                for record in archive.with_moves().records() {
+                    if record.is_err() {
+                        break;
+                    }
+                }
+            }
+            tables += 1;
+        } else if name.starts_with("selection-") {
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = text.parse::<SpList>();
+            let _ = text.parse::<TagMatch>();
+            let _ = text.parse::<Date>();
+            let _ = parse_date_span(&text);
+            let _ = text.parse::<Speed>();
+            let _ = text.parse::<Reaches>();
+            let _ = pgn960::facts::speed_of(&text);
+            texts += 1;
+        }
+    }
+    assert!(
+        tables >= 1 && texts >= 1,
+        "{tables} tables, {texts} texts replayed"
+    );
+}
