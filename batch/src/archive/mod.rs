@@ -129,22 +129,7 @@ impl Collector<'_> {
                         .rejected_by_reason
                         .entry(problem.reason.name())
                         .or_default() += 1;
-                    let (line, column, game_line) =
-                        location(info, problem.local_line, problem.column, problem.game_line);
-                    let row = RejectRow {
-                        game: info.first_game + i as u64 + 1,
-                        file: file.to_string(),
-                        line,
-                        column,
-                        byte_offset: problem.offset,
-                        game_line,
-                        reason: problem.reason.name(),
-                        detail: problem.detail,
-                        white: problem.players.white,
-                        black: problem.players.black,
-                        site: problem.players.site,
-                        parquet_row: info.rows,
-                    };
+                    let row = reject_row(info, file, i, problem);
                     if let Some(out) = self.outputs.rejects.as_mut() {
                         out.write_all(&outcome.text[range])?;
                     }
@@ -180,6 +165,32 @@ pub(crate) fn location(
         return (row_of_line(line), column, row_of_line(game_line));
     }
     (line, column, game_line)
+}
+
+/// The reasons-file row of a rejected game: the `index`-th game (0-based) of the chunk
+/// `info` of `file`.
+pub(crate) fn reject_row(
+    info: &ChunkInfo,
+    file: &str,
+    index: usize,
+    problem: chunk::Problem,
+) -> RejectRow {
+    let (line, column, game_line) =
+        location(info, problem.local_line, problem.column, problem.game_line);
+    RejectRow {
+        game: info.first_game + index as u64 + 1,
+        file: file.to_string(),
+        line,
+        column,
+        byte_offset: problem.offset,
+        game_line,
+        reason: problem.reason.name(),
+        detail: problem.detail,
+        white: problem.players.white,
+        black: problem.players.black,
+        site: problem.players.site,
+        parquet_row: info.rows,
+    }
 }
 
 /// Runs the archive job over all inputs. `on_reject` sees every rejected game in order.

@@ -12,7 +12,7 @@
 
 use super::chunk::{Players, Problem};
 use super::render::render;
-use super::{location, ArchiveOptions, RejectRow};
+use super::{reject_row, ArchiveOptions};
 use crate::output::Sink;
 use crate::select::{FilteredBy, Selection, StartInfo};
 use anyhow::Result;
@@ -491,22 +491,7 @@ pub fn tally(
                     write_game(out, &picked.text[range], summary.rejected == 1)?;
                 }
                 if let Some(tsv) = rejects.tsv.as_mut() {
-                    let (line, column, game_line) =
-                        location(info, problem.local_line, problem.column, problem.game_line);
-                    tsv.serialize(RejectRow {
-                        game: info.first_game + i as u64 + 1,
-                        file: file.to_string(),
-                        line,
-                        column,
-                        byte_offset: problem.offset,
-                        game_line,
-                        reason: problem.reason.name(),
-                        detail: problem.detail,
-                        white: problem.players.white,
-                        black: problem.players.black,
-                        site: problem.players.site,
-                        parquet_row: info.rows,
-                    })?;
+                    tsv.serialize(reject_row(info, file, i, problem))?;
                 }
             }
         }
