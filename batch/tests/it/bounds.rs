@@ -313,3 +313,31 @@ fn one_rule_for_empty_and_damaged_compressed_files_whatever_the_format() {
         }
     }
 }
+
+#[test]
+fn filter_and_report_count_a_game_over_the_limit_once_as_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = [BEFORE, &huge_game(3 << 20), AFTER].concat();
+    let input = dir.path().join("in.pgn.gz");
+    std::fs::write(&input, gzip(&pgn)).unwrap();
+    let run = |args: &[&str]| {
+        let out = pgn960()
+            .args(["--max-game-bytes", "1000000"])
+            .args(args)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (_, filter) = run(&["filter", "--count"]);
+    assert!(filter.contains("rejected, too-large: 1"), "{filter}");
+    // (`tree` counts the game once as invalid with or without reading it in pieces here:
+    // its summary names no reason, so only filter and report can show the difference.)
+    let page = dir.path().join("r.html");
+    let (code, report) = run(&["report", "-o", page.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{report}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("too-large"), "the page names the reason");
+}
