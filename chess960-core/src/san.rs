@@ -201,6 +201,58 @@ impl San {
         })
     }
 
+    /// A piece or pawn move from the parts a PGN reader decoded, as indices and letters: the
+    /// role's upper-case letter (`b'P'` for a pawn), the origin file and rank written (0 = a,
+    /// 0 = the first rank), whether `x` was written, the target square (a1 = 0, h8 = 63), the
+    /// promotion letter. `None` when a part is out of range or the parts are no SAN that
+    /// [`San::from_ascii`] reads (a promotion to a king or of a piece, a pawn with an origin
+    /// rank but no file).
+    ///
+    /// ```
+    /// use chess960_core::San;
+    /// assert_eq!(San::from_parts(b'N', Some(1), None, true, 51, None), "Nbxd7".parse().ok());
+    /// assert_eq!(San::from_parts(b'P', Some(4), None, true, 59, Some(b'Q')), "exd8=Q".parse().ok());
+    /// assert_eq!(San::from_parts(b'P', None, None, false, 64, None), None);
+    /// ```
+    #[inline]
+    pub fn from_parts(
+        role: u8,
+        file: Option<u8>,
+        rank: Option<u8>,
+        capture: bool,
+        to: u8,
+        promotion: Option<u8>,
+    ) -> Option<San> {
+        let role = role_of_letter(role)?;
+        let file = match file {
+            Some(index) => Some(File::new(index)?),
+            None => None,
+        };
+        let rank = match rank {
+            Some(index) => Some(Rank::new(index)?),
+            None => None,
+        };
+        let promotion =
+            match promotion {
+                Some(letter) => Some(role_of_letter(letter).filter(|r| {
+                    matches!(r, Role::Knight | Role::Bishop | Role::Rook | Role::Queen)
+                })?),
+                None => None,
+            };
+        let pawn = role == Role::Pawn;
+        if (promotion.is_some() && !pawn) || (pawn && rank.is_some() && file.is_none()) {
+            return None;
+        }
+        Some(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to: Square::new(to)?,
+            promotion,
+        })
+    }
+
     /// Finds the legal move this SAN denotes in `pos`.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         match *self {
@@ -250,6 +302,24 @@ impl San {
             }
         }
     }
+}
+
+/// The role of each upper-case SAN letter (`P` for a pawn), by byte.
+static ROLE_OF_LETTER: [Option<Role>; 128] = {
+    let mut table = [None; 128];
+    table[b'P' as usize] = Some(Role::Pawn);
+    table[b'N' as usize] = Some(Role::Knight);
+    table[b'B' as usize] = Some(Role::Bishop);
+    table[b'R' as usize] = Some(Role::Rook);
+    table[b'Q' as usize] = Some(Role::Queen);
+    table[b'K' as usize] = Some(Role::King);
+    table
+};
+
+/// The role of an upper-case SAN letter (`P` for a pawn).
+#[inline(always)]
+fn role_of_letter(letter: u8) -> Option<Role> {
+    ROLE_OF_LETTER.get(usize::from(letter)).copied().flatten()
 }
 
 impl FromStr for San {

@@ -5,7 +5,8 @@
 //! exact byte range, game index, line and column, and reading goes on with the next game; a
 //! `{` comment or a `(` variation that runs into the next game's tags ends there (see
 //! [`boundary`]), so one broken game never swallows the next. The crate knows nothing about
-//! chess rules: SAN tokens are opaque.
+//! chess rules: SAN tokens are text, which a [`Visitor`] may ask to have decoded (syntax
+//! only, [`DecodedSan`]) in the pass that finds each word's end.
 //!
 //! # Entry points
 //!
@@ -78,8 +79,8 @@ pub use reader::{Origin, Reader};
 pub use split::{split_at_game_boundaries, Chunk};
 pub use stream::{for_each_game, Block, Cut, Part, StreamReader};
 pub use types::{
-    decode_text, unescape, Game, GameResult, MainLine, MainLineMove, MovetextEnd, Suffix, Tag,
-    Token,
+    decode_text, unescape, DecodedSan, Game, GameResult, MainLine, MainLineMove, MovetextEnd,
+    SanAction, Suffix, Tag, Token,
 };
 pub use visitor::{GameEnd, Skip, Visitor};
 pub use writer::{fen_move_number, PgnWriter, SEVEN_TAG_ROSTER};

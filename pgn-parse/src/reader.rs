@@ -6,7 +6,7 @@ use crate::boundary::{
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
-use crate::types::{GameResult, MovetextEnd, Suffix, Tag};
+use crate::types::{DecodedSan, GameResult, MovetextEnd, SanAction, Suffix, Tag};
 use crate::visitor::{GameEnd, Visitor};
 
 /// A byte set: `bytes`, plus every byte up to 0x20 (white space) if `with_space`.
@@ -491,6 +491,28 @@ impl<'a> Reader<'a> {
                 // A stray closing bracket: skipped.
                 b'}' | b']' => self.pos += 1,
                 _ => {
+                    // The one-pass path: a SAN word in a common form is decoded, and a move
+                    // number alone passed over, in the pass that finds the word's end.
+                    match v
+                        .wants_decoded_san()
+                        .then(|| known_word(&input[pos..]))
+                        .flatten()
+                    {
+                        Some(KnownWord::San(decoded)) => {
+                            self.pos = pos + decoded.word_len;
+                            last_end = self.pos;
+                            let raw = &input[pos..pos + decoded.san_len];
+                            v.decoded_san(decoded.san, raw, self.origin.offset + pos);
+                            emit_suffix(v, &input[pos + decoded.san_len..self.pos]);
+                            continue;
+                        }
+                        Some(KnownWord::MoveNumber(len)) => {
+                            self.pos = pos + len;
+                            last_end = self.pos;
+                            continue;
+                        }
+                        None => {}
+                    }
                     let w = word(&input[pos..]);
                     self.pos = pos + w.len().max(1);
                     last_end = self.pos;
@@ -624,19 +646,210 @@ impl<'a> Reader<'a> {
                 _ => v.san(san, self.origin.offset + at),
             }
         }
-        if !suffix.is_empty() {
-            match Suffix::parse(suffix) {
-                Some(s) => v.suffix(s),
-                None => {
-                    for c in suffix.chunks(2) {
-                        if let Some(s) = Suffix::parse(c) {
-                            v.suffix(s);
-                        }
-                    }
+        emit_suffix(v, suffix);
+    }
+}
+
+/// Emits the `!`/`?` suffix annotations written after a move (`suffix`: only those bytes,
+/// possibly none).
+#[inline]
+fn emit_suffix<'a, V: Visitor<'a>>(v: &mut V, suffix: &[u8]) {
+    if suffix.is_empty() {
+        return;
+    }
+    match Suffix::parse(suffix) {
+        Some(s) => v.suffix(s),
+        None => {
+            for c in suffix.chunks(2) {
+                if let Some(s) = Suffix::parse(c) {
+                    v.suffix(s);
                 }
             }
         }
     }
+}
+
+/// A SAN word decoded by [`decode_san`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DecodedWord {
+    /// The move.
+    pub(crate) san: DecodedSan,
+    /// The length of the SAN with its check marks (what [`Visitor::san`] would be given).
+    pub(crate) san_len: usize,
+    /// The length of the whole word (with the `!`/`?` after it).
+    pub(crate) word_len: usize,
+}
+
+/// The index of a file letter `a`-`h`.
+#[inline(always)]
+fn file_index(b: u8) -> Option<u8> {
+    let i = b.wrapping_sub(b'a');
+    (i < 8).then_some(i)
+}
+
+/// The index of a rank digit `1`-`8`.
+#[inline(always)]
+fn rank_index(b: u8) -> Option<u8> {
+    let i = b.wrapping_sub(b'1');
+    (i < 8).then_some(i)
+}
+
+/// The bytes a SAN word is decoded from: the first [`WINDOW`] bytes of the input left,
+/// padded with spaces (delimiters) past its end.
+const WINDOW: usize = 16;
+
+/// The byte at `i` of the window; `i` is below [`WINDOW`] wherever it is called (no bounds
+/// check: the mask keeps it in the window).
+#[inline(always)]
+fn byte_at(window: &[u8; WINDOW], i: usize) -> u8 {
+    window[i & (WINDOW - 1)]
+}
+
+/// The first [`WINDOW`] bytes of `rest`, padded with spaces past its end.
+#[inline(always)]
+fn window(rest: &[u8]) -> [u8; WINDOW] {
+    match rest.first_chunk::<WINDOW>() {
+        Some(window) => *window,
+        None => {
+            let mut window = [b' '; WINDOW];
+            window[..rest.len()].copy_from_slice(rest);
+            window
+        }
+    }
+}
+
+/// Decodes the movetext word at the start of `rest` in the pass that finds its end, when it
+/// is a SAN move in a common form: `[NBRQK]?[a-h]?[1-8]?[x:]?[a-h][1-8]`, a pawn's
+/// `=?[NBRQ]`, or `O-O`/`O-O-O`; then `[+#]*[!?]*` and a delimiter. `None` for any other word
+/// (move numbers, results, null moves, the rarer forms, junk), which is read as text. A
+/// decoded word is one the text path reads as the same move (a property test in `pgn960`
+/// checks this against the SAN reader of `chess960-core`).
+#[inline]
+pub(crate) fn decode_san(rest: &[u8]) -> Option<DecodedWord> {
+    decode_window(&window(rest))
+}
+
+/// A movetext word the one-pass path reads whole.
+enum KnownWord {
+    /// A SAN move in a common form.
+    San(DecodedWord),
+    /// A move number alone (`12.`, `12...`), of this length.
+    MoveNumber(usize),
+}
+
+/// The word at the start of `rest`, if it is one the one-pass path reads whole.
+#[inline]
+fn known_word(rest: &[u8]) -> Option<KnownWord> {
+    let w = window(rest);
+    if w[0].is_ascii_digit() {
+        move_number(&w).map(KnownWord::MoveNumber)
+    } else {
+        decode_window(&w).map(KnownWord::San)
+    }
+}
+
+/// The length of a move number alone at the start of the window (digits, then dots, then a
+/// delimiter): a word the movetext reader would pass over without an event.
+#[inline]
+fn move_number(w: &[u8; WINDOW]) -> Option<usize> {
+    let mut i = 0;
+    while i < WINDOW - 1 && byte_at(w, i).is_ascii_digit() {
+        i += 1;
+    }
+    let digits = i;
+    while i < WINDOW - 1 && byte_at(w, i) == b'.' {
+        i += 1;
+    }
+    (i > digits && DELIMITER[byte_at(w, i) as usize]).then_some(i)
+}
+
+/// [`decode_san`] on the window of the word.
+#[inline]
+fn decode_window(w: &[u8; WINDOW]) -> Option<DecodedWord> {
+    // At most 9 bytes up to the end of a promotion: the window holds them.
+    let (action, mut i) = match w[0] {
+        b'a'..=b'h' => decode_move(w, b'P', 0)?,
+        piece @ (b'N' | b'B' | b'R' | b'Q' | b'K') => decode_move(w, piece, 1)?,
+        b'O' => decode_castling(w)?,
+        _ => return None,
+    };
+    let mut mark = None;
+    while i < WINDOW - 1 {
+        match byte_at(w, i) {
+            b'+' => mark = mark.or(Some(b'+')),
+            b'#' => mark = Some(b'#'),
+            _ => break,
+        }
+        i += 1;
+    }
+    let san_len = i;
+    while i < WINDOW - 1 && matches!(byte_at(w, i), b'!' | b'?') {
+        i += 1;
+    }
+    // A word that fills the window is left to the text path.
+    DELIMITER[byte_at(w, i) as usize].then_some(DecodedWord {
+        san: DecodedSan { action, mark },
+        san_len,
+        word_len: i,
+    })
+}
+
+/// A piece or pawn move from `rest[start..]` (after the piece letter): the move and where
+/// it ends.
+#[inline(always)]
+fn decode_move(w: &[u8; WINDOW], piece: u8, start: usize) -> Option<(SanAction, usize)> {
+    let mut i = start;
+    let first_file = file_index(byte_at(w, i));
+    i += usize::from(first_file.is_some());
+    let first_rank = rank_index(byte_at(w, i));
+    i += usize::from(first_rank.is_some());
+    let capture = matches!(byte_at(w, i), b'x' | b':');
+    i += usize::from(capture);
+    let second_file = file_index(byte_at(w, i));
+    i += usize::from(second_file.is_some());
+    let second_rank = rank_index(byte_at(w, i));
+    i += usize::from(second_rank.is_some());
+    // Two coordinates: the origin hints, then the target; one: the target alone.
+    let (from_file, from_rank, to) = match (second_file, second_rank) {
+        (Some(file), Some(rank)) => (first_file, first_rank, rank * 8 + file),
+        (None, None) if !capture => (None, None, first_rank? * 8 + first_file?),
+        _ => return None,
+    };
+    let mut promotion = None;
+    if piece == b'P' {
+        let equals = byte_at(w, i) == b'=';
+        i += usize::from(equals);
+        match byte_at(w, i) {
+            p @ (b'N' | b'B' | b'R' | b'Q') => {
+                promotion = Some(p);
+                i += 1;
+            }
+            _ if equals => return None,
+            _ => {}
+        }
+    }
+    let action = SanAction::Move {
+        piece,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+    };
+    Some((action, i))
+}
+
+/// `O-O` or `O-O-O` at the start of `rest`, and where it ends.
+#[inline]
+fn decode_castling(w: &[u8; WINDOW]) -> Option<(SanAction, usize)> {
+    if !w.starts_with(b"O-O") {
+        return None;
+    }
+    let queen_side = w[3..].starts_with(b"-O");
+    Some((
+        SanAction::Castle { queen_side },
+        if queen_side { 5 } else { 3 },
+    ))
 }
 
 /// `w` without its leading move numbers (`12.`, `12...`, dots alone as in `1 ... e5`, or

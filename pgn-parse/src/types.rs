@@ -100,6 +100,69 @@ impl Suffix {
     }
 }
 
+/// A SAN word as the reader decoded it while scanning it ([`crate::Visitor::decoded_san`]):
+/// its syntax only, nothing checked against a position (this crate knows no rules). Files,
+/// ranks and squares are indices (file 0 = a, rank 0 = the first rank, square = rank × 8 +
+/// file: a1 = 0, h8 = 63); pieces are their SAN letters.
+///
+/// ```
+/// use pgn_parse::{DecodedSan, SanAction};
+///
+/// let san = DecodedSan::from_word(b"Nbxd7+").unwrap();
+/// assert_eq!(san.mark, Some(b'+'));
+/// assert_eq!(
+///     san.action,
+///     SanAction::Move { piece: b'N', from_file: Some(1), from_rank: None, capture: true, to: 51, promotion: None }
+/// );
+/// assert_eq!(DecodedSan::from_word(b"O-O-O").unwrap().action, SanAction::Castle { queen_side: true });
+/// assert_eq!(DecodedSan::from_word(b"0-0"), None); // a rarer form: left to the text path
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DecodedSan {
+    /// What the word moves.
+    pub action: SanAction,
+    /// The check mark written after the move: `b'#'` if a `#` is, else `b'+'` if a `+` is.
+    pub mark: Option<u8>,
+}
+
+/// The move part of a [`DecodedSan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SanAction {
+    /// A piece or pawn move.
+    Move {
+        /// `b'P'` for a pawn, else the piece letter (`N`, `B`, `R`, `Q`, `K`).
+        piece: u8,
+        /// The origin file written (0 = a), if any.
+        from_file: Option<u8>,
+        /// The origin rank written (0 = the first rank), if any.
+        from_rank: Option<u8>,
+        /// Whether `x` (or `:`) was written.
+        capture: bool,
+        /// The target square (a1 = 0, h8 = 63).
+        to: u8,
+        /// The promotion piece letter (`N`, `B`, `R`, `Q`), if any.
+        promotion: Option<u8>,
+    },
+    /// `O-O` (`queen_side: false`) or `O-O-O`.
+    Castle {
+        /// Whether it is `O-O-O`.
+        queen_side: bool,
+    },
+}
+
+impl DecodedSan {
+    /// Decodes a whole movetext word (without move number) as the reader does: `None` when
+    /// it is not a SAN move in one of the common forms the reader decodes (a piece letter or
+    /// file, coordinates, `x`, `=` and promotion, `O-O`/`O-O-O`, then `+`/`#` and `!`/`?`).
+    /// The rarer forms a rules crate may still accept (`0-0`, `e.p.`, upper-case files) are
+    /// not decoded; the reader hands them over as text only.
+    pub fn from_word(word: &[u8]) -> Option<DecodedSan> {
+        crate::reader::decode_san(word)
+            .filter(|decoded| decoded.word_len == word.len())
+            .map(|decoded| decoded.san)
+    }
+}
+
 /// A tag pair `[Name "value"]`, borrowing from the input: bytes, as everything the reader
 /// produces; [`Tag::value_str`] decodes the value as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,7 +26,7 @@
 //! ```
 
 use crate::error::ParseError;
-use crate::types::{GameResult, MovetextEnd, Suffix, Tag};
+use crate::types::{DecodedSan, GameResult, MovetextEnd, Suffix, Tag};
 use std::ops::Range;
 
 /// Whether to skip what follows (the movetext after [`Visitor::end_tags`], a variation after
@@ -63,6 +63,19 @@ pub trait Visitor<'a> {
     }
     /// A move in SAN (check marks kept, `!`/`?` given to [`Visitor::suffix`]).
     fn san(&mut self, _san: &'a [u8], _offset: usize) {}
+    /// Whether the reader should decode SAN words while it scans them and hand them to
+    /// [`Visitor::decoded_san`] (default `false`: every move goes to [`Visitor::san`] as
+    /// text, and the reader does no decoding work).
+    fn wants_decoded_san(&self) -> bool {
+        false
+    }
+    /// A move in SAN that the reader decoded while scanning it (only when
+    /// [`Visitor::wants_decoded_san`]), with its text `raw` as [`Visitor::san`] would get it.
+    /// Words in rarer forms are not decoded and go to [`Visitor::san`]. The default hands the
+    /// text to [`Visitor::san`].
+    fn decoded_san(&mut self, _san: DecodedSan, raw: &'a [u8], offset: usize) {
+        self.san(raw, offset);
+    }
     /// A null move (`--`, `Z0`).
     fn null_move(&mut self, _offset: usize) {}
     /// A comment, without its delimiters.

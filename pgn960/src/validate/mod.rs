@@ -20,7 +20,7 @@ pub use chunk::{validate_chunk, ChunkCounts, Judged};
 pub use reason::{RejectReason, Repair};
 pub use replay::Replay;
 pub use start::MissingVariant;
-pub use visitor::Validator;
+pub use visitor::{core_san, Validator};
 
 use crate::annotations::Annotations;
 use chess960_core::{

@@ -6,7 +6,7 @@ use super::reason::{RejectReason, Repair};
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{Color, Move, Position, SanError, SanPlus, SanSuffix, Termination};
+use chess960_core::{Color, Move, Position, San, SanError, SanPlus, SanSuffix, Termination};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
@@ -144,7 +144,26 @@ impl Replay {
     }
 
     /// A move in SAN at byte `offset`.
+    #[inline]
     pub fn san(&mut self, text: &[u8], offset: usize) {
+        self.play_san(|position| position.parse_san(text), text, offset);
+    }
+
+    /// A move the reader already decoded to `san`, written `text` at byte `offset`: as
+    /// [`Replay::san`] without reading the text again (it is used for repairs and messages).
+    #[inline]
+    pub fn decoded_san(&mut self, san: San, text: &[u8], offset: usize) {
+        self.play_san(|position| san.to_move(position), text, offset);
+    }
+
+    /// A move in SAN written `text`, found in the current position by `resolve`.
+    #[inline]
+    fn play_san(
+        &mut self,
+        resolve: impl FnOnce(&Position) -> Result<Move, SanError>,
+        text: &[u8],
+        offset: usize,
+    ) {
         self.tokens += 1;
         if self.failure.is_some() {
             return;
@@ -159,7 +178,7 @@ impl Replay {
             }
             return;
         }
-        let m: Move = match line.current.parse_san(text) {
+        let m: Move = match resolve(&line.current) {
             Ok(m) => m,
             Err(err) => {
                 let rejection = self.bad_move(text, offset, err, depth);

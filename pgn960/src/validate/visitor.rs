@@ -2,7 +2,8 @@
 
 use super::replay::Replay;
 use super::{parse_rejection, truncation, RejectReason, Rejection, ValidateOptions, Verdict};
-use pgn_parse::{GameEnd, GameResult, Skip, Tag, Visitor};
+use chess960_core::{CastlingSide, San};
+use pgn_parse::{DecodedSan, GameEnd, GameResult, SanAction, Skip, Tag, Visitor};
 
 /// A [`Visitor`] that validates each game while it is read: no token list is built, the
 /// movetext of a game whose tags already decide it is skipped, and the tags stay available
@@ -21,6 +22,8 @@ use pgn_parse::{GameEnd, GameResult, Skip, Tag, Visitor};
 /// ```
 pub struct Validator<'a> {
     opts: ValidateOptions,
+    /// Whether moves are decoded by the reader (else read from their text).
+    decode_san: bool,
     tags: Vec<Tag<'a>>,
     game_start: usize,
     state: State,
@@ -44,9 +47,20 @@ impl<'a> Validator<'a> {
                 canonical_san: false,
                 ..opts
             },
+            decode_san: true,
             tags: Vec::new(),
             game_start: 0,
             state: State::Tags,
+        }
+    }
+
+    /// The same validator reading every move from its text, as [`super::validate`] does,
+    /// instead of taking the move the reader decoded: the same verdicts, more slowly (for
+    /// tests comparing the two paths).
+    pub fn reading_san_as_text(self) -> Validator<'a> {
+        Validator {
+            decode_san: false,
+            ..self
         }
     }
 
@@ -89,6 +103,17 @@ impl<'a> Visitor<'a> for Validator<'a> {
     fn san(&mut self, san: &'a [u8], offset: usize) {
         if let Some(replay) = self.replay() {
             replay.san(san, offset);
+        }
+    }
+    fn wants_decoded_san(&self) -> bool {
+        self.decode_san
+    }
+    fn decoded_san(&mut self, san: DecodedSan, raw: &'a [u8], offset: usize) {
+        if let Some(replay) = self.replay() {
+            match core_san(san) {
+                Some(san) => replay.decoded_san(san, raw, offset),
+                None => replay.san(raw, offset),
+            }
         }
     }
     fn null_move(&mut self, offset: usize) {
@@ -138,5 +163,23 @@ impl<'a> Visitor<'a> for Validator<'a> {
             )),
         };
         (end, verdict)
+    }
+}
+
+/// The `chess960-core` SAN of a move the reader decoded (`None` if the parts make none: the
+/// text is then read instead, so that its rules stay in one place).
+#[inline]
+pub fn core_san(decoded: DecodedSan) -> Option<San> {
+    match decoded.action {
+        SanAction::Castle { queen_side: false } => Some(San::Castle(CastlingSide::KingSide)),
+        SanAction::Castle { queen_side: true } => Some(San::Castle(CastlingSide::QueenSide)),
+        SanAction::Move {
+            piece,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion,
+        } => San::from_parts(piece, from_file, from_rank, capture, to, promotion),
     }
 }

@@ -1,4 +1,5 @@
 //! The integration tests of the `pgn960` library, in one binary.
 
+mod decoded_san;
 mod plumbing;
 mod records;
