@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Whole-CLI benchmark: pgn960 next to the pgn-reader + shakmaty peer (benches/src/bin/peer.rs),
-# on the same machine, the same file, in the same run, alternating A/B and reporting medians,
-# MB/s, games/s, ratios and peak RSS (/usr/bin/time -v).
+# on the same machine, the same file, in the same run, alternating the commands of each group
+# and reporting medians of wall time and CPU time (user + system), MB/s, games/s, ratios and
+# peak RSS (/usr/bin/time).
 #
 # Usage: benches/compare.sh [CORPUS.pgn] [SIZE_MB=1000] [RUNS=3]
 # Without CORPUS, a lichess-style corpus of SIZE_MB is made from ../shared/data/corpus (with
 # ../shared/tools/make_bulk.sh when present), else from fixtures/sample.pgn. Files go to
 # $PGN960_BENCH_DIR (default: a new temporary directory) and are reused when present.
+#
+# PGN960_BENCH_GROUPS: run only these groups, named by their first label (e.g.
+#   "clean-j2 check-j1"; "heap" for the heap check); default: every group but the
+#   compressed ones.
+# PGN960_BENCH_COMPRESSED=1: also the corpus compressed with zstd -3 and gzip -6 (made once
+#   in $PGN960_BENCH_DIR): check -j2 against -j1 on each, and `peer cut` (the calling
+#   thread's part alone: decoding and cutting into chunks) to say whether it is the bound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-}
@@ -28,8 +36,19 @@ if [ -z "$corpus" ]; then
     fi
   fi
 fi
+groups_wanted=${PGN960_BENCH_GROUPS:-}
+compressed=${PGN960_BENCH_COMPRESSED:-0}
+# wanted LABEL: whether the group LABEL (its first label) is to run.
+wanted() {
+  if [ -z "$groups_wanted" ]; then
+    case $1 in *-zst|*-gz) [ "$compressed" = 1 ] ;; *) true ;; esac
+  else
+    case " $groups_wanted " in *" $1 "*) true ;; *) false ;; esac
+  fi
+}
+
 fens="$work/fens-1m.epd"
-if [ ! -s "$fens" ]; then
+if wanted xfen-j1 && [ ! -s "$fens" ]; then
   src=../shared/data/positions/3moves_FRC.epd
   if [ -f "$src" ]; then
     : > "$fens"
@@ -40,37 +59,50 @@ if [ ! -s "$fens" ]; then
     for _ in $(seq 1042); do cat "$work/sp.fen"; done | head -n 1000000 > "$fens"
   fi
 fi
+zst="$work/$(basename "$corpus").zst"
+gz="$work/$(basename "$corpus").gz"
+if [ "$compressed" = 1 ] || wanted check-j2-zst || wanted check-j2-gz; then
+  [ -s "$zst" ] || zstd -3 -q -f -o "$zst" "$corpus"
+  [ -s "$gz" ] || gzip -6 -c "$corpus" > "$gz"
+fi
 
 cargo build -q --release -p pgn960-cli -p pgn960-benches --bin pgn960 --bin peer
 pgn960=target/release/pgn960
 peer=target/release/peer
 bytes=$(stat -c %s "$corpus")
 games=$($peer parse "$corpus" | awk '{print $2}')
-echo "corpus: $corpus ($bytes bytes, $games games); FEN list: $fens (1,000,000 lines); $runs runs each, A/B alternating"
+echo "corpus: $corpus ($bytes bytes, $games games); FEN list: $fens (1,000,000 lines); $runs runs each, alternating within each group"
+echo "load at start: $(uptime)"
 
-# run LABEL CMD... : one timed run; appends "seconds rss_kb" to $work/LABEL.times
+# run LABEL CMD... : one timed run; appends "seconds rss_kb user_s sys_s" to $work/LABEL.times
 run() {
   local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/time.out" "$@" > /dev/null 2>> "$work/stderr.log" || true
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time.out" "$@" > /dev/null 2>> "$work/stderr.log" || true
   cat "$work/time.out" >> "$work/$label.times"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-pairs=(
-  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|peer-check|$peer check $corpus"
+# Groups of LABEL|COMMAND, run in turn RUNS times (A B C A B C ...). Output files go to $work.
+clean_cmd="-q clean $corpus -o $work/clean-out.pgn"
+groups=(
+  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|peer-check|$peer check $corpus|peer-check-buffered|$peer check-buffered $corpus"
   "parse-ours|$peer ours-parse $corpus|parse-peer|$peer parse $corpus"
   "check-j2|$pgn960 -q -j2 check --max-errors 0 $corpus|check-j1b|$pgn960 -q -j1 check --max-errors 0 $corpus"
+  "clean-j2|$pgn960 -j2 $clean_cmd|clean-j1|$pgn960 -j1 $clean_cmd"
   "stats-headers-j1|$pgn960 -q -j1 stats --headers-only -o /dev/null $corpus|stats-replay-j1|$pgn960 -q -j1 stats -o /dev/null $corpus"
   "xfen-j1|$pgn960 -q -j1 xfen --to shredder -o /dev/null $fens|xfen-peer|$peer xfen $fens"
+  "check-j2-zst|$pgn960 -q -j2 check --max-errors 0 $zst|check-j1-zst|$pgn960 -q -j1 check --max-errors 0 $zst|cut-zst|$peer cut $zst"
+  "check-j2-gz|$pgn960 -q -j2 check --max-errors 0 $gz|check-j1-gz|$pgn960 -q -j1 check --max-errors 0 $gz|cut-gz|$peer cut $gz"
 )
 rm -f "$work"/*.times
-for pair in "${pairs[@]}"; do
-  IFS='|' read -r a cmd_a b cmd_b <<< "$pair"
+for group in "${groups[@]}"; do
+  IFS='|' read -r -a fields <<< "$group"
+  wanted "${fields[0]}" || continue
   for _ in $(seq "$runs"); do
-    # shellcheck disable=SC2086
-    run "$a" $cmd_a
-    # shellcheck disable=SC2086
-    run "$b" $cmd_b
+    for (( i = 0; i < ${#fields[@]}; i += 2 )); do
+      # shellcheck disable=SC2086
+      run "${fields[i]}" ${fields[i + 1]}
+    done
   done
 done
 
@@ -79,38 +111,65 @@ done
 heap() {
   local copies=$1
   for _ in $(seq "$copies"); do cat "$corpus"; done |
-    /usr/bin/time -f "%e %M" -o "$work/time.out" $pgn960 -q -j2 check --max-errors 0 - > /dev/null 2>> "$work/stderr.log" || true
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time.out" $pgn960 -q -j2 check --max-errors 0 - > /dev/null 2>> "$work/stderr.log" || true
   cat "$work/time.out" >> "$work/heap-${copies}x.times"
 }
-heap 1
-heap 4
+if wanted heap; then
+  heap 1
+  heap 4
+fi
 
+# column N of LABEL's times, median
+med() { awk -v c="$2" '{print $c}' "$work/$1.times" | median; }
+cpu() { awk '{print $3 + $4}' "$work/$1.times" | median; }
 report() {
   local label=$1 unit=$2 secs rss
-  secs=$(awk '{print $1}' "$work/$label.times" | median)
+  [ -s "$work/$label.times" ] || return 0
+  secs=$(med "$label" 1)
   rss=$(awk '{print $2}' "$work/$label.times" | sort -n | tail -1)
-  awk -v l="$label" -v s="$secs" -v r="$rss" -v b="$bytes" -v g="$games" -v u="$unit" 'BEGIN {
+  awk -v l="$label" -v s="$secs" -v c="$(cpu "$label")" -v r="$rss" -v b="$bytes" -v g="$games" -v u="$unit" 'BEGIN {
     if (s <= 0) s = 0.001
-    if (u == "fens") printf "%-18s %8.2f s %10.0f FENs/s                     peak RSS %6.1f MB\n", l, s, 1000000 / s, r / 1024
-    else printf "%-18s %8.2f s %8.0f MB/s %10.0f games/s   peak RSS %6.1f MB\n", l, s, b / 1e6 / s, g / s, r / 1024
+    if (u == "fens") printf "%-20s %7.2f s %10.0f FENs/s                  cpu %6.2f s   peak RSS %6.1f MB\n", l, s, 1000000 / s, c, r / 1024
+    else printf "%-20s %7.2f s %7.0f MB/s %9.0f games/s   cpu %6.2f s   peak RSS %6.1f MB\n", l, s, b / 1e6 / s, g / s, c, r / 1024
   }'
 }
 ratio() { # ratio A B : time(B) / time(A) = throughput(A) / throughput(B)
-  local ta tb
-  ta=$(awk '{print $1}' "$work/$1.times" | median)
-  tb=$(awk '{print $1}' "$work/$2.times" | median)
-  awk -v a="$1" -v b="$2" -v ta="$ta" -v tb="$tb" 'BEGIN { if (ta <= 0) ta = 0.001; printf "  %-40s %5.2fx\n", a " vs " b, tb / ta }'
+  [ -s "$work/$1.times" ] && [ -s "$work/$2.times" ] || return 0
+  awk -v a="$1" -v b="$2" -v ta="$(med "$1" 1)" -v tb="$(med "$2" 1)" -v ca="$(cpu "$1")" -v cb="$(cpu "$2")" 'BEGIN {
+    if (ta <= 0) ta = 0.001; if (ca <= 0) ca = 0.001
+    printf "  %-44s %5.2fx   (cpu time B/A %5.2f)\n", a " vs " b, tb / ta, cb / ca }'
 }
 echo
-for l in check-j1 peer-check parse-ours parse-peer check-j2 check-j1b stats-headers-j1 stats-replay-j1; do report "$l" games; done
+for l in check-j1 peer-check peer-check-buffered parse-ours parse-peer check-j2 check-j1b clean-j2 clean-j1 \
+  stats-headers-j1 stats-replay-j1 check-j2-zst check-j1-zst cut-zst check-j2-gz check-j1-gz cut-gz; do
+  report "$l" games
+done
 for l in xfen-j1 xfen-peer; do report "$l" fens; done
-h1=$(awk '{print $2}' "$work/heap-1x.times" | tail -1)
-h4=$(awk '{print $2}' "$work/heap-4x.times" | tail -1)
-awk -v a="$h1" -v b="$h4" 'BEGIN { printf "\nheap (check -j2 from stdin, no map): 1x corpus %.1f MB, 4x corpus %.1f MB, 4x/1x %.2f\n", a / 1024, b / 1024, b / a }'
-echo "(peak RSS of mapped runs above includes the file pages the map has touched)"
+if [ -s "$work/heap-1x.times" ]; then
+  h1=$(awk '{print $2}' "$work/heap-1x.times" | tail -1)
+  h4=$(awk '{print $2}' "$work/heap-4x.times" | tail -1)
+  awk -v a="$h1" -v b="$h4" 'BEGIN { printf "\nheap (check -j2 from stdin, no map): 1x corpus %.1f MB, 4x corpus %.1f MB, 4x/1x %.2f\n", a / 1024, b / 1024, b / a }'
+  echo "(peak RSS of mapped runs above includes the file pages the map has touched)"
+fi
 echo
-echo "ratios (throughput, above 1 = pgn960 faster):"
+echo "ratios (throughput, above 1 = the first faster):"
 ratio check-j1 peer-check
+ratio check-j1 peer-check-buffered
 ratio parse-ours parse-peer
 ratio check-j2 check-j1b
+ratio clean-j2 clean-j1
 ratio xfen-j1 xfen-peer
+ratio check-j2-zst check-j1-zst
+ratio check-j2-gz check-j1-gz
+# The calling thread decodes and cuts (X s of cpu, `peer cut`) while the workers validate;
+# the whole run takes T s of cpu (check -j1). On C cores the wall time is at least
+# max(X, T / C): decoding is the bound from C = T / X cores on (cpu times, so the figure
+# holds on a busy machine).
+for c in zst gz; do
+  [ -s "$work/cut-$c.times" ] && [ -s "$work/check-j1-$c.times" ] || continue
+  awk -v c="$c" -v x="$(cpu "cut-$c")" -v t="$(cpu "check-j1-$c")" -v b="$bytes" 'BEGIN {
+    if (x <= 0) x = 0.001
+    printf "  %s: decoding and cutting %.2f s of cpu on the calling thread, of %.2f s for the whole check: at most %.0f MB/s whatever the cores; the bound from %.1f cores on%s\n",
+      c, x, t, b / 1e6 / x, t / x, (t / x <= 2) ? " (already on 2)" : " (not on 2)" }'
+done
+echo "load at end: $(uptime)"

@@ -98,23 +98,43 @@ impl Driver {
         mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
         self.for_each_input(|run| {
-            let name = run.name;
-            let head = run.input.peek(256)?;
-            if let Some(format) = pgn960::compression::unsupported_format(&head) {
-                bail!("{name}: {format}");
-            }
+            let (name, head) = (run.name, games_head(run)?);
             let mut games = 0;
             run.run(Cut::Games, &process, |value, info| {
                 games += value.games();
                 sink(name, value, info)
             })?;
-            if games == 0 {
-                bail!(
-                    "{name}: no game found: {}",
-                    pgn960::compression::describe_bytes(&head)
-                );
-            }
-            Ok(())
+            require_games(name, games, &head)
+        })
+    }
+
+    /// [`Driver::run`] with `sink` called by the workers, in input order and one at a time
+    /// ([`pipeline::run_chunks_committed`]): for a sink that writes outputs.
+    pub fn run_committed<T: Send + ChunkOutput>(
+        &mut self,
+        process: impl Fn(&[u8], Origin) -> T + Sync,
+        mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<()> + Send,
+    ) -> Result<()> {
+        self.for_each_input(|run| {
+            let (name, head) = (run.name, games_head(run)?);
+            let mut games = 0;
+            let options = run.options(Cut::Games, PipelineOptions::default().chunk_bytes, false);
+            let progress = &mut *run.progress;
+            pipeline::run_chunks_committed(
+                &mut run.input,
+                run.pool,
+                &options,
+                |bytes, origin, _| process(bytes, origin),
+                |value: T, info| {
+                    let chunk_games = value.games();
+                    games += chunk_games;
+                    sink(name, value, &info)?;
+                    progress.advance(info.source_bytes, chunk_games);
+                    Ok::<(), anyhow::Error>(())
+                },
+            )
+            .with_context(|| format!("while reading {name}"))?;
+            require_games(name, games, &head)
         })
     }
 
@@ -145,6 +165,26 @@ impl Driver {
     }
 }
 
+/// The first bytes of an input of games, refused when they are of a format not read.
+fn games_head(run: &mut InputRun<'_>) -> Result<Vec<u8>> {
+    let head = run.input.peek(256)?;
+    if let Some(format) = pgn960::compression::unsupported_format(&head) {
+        bail!("{}: {format}", run.name);
+    }
+    Ok(head)
+}
+
+/// An input in which no game was found is an error saying what its first bytes look like.
+fn require_games(name: &InputName, games: u64, head: &[u8]) -> Result<()> {
+    if games == 0 {
+        bail!(
+            "{name}: no game found: {}",
+            pgn960::compression::describe_bytes(head)
+        );
+    }
+    Ok(())
+}
+
 impl InputRun<'_> {
     /// Runs `process` over every chunk of this input and `sink` over the results in input
     /// order, advancing the progress bar.
@@ -169,6 +209,18 @@ impl InputRun<'_> {
         self.run_with(Cut::Games, chunk_bytes, true, process, sink)
     }
 
+    /// The pipeline options of this run.
+    fn options(&self, cut: Cut, chunk_bytes: usize, lines_at_cut: bool) -> PipelineOptions {
+        PipelineOptions {
+            cut,
+            chunk_bytes,
+            stop: Some(&INTERRUPTED),
+            max_game_bytes: self.max_game_bytes,
+            lines_at_cut,
+            ..PipelineOptions::default()
+        }
+    }
+
     fn run_with<T: Send + ChunkOutput>(
         &mut self,
         cut: Cut,
@@ -177,14 +229,7 @@ impl InputRun<'_> {
         process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(T, &ChunkInfo) -> Result<()>,
     ) -> Result<()> {
-        let options = PipelineOptions {
-            cut,
-            chunk_bytes,
-            stop: Some(&INTERRUPTED),
-            max_game_bytes: self.max_game_bytes,
-            lines_at_cut,
-            ..PipelineOptions::default()
-        };
+        let options = self.options(cut, chunk_bytes, lines_at_cut);
         let progress = &mut *self.progress;
         pipeline::run_chunks(
             &mut self.input,

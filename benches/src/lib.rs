@@ -110,7 +110,13 @@ impl Visitor for PeerValidator {
 
 /// Validates every game with pgn-reader + shakmaty.
 pub fn peer_check(bytes: &[u8]) -> Counts {
-    let mut reader = Reader::new(bytes);
+    peer_check_read(bytes)
+}
+
+/// [`peer_check`] over any reader: a `std::fs::File` is read through pgn-reader's own
+/// buffer (ordinary reads, no map).
+pub fn peer_check_read(source: impl std::io::Read) -> Counts {
+    let mut reader = Reader::new(source);
     let mut v = PeerValidator {
         counts: Counts::default(),
     };

@@ -2,11 +2,13 @@
 //! lines), chunks processed on a rayon pool, results handed to a sink strictly in input
 //! order ([`run`]).
 //!
-//! The calling thread cuts the input (mapped slices, or blocks read from a stream), spawns
-//! one job per chunk with at most a few jobs per thread in flight, and feeds finished
-//! results through a reorder buffer to the sink while the workers go on: there is no
-//! barrier between batches, and memory is bounded by the in-flight limit, whatever the
-//! input size. The sink learns each chunk's absolute first line and first game.
+//! The calling thread cuts the input (mapped slices, or blocks read from a stream) and
+//! spawns one job per chunk with at most a few jobs per thread in flight; finished results
+//! go through a reorder buffer to the sink while the workers go on: there is no barrier
+//! between batches, and memory is bounded by the in-flight limit, whatever the input size.
+//! The sink learns each chunk's absolute first line and first game. [`run`] calls it on the
+//! calling thread; [`run_chunks_committed`] lets the workers call it, in the same order, one
+//! at a time (for a sink that writes outputs: no serial writer thread).
 //!
 //! ```
 //! use pgn960::input::Input;
@@ -45,7 +47,7 @@ use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Where a chunk was in its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -351,8 +353,122 @@ impl ChunkSource {
 /// could not be made).
 type Finished<T> = (std::thread::Result<Result<(T, u64), Error>>, ChunkInfo);
 
+/// A chunk's work on a worker: its bytes made, `process` run over them, their line breaks
+/// counted, a panic caught.
+fn work<T, P>(chunk: Chunk, process: &P) -> Finished<T>
+where
+    P: Fn(&[u8], Origin, &ChunkInfo) -> T,
+{
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let data = chunk.data.load()?;
+        let output = process(&data, chunk.origin, &chunk.info);
+        Ok((output, count_line_breaks(&data)))
+    }));
+    (result, chunk.info)
+}
+
+/// Cuts an input into chunks and numbers them, keeping at most a few per worker in flight
+/// (cut, not yet handed to the sink).
+struct Feeder<'o> {
+    source: ChunkSource,
+    options: &'o PipelineOptions,
+    max_in_flight: u64,
+    cut: u64,
+    exhausted: bool,
+    read_to: usize,
+}
+
+impl<'o> Feeder<'o> {
+    fn new(input: &mut Input, pool: &rayon::ThreadPool, options: &'o PipelineOptions) -> Self {
+        let per_thread = options.in_flight_per_thread.max(1);
+        Feeder {
+            source: ChunkSource::new(input, options),
+            options,
+            max_in_flight: (pool.current_num_threads() * per_thread).max(2) as u64,
+            cut: 0,
+            exhausted: false,
+            read_to: 0,
+        }
+    }
+
+    /// Hands `spawn` the next chunks with their numbers while fewer than the limit are in
+    /// flight, `done` of them having reached the sink.
+    fn fill(&mut self, done: u64, mut spawn: impl FnMut(u64, Chunk)) -> Result<(), Error> {
+        while !self.exhausted && self.cut - done < self.max_in_flight {
+            if self.options.stopped() {
+                return Err(Error::Interrupted);
+            }
+            let chunk = self.source.next_chunk().map_err(|source| Error::ReadAt {
+                offset: self.read_to,
+                source,
+            })?;
+            let Some(chunk) = chunk else {
+                self.exhausted = true;
+                continue;
+            };
+            self.read_to = chunk.info.offset + chunk.info.len;
+            spawn(self.cut, chunk);
+            self.cut += 1;
+        }
+        Ok(())
+    }
+
+    /// Whether every chunk has been cut and `done` of them is all of them. A stop asked
+    /// for while the last read was blocked still stops the run.
+    fn finished(&self, done: u64) -> Result<bool, Error> {
+        if self.exhausted && done == self.cut {
+            if self.options.stopped() {
+                return Err(Error::Interrupted);
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+/// Finished chunks waiting for their turn, and where the next chunk in input order starts.
+struct Reorder<T> {
+    next: u64,
+    pending: BTreeMap<u64, Finished<T>>,
+    next_line: u64,
+    next_game: u64,
+}
+
+impl<T: ChunkOutput> Reorder<T> {
+    fn new() -> Self {
+        Reorder {
+            next: 0,
+            pending: BTreeMap::new(),
+            next_line: 1,
+            next_game: 0,
+        }
+    }
+
+    /// The next chunk in input order if it has finished, with its absolute first line and
+    /// first game; a panic in its worker becomes [`Error::Internal`].
+    fn pop(&mut self) -> Option<Result<(T, ChunkInfo), Error>> {
+        let (result, mut info) = self.pending.remove(&self.next)?;
+        self.next += 1;
+        Some(match result {
+            Err(_) => Err(Error::Internal {
+                start: info.offset,
+                end: info.offset + info.len,
+            }),
+            Ok(Err(e)) => Err(e),
+            Ok(Ok((value, line_breaks))) => {
+                info.first_line = self.next_line;
+                info.first_game = self.next_game;
+                self.next_line += line_breaks;
+                self.next_game += value.games();
+                Ok((value, info))
+            }
+        })
+    }
+}
+
 /// Runs `process` over every chunk of `input` on `pool`, and `sink` over the results in
-/// input order. A panic inside `process` becomes [`Error::Internal`], not a crash.
+/// input order on the calling thread. A panic inside `process` becomes
+/// [`Error::Internal`], not a crash.
 ///
 /// Afterwards, a memory-mapped input whose file changed length during the run is an
 /// error (see [`crate::input::check_unchanged`]).
@@ -389,68 +505,27 @@ where
     P: Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
     S: FnMut(T, ChunkInfo) -> Result<(), E>,
 {
-    let max_in_flight =
-        (pool.current_num_threads() * options.in_flight_per_thread.max(1)).max(2) as u64;
-    let mut source = ChunkSource::new(input, options);
+    let mut feeder = Feeder::new(input, pool, options);
     let process = &process;
-    let (mut next_line, mut next_game) = (1u64, 0u64);
     let outcome = pool.in_place_scope(|scope| -> Result<(), E> {
         let (tx, rx) = std::sync::mpsc::channel::<(u64, Finished<T>)>();
-        let (mut spawned, mut emitted) = (0u64, 0u64);
-        let mut pending: BTreeMap<u64, Finished<T>> = BTreeMap::new();
-        let mut exhausted = false;
-        let mut read_to = 0usize;
+        let mut order = Reorder::new();
         loop {
-            while !exhausted && spawned - emitted < max_in_flight {
-                if options.stopped() {
-                    return Err(Error::Interrupted.into());
-                }
-                let chunk = source.next_chunk().map_err(|source| Error::ReadAt {
-                    offset: read_to,
-                    source,
-                })?;
-                let Some(chunk) = chunk else {
-                    exhausted = true;
-                    continue;
-                };
-                read_to = chunk.info.offset + chunk.info.len;
+            feeder.fill(order.next, |id, chunk| {
                 let tx = tx.clone();
-                let id = spawned;
                 scope.spawn(move |_| {
-                    let result = catch_unwind(AssertUnwindSafe(|| {
-                        let data = chunk.data.load()?;
-                        let output = process(&data, chunk.origin, &chunk.info);
-                        Ok((output, count_line_breaks(&data)))
-                    }));
-                    let _ = tx.send((id, (result, chunk.info)));
+                    let _ = tx.send((id, work(chunk, process)));
                 });
-                spawned += 1;
-            }
-            if emitted == spawned {
-                // A stop asked for while the last read was blocked still stops the run.
-                if options.stopped() {
-                    return Err(Error::Interrupted.into());
-                }
+            })?;
+            if feeder.finished(order.next)? {
                 return Ok(());
             }
             let (id, finished) = rx
                 .recv()
                 .map_err(|_| Error::Internal { start: 0, end: 0 })?;
-            pending.insert(id, finished);
-            while let Some((result, mut info)) = pending.remove(&emitted) {
-                emitted += 1;
-                let Ok(result) = result else {
-                    return Err(Error::Internal {
-                        start: info.offset,
-                        end: info.offset + info.len,
-                    }
-                    .into());
-                };
-                let (value, line_breaks) = result?;
-                info.first_line = next_line;
-                info.first_game = next_game;
-                next_line += line_breaks;
-                next_game += value.games();
+            order.pending.insert(id, finished);
+            while let Some(next) = order.pop() {
+                let (value, info) = next?;
                 sink(value, info)?;
                 if options.stopped() {
                     return Err(Error::Interrupted.into());
@@ -458,11 +533,177 @@ where
             }
         }
     });
-    drop(source);
+    drop(feeder);
     outcome?;
     crate::input::check_unchanged(input).map_err(E::from)
 }
 
+/// [`run_chunks`] with the sink called by the workers instead of the calling thread, still
+/// in input order and never by two threads at once (an ordered commit): the worker that
+/// finishes the chunk next in order hands it to the sink, then every finished chunk after
+/// it; a worker that finishes a later chunk leaves it waiting and takes the next job. The
+/// calling thread only cuts chunks (and decodes a compressed stream), so a sink that
+/// writes outputs costs worker time, not a thread of its own.
+pub fn run_chunks_committed<T, E, P, S>(
+    input: &mut Input,
+    pool: &rayon::ThreadPool,
+    options: &PipelineOptions,
+    process: P,
+    sink: S,
+) -> Result<(), E>
+where
+    T: Send + ChunkOutput,
+    E: From<Error> + Send,
+    P: Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
+    S: FnMut(T, ChunkInfo) -> Result<(), E> + Send,
+{
+    let mut feeder = Feeder::new(input, pool, options);
+    let commit = OrderedCommit::new(sink, options);
+    let (process, commit) = (&process, &commit);
+    let outcome = pool.in_place_scope(|scope| -> Result<(), E> {
+        // One message per finished job: the calling thread wakes to cut more chunks.
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        loop {
+            // Read before the error: a chunk counted as committed has left its error.
+            let done = commit.committed();
+            if let Some(error) = commit.take_error() {
+                return Err(error);
+            }
+            let step = feeder
+                .fill(done, |id, chunk| {
+                    let tx = tx.clone();
+                    scope.spawn(move |_| {
+                        if !commit.failed() {
+                            commit.finish(id, work(chunk, process));
+                        }
+                        let _ = tx.send(());
+                    });
+                })
+                .and_then(|()| feeder.finished(done));
+            match step {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(error) => {
+                    commit.fail(None);
+                    return Err(error.into());
+                }
+            }
+            rx.recv()
+                .map_err(|_| Error::Internal { start: 0, end: 0 })?;
+        }
+    });
+    drop(feeder);
+    outcome?;
+    crate::input::check_unchanged(input).map_err(E::from)
+}
+
+/// The ordered commit of [`run_chunks_committed`]: finished chunks waiting for their turn,
+/// the sink, and the first error (after which the sink is called no more).
+struct OrderedCommit<'o, T, S, E> {
+    order: Mutex<Turns<T>>,
+    sink: Mutex<S>,
+    options: &'o PipelineOptions,
+    committed: AtomicU64,
+    failed: AtomicBool,
+    error: Mutex<Option<E>>,
+}
+
+/// The reorder buffer, and whether a worker is handing chunks to the sink right now.
+struct Turns<T> {
+    reorder: Reorder<T>,
+    committing: bool,
+}
+
+/// A lock whatever a panic elsewhere left (every panic under these locks is caught first).
+fn lock<V>(mutex: &Mutex<V>) -> MutexGuard<'_, V> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<'o, T, S, E> OrderedCommit<'o, T, S, E>
+where
+    T: ChunkOutput,
+    E: From<Error>,
+    S: FnMut(T, ChunkInfo) -> Result<(), E>,
+{
+    fn new(sink: S, options: &'o PipelineOptions) -> Self {
+        OrderedCommit {
+            order: Mutex::new(Turns {
+                reorder: Reorder::new(),
+                committing: false,
+            }),
+            sink: Mutex::new(sink),
+            options,
+            committed: AtomicU64::new(0),
+            failed: AtomicBool::new(false),
+            error: Mutex::new(None),
+        }
+    }
+
+    /// Chunks handed to the sink (or dropped after an error) so far.
+    fn committed(&self) -> u64 {
+        self.committed.load(Ordering::Acquire)
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
+    /// Stops every later call of the sink, keeping `error` if it is the first.
+    fn fail(&self, error: Option<E>) {
+        let mut first = lock(&self.error);
+        if first.is_none() && !self.failed() {
+            *first = error;
+        }
+        self.failed.store(true, Ordering::Release);
+    }
+
+    fn take_error(&self) -> Option<E> {
+        lock(&self.error).take()
+    }
+
+    /// Leaves chunk `id` finished; if no other worker is committing, hands it and every
+    /// finished chunk after it to the sink, in order, the reorder buffer unlocked
+    /// meanwhile so that other workers can leave theirs.
+    fn finish(&self, id: u64, finished: Finished<T>) {
+        let mut turns = lock(&self.order);
+        turns.reorder.pending.insert(id, finished);
+        if turns.committing {
+            return;
+        }
+        turns.committing = true;
+        while let Some(next) = turns.reorder.pop() {
+            drop(turns);
+            self.commit(next);
+            self.committed.fetch_add(1, Ordering::Release);
+            turns = lock(&self.order);
+        }
+        turns.committing = false;
+    }
+
+    /// Hands one chunk to the sink; an error (the chunk's, the sink's, a panic in the sink,
+    /// a stop asked for) ends the commit.
+    fn commit(&self, next: Result<(T, ChunkInfo), Error>) {
+        if self.failed() {
+            return;
+        }
+        let outcome = next.map_err(E::from).and_then(|(value, info)| {
+            let mut sink = lock(&self.sink);
+            let called = catch_unwind(AssertUnwindSafe(|| (*sink)(value, info)));
+            let internal = Error::Internal {
+                start: info.offset,
+                end: info.offset + info.len,
+            };
+            called.unwrap_or_else(|_| Err(internal.into()))
+        });
+        let outcome = outcome.and_then(|()| match self.options.stopped() {
+            true => Err(Error::Interrupted.into()),
+            false => Ok(()),
+        });
+        if let Err(error) = outcome {
+            self.fail(Some(error));
+        }
+    }
+}
 /// Cuts `input` into chunks of about `target` bytes, each ending after a line break.
 pub fn split_at_lines(input: &[u8], target: usize) -> Vec<pgn_parse::Chunk> {
     let mut chunks = Vec::new();
@@ -602,6 +843,111 @@ mod tests {
             .unwrap();
             assert!(chunks > 10);
         }
+    }
+
+    fn whole_and_streamed(data: &[u8]) -> [Input; 2] {
+        let whole = Input {
+            name: InputName::Stdin,
+            source: Source::Whole(Arc::new(Bytes::Owned(data.to_vec()))),
+        };
+        let stream = Input {
+            name: InputName::Stdin,
+            source: Source::Stream {
+                reader: Box::new(std::io::Cursor::new(data.to_vec())),
+                compressed_size: None,
+                compressed_read: None,
+            },
+        };
+        [whole, stream]
+    }
+
+    fn small_chunks() -> PipelineOptions {
+        PipelineOptions {
+            chunk_bytes: 4096,
+            in_flight_per_thread: 2,
+            ..PipelineOptions::default()
+        }
+    }
+
+    #[test]
+    fn committed_sink_runs_on_the_workers_in_input_order_one_at_a_time() {
+        let data = sample(20_000);
+        let expected = data.to_ascii_uppercase();
+        for threads in [1, 2, 8] {
+            for mut input in whole_and_streamed(&data) {
+                let pool = thread_pool(threads).unwrap();
+                let busy = AtomicBool::new(false);
+                let caller = std::thread::current().id();
+                let (mut out, mut chunks) = (Vec::new(), 0);
+                run_chunks_committed(
+                    &mut input,
+                    &pool,
+                    &small_chunks(),
+                    |bytes, _, _| Upper(bytes.to_ascii_uppercase()),
+                    |v, info| {
+                        assert!(!busy.swap(true, Ordering::SeqCst), "two sinks at once");
+                        assert_ne!(std::thread::current().id(), caller);
+                        assert_eq!(info.first_line, count_line_breaks(&out) + 1);
+                        out.extend_from_slice(&v.0);
+                        chunks += 1;
+                        busy.store(false, Ordering::SeqCst);
+                        Ok::<(), Error>(())
+                    },
+                )
+                .unwrap();
+                assert_eq!(out, expected, "{threads} threads");
+                assert!(chunks > 10);
+            }
+        }
+    }
+
+    #[test]
+    fn a_committed_sink_error_stops_the_run_and_is_returned() {
+        for mut input in whole_and_streamed(&sample(20_000)) {
+            let pool = thread_pool(2).unwrap();
+            let mut calls = 0;
+            let result = run_chunks_committed(
+                &mut input,
+                &pool,
+                &small_chunks(),
+                |bytes, _, _| Upper(bytes.to_vec()),
+                |_, info| {
+                    calls += 1;
+                    match calls {
+                        3 => Err(Error::Internal {
+                            start: info.offset,
+                            end: 7,
+                        }),
+                        _ => Ok(()),
+                    }
+                },
+            );
+            assert!(matches!(result, Err(Error::Internal { end: 7, .. })));
+            assert_eq!(calls, 3, "the sink is not called after its error");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_committed_sink_or_a_worker_is_an_error() {
+        let pool = thread_pool(2).unwrap();
+        let [mut input, _] = whole_and_streamed(&sample(2_000));
+        let result = run_chunks_committed(
+            &mut input,
+            &pool,
+            &small_chunks(),
+            |bytes, _, _| Upper(bytes.to_vec()),
+            |_, _| -> Result<(), Error> { panic!("boom") },
+        );
+        assert!(matches!(result, Err(Error::Internal { start: 0, .. })));
+        let [mut input, _] = whole_and_streamed(&sample(2_000));
+        let result = run_chunks_committed(
+            &mut input,
+            &pool,
+            &small_chunks(),
+            |_, _, _| -> Upper { panic!("boom") },
+            |_, _| Ok::<(), Error>(()),
+        );
+        assert!(matches!(result, Err(Error::Internal { .. })));
     }
 
     #[test]

@@ -78,16 +78,16 @@ pub struct Outputs {
 }
 
 /// The sink of a run: counts, dedupe set and outputs, fed chunk by chunk in input order.
-struct Collector<'o> {
+struct Collector<'o, R> {
     opts: &'o ArchiveOptions,
     outputs: &'o mut Outputs,
-    on_reject: &'o mut dyn FnMut(&RejectRow),
+    on_reject: R,
     summary: Summary,
     seen: HashSet<u128>,
     first_output: bool,
 }
 
-impl Collector<'_> {
+impl<R: FnMut(&RejectRow)> Collector<'_, R> {
     fn take(&mut self, file: &str, outcome: ChunkOutcome, info: &ChunkInfo) -> Result<()> {
         let summary = &mut self.summary;
         if let (Some(range), Some(out)) = (outcome.continued, self.outputs.rejects.as_mut()) {
@@ -193,7 +193,8 @@ pub(crate) fn reject_row(
     }
 }
 
-/// Runs the archive job over all inputs. `on_reject` sees every rejected game in order.
+/// Runs the archive job over all inputs, the counting on the calling thread. `on_reject`
+/// sees every rejected game in order.
 pub fn run(
     inputs: &[PathBuf],
     globals: Globals,
@@ -201,28 +202,72 @@ pub fn run(
     outputs: &mut Outputs,
     on_reject: &mut dyn FnMut(&RejectRow),
 ) -> Result<Summary> {
-    let opts = &ArchiveOptions {
-        missing_variant: globals.variant,
-        max_game_bytes: globals.max_game_bytes,
-        ..opts.clone()
-    };
+    let opts = &with_globals(opts, globals);
     let mut driver = Driver::new(inputs, globals)?;
-    let mut collector = Collector {
-        opts,
-        outputs,
-        on_reject,
-        summary: Summary::default(),
-        seen: HashSet::new(),
-        first_output: true,
-    };
-    collector.summary.inputs = driver.names().iter().map(|n| n.to_string()).collect();
+    let mut collector = Collector::new(&driver, opts, outputs, on_reject);
     driver.run(
         |bytes, origin| process_chunk(bytes, origin, opts),
         |name, outcome, info| collector.take(&name.to_string(), outcome, info),
     )?;
-    let mut summary = collector.summary;
-    summary.seconds = driver.finish();
-    Ok(summary)
+    Ok(collector.finish(driver))
+}
+
+/// Runs the archive job over all inputs, writing `outputs`: each chunk is counted and
+/// written by the worker that finishes it when its turn in input order comes (an ordered
+/// commit: no writer thread of its own, and the same bytes as one thread would write).
+pub fn write(
+    inputs: &[PathBuf],
+    globals: Globals,
+    opts: &ArchiveOptions,
+    outputs: &mut Outputs,
+) -> Result<Summary> {
+    let opts = &with_globals(opts, globals);
+    let mut driver = Driver::new(inputs, globals)?;
+    let mut collector = Collector::new(&driver, opts, outputs, |_: &RejectRow| {});
+    driver.run_committed(
+        |bytes, origin| process_chunk(bytes, origin, opts),
+        |name, outcome, info| collector.take(&name.to_string(), outcome, info),
+    )?;
+    Ok(collector.finish(driver))
+}
+
+/// `opts` with what the global options say of games: `--variant`, `--max-game-bytes`.
+fn with_globals(opts: &ArchiveOptions, globals: Globals) -> ArchiveOptions {
+    ArchiveOptions {
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+        ..opts.clone()
+    }
+}
+
+impl<'o, R: FnMut(&RejectRow)> Collector<'o, R> {
+    fn new(
+        driver: &Driver,
+        opts: &'o ArchiveOptions,
+        outputs: &'o mut Outputs,
+        on_reject: R,
+    ) -> Self {
+        let summary = Summary {
+            inputs: driver.names().iter().map(|n| n.to_string()).collect(),
+            ..Summary::default()
+        };
+        Collector {
+            opts,
+            outputs,
+            on_reject,
+            summary,
+            seen: HashSet::new(),
+            first_output: true,
+        }
+    }
+
+    /// The counts, with the run's time.
+    fn finish(self, driver: Driver) -> Summary {
+        Summary {
+            seconds: driver.finish(),
+            ..self.summary
+        }
+    }
 }
 
 /// Writes one game's text to the kept-games output, a blank line between games; returns

@@ -116,7 +116,7 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         dedupe: args.dedupe,
         ..ArchiveOptions::default()
     };
-    let summary = archive::run(&args.inputs, globals, &opts, &mut outputs, &mut |_| {})?;
+    let summary = archive::write(&args.inputs, globals, &opts, &mut outputs)?;
     let accounted = summary.written + summary.rejected + summary.deduplicated;
     let not_written = if outputs.rejects.is_none() {
         summary.rejected

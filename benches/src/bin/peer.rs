@@ -1,7 +1,12 @@
 //! Command-line counterparts for whole-CLI benchmarks (`benches/compare.sh`), one thread:
 //!
 //! - `peer check FILE`: pgn-reader + shakmaty validate every game (what `pgn960 check -j1` does);
+//! - `peer check-buffered FILE`: the same, the file read through pgn-reader's own buffered
+//!   reader (a `std::fs::File`, ordinary reads) instead of a map;
 //! - `peer parse FILE`: pgn-reader only parses (seeing every SAN);
+//! - `peer cut FILE`: what pgn960's calling thread does for a file before the workers
+//!   start on it: open (a compressed file decoded as a stream) and cut into chunks, nothing
+//!   more (the serial part of a `.zst` or `.gz` input);
 //! - `peer ours-check FILE`: pgn-parse games validated by `pgn960::validate` (no pipeline);
 //! - `peer ours-fused FILE`: pgn-parse's visitor replaying each SAN as it is read (a lower bound);
 //! - `peer ours-parse FILE`: pgn-parse only parses (the same work, our side);
@@ -23,10 +28,22 @@ fn main() -> ExitCode {
         return perft(&args[2..]);
     }
     let (Some(mode), Some(path)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: peer check|parse|ours-check|ours-fused|ours-parse|replay|xfen FILE");
+        eprintln!("usage: peer {MODES} FILE");
         eprintln!("       peer perft ours|shakmaty|both DEPTH FEN|SP");
         return ExitCode::from(2);
     };
+    if mode == "cut" {
+        return cut(path);
+    }
+    if mode == "check-buffered" {
+        return match std::fs::File::open(path) {
+            Ok(file) => print_counts(&pgn960_benches::peer_check_read(file)),
+            Err(e) => {
+                eprintln!("peer: cannot read {path}: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     // Mapped, as pgn960 maps a plain file: the comparison is of the work, not of how the
     // bytes get into memory (reading 1 GB into a buffer costs the peer about a second of
     // kernel time on this machine).
@@ -71,10 +88,48 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         _ => {
-            eprintln!("usage: peer check|parse|ours-check|ours-fused|ours-parse|replay|xfen FILE");
+            eprintln!("usage: peer {MODES} FILE");
             return ExitCode::from(2);
         }
     };
+    print_counts(&counts)
+}
+
+/// The modes that read a FILE.
+const MODES: &str = "check|check-buffered|cut|parse|ours-check|ours-fused|ours-parse|replay|xfen";
+
+/// `peer cut FILE`: the file opened as pgn960 opens it and cut into the pipeline's chunks
+/// on this thread; prints the chunks and decoded bytes.
+fn cut(path: &str) -> ExitCode {
+    use pgn960::pipeline::{ChunkSource, PipelineOptions};
+    let mut input = match pgn960::input::Input::open(path) {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("peer: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut source = ChunkSource::new(&mut input, &PipelineOptions::default());
+    let (mut chunks, mut bytes) = (0u64, 0u64);
+    loop {
+        match source.next_chunk() {
+            Ok(Some(chunk)) => {
+                chunks += 1;
+                bytes += chunk.info.len as u64;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("peer: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("chunks {chunks} bytes {bytes}");
+    ExitCode::SUCCESS
+}
+
+/// Prints a run's counts.
+fn print_counts(counts: &pgn960_benches::Counts) -> ExitCode {
     println!(
         "games {} valid {} invalid {} moves {}",
         counts.games, counts.valid, counts.invalid, counts.moves
