@@ -2,6 +2,7 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
+use crate::archive::pick::limit_verdict;
 use crate::commands::tree::{merge_within, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
@@ -140,6 +141,7 @@ struct Plan<'a> {
     include_classical: bool,
     missing_variant: MissingVariant,
     band_width: u32,
+    max_game_bytes: usize,
 }
 
 fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
@@ -255,9 +257,9 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         moves: plan.depth > 0,
         ..ValidateOptions::default()
     });
-    while let Some((_, verdict)) = reader.read_game(&mut validator) {
+    while let Some((end, verdict)) = reader.read_game(&mut validator) {
         out.archive.games_read += 1;
-        match verdict {
+        match limit_verdict(verdict, &end.byte_range, plan.max_game_bytes) {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
                 let tags = validator.tags();
@@ -341,6 +343,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         include_classical: args.include_classical,
         missing_variant: globals.variant,
         band_width: args.band_width,
+        max_game_bytes: globals.max_game_bytes,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);

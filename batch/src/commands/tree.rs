@@ -2,6 +2,7 @@
 //! valid games, with results, ratings, performance and evaluations per node; trees of
 //! separate runs merged exactly; memory bounded by a node budget.
 
+use crate::archive::pick::limit_verdict;
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
@@ -257,6 +258,7 @@ struct Plan<'a> {
     sps: Option<&'a SpSet>,
     include_classical: bool,
     missing_variant: MissingVariant,
+    max_game_bytes: usize,
 }
 
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
@@ -282,8 +284,9 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
         evals: Vec::new(),
     };
     let mut moves: Vec<(Move, Option<i64>)> = Vec::new();
-    while let Some((_, verdict)) = reader.read_game(&mut v) {
+    while let Some((end, verdict)) = reader.read_game(&mut v) {
         out.read += 1;
+        let verdict = limit_verdict(verdict, &end.byte_range, plan.max_game_bytes);
         match judge(&verdict, v.inner.tags(), plan) {
             Ok((sp, game)) => {
                 let Some(valid) = verdict.valid() else {
@@ -422,6 +425,7 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
             sps: args.sp.as_ref(),
             include_classical: args.include_classical,
             missing_variant: globals.variant,
+            max_game_bytes: globals.max_game_bytes,
         };
         let mut driver = Driver::new(&args.inputs, globals)?;
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();

@@ -341,3 +341,196 @@ fn filter_and_report_count_a_game_over_the_limit_once_as_too_large() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("too-large"), "the page names the reason");
 }
+
+/// `pgn960 --max-game-bytes 1000000 ARGS`: (exit status, stdout and stderr).
+fn run_limited(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = pgn960()
+        .args(["--max-game-bytes", "1000000"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn filter_and_split_copy_a_game_over_the_limit_whole_to_their_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    // Over 8 MiB: from a mapped file, the sink copies it from the map, not the worker.
+    let game = huge_game(9 << 20);
+    let pgn = [BEFORE, &game, AFTER].concat();
+    let stream = dir.path().join("in.pgn.gz");
+    std::fs::write(&stream, gzip(&pgn)).unwrap();
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn).unwrap();
+    let os = |s: &str| std::ffi::OsString::from(s);
+    for (name, input) in [("stream", &stream), ("mapped", &mapped)] {
+        let runs: [(&str, Vec<std::ffi::OsString>); 4] = [
+            ("filter", vec![os("filter"), os("-o"), os("kept.pgn")]),
+            (
+                "filter-normalise",
+                vec![os("filter"), os("--normalise"), os("-o"), os("kept.pgn")],
+            ),
+            (
+                "filter-by-tag",
+                vec![
+                    os("filter"),
+                    os("--event"),
+                    os("nothing"),
+                    os("-o"),
+                    os("kept.pgn"),
+                ],
+            ),
+            (
+                "split",
+                vec![os("split"), os("--by"), os("sp"), os("-o"), os("parts")],
+            ),
+        ];
+        for (what, args) in runs {
+            let run_dir = dir.path().join(format!("{name}-{what}"));
+            std::fs::create_dir(&run_dir).unwrap();
+            let rejects = run_dir.join("rejects.pgn");
+            let mut all: Vec<std::ffi::OsString> = args
+                .into_iter()
+                .map(|a| match a.to_str() {
+                    Some("kept.pgn" | "parts") => run_dir.join(&a).into_os_string(),
+                    _ => a,
+                })
+                .collect();
+            all.extend([
+                input.as_os_str().into(),
+                os("--rejects"),
+                rejects.clone().into(),
+            ]);
+            let all: Vec<&std::ffi::OsStr> = all.iter().map(|a| a.as_os_str()).collect();
+            let (code, text) = run_limited(&all);
+            assert_eq!(code, Some(1), "{name} {what}: {text}");
+            assert!(
+                text.contains("rejected, too-large: 1"),
+                "{name} {what}: {text}"
+            );
+            assert!(text.contains("games read 3 ="), "{name} {what}: {text}");
+            let rejected = std::fs::read(&rejects).unwrap();
+            assert!(
+                rejected.trim_ascii_end() == &game[..],
+                "{name} {what}: the game whole, once ({} bytes written)",
+                rejected.len()
+            );
+            let tsv = std::fs::read_to_string(run_dir.join("rejects.tsv")).unwrap();
+            assert!(
+                tsv.contains("\t5\t1\t"),
+                "{name} {what}: located at 5:1: {tsv}"
+            );
+        }
+    }
+}
+
+/// Peak memory allowed over a run of a 150 MB game with `--max-game-bytes 1000000`,
+/// through a pipe: the chunks in flight (export's are row groups of 8 MiB), not
+/// the game. From a mapped file, the game's pages count too: this much over its size.
+const PEAK_OVER_LIMIT_MB: u64 = 120;
+
+#[test]
+fn every_command_rejects_a_150_mb_game_once_as_too_large_in_memory_bounded_by_the_limit() {
+    let test =
+        "every_command_rejects_a_150_mb_game_once_as_too_large_in_memory_bounded_by_the_limit";
+    let dir = tempfile::tempdir().unwrap();
+    // A tag value of 150 MB: what a table row or a copied game would hold whole.
+    let mut game = b"[Event \"huge\"]\n[White \"".to_vec();
+    game.resize(game.len() + (150 << 20), b'w');
+    game.extend_from_slice(b"\"]\n\n1. e4 e5 *");
+    let pgn = std::sync::Arc::new([BEFORE, &game, AFTER].concat());
+    drop(game);
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn[..]).unwrap();
+    let out = |name: &str| dir.path().join(name).into_os_string();
+    let os = std::ffi::OsString::from;
+    // Each command, and what it prints for one game rejected as too large.
+    let commands: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        (vec![os("check")], "too-large                     1"),
+        (vec![os("stats")], "invalid: 1,"),
+        (
+            vec![os("export"), os("-o"), out("t.parquet")],
+            "too-large                     1",
+        ),
+        (
+            vec![os("export"), os("-o"), out("t.csv")],
+            "too-large                     1",
+        ),
+        (vec![os("tree"), os("-o"), out("t.csv")], "invalid: 1,"),
+        (vec![os("report"), os("-o"), out("r.html")], ""),
+        (
+            vec![os("filter"), os("-o"), out("f.pgn")],
+            "rejected, too-large: 1",
+        ),
+    ];
+    for stream in [false, true] {
+        for (args, says) in &commands {
+            let mut all: Vec<&std::ffi::OsStr> =
+                vec!["--max-game-bytes".as_ref(), "1000000".as_ref()];
+            all.extend(args.iter().map(|a| a.as_os_str()));
+            all.push(if stream {
+                "-".as_ref()
+            } else {
+                mapped.as_os_str()
+            });
+            let feed = stream.then(|| {
+                let pgn = std::sync::Arc::clone(&pgn);
+                Box::new(move |mut pipe: std::process::ChildStdin| {
+                    let _ = pipe.write_all(&pgn);
+                }) as Box<dyn FnOnce(std::process::ChildStdin) + Send>
+            });
+            let Some((code, stdout, stderr, peak)) = run_measured(test, &all, feed) else {
+                return;
+            };
+            let what = format!("{args:?} (stream: {stream})");
+            assert!(matches!(code, Some(0 | 1)), "{what}: {stderr}");
+            let text = format!("{stdout}{stderr}");
+            assert!(text.contains(says), "{what}: {text:.3000}");
+            if args[0] == "report" {
+                let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+                assert!(
+                    html.contains("\"too-large\":1"),
+                    "{what}: the page counts it"
+                );
+            }
+            let over = if stream { 0 } else { pgn.len() as u64 >> 20 };
+            assert!(
+                peak < over + PEAK_OVER_LIMIT_MB,
+                "{what}: peak RSS {peak} MB, {over} MB of it the mapped input"
+            );
+        }
+    }
+}
+
+#[test]
+fn tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces() {
+    // A comment of results: its pieces, read as games, would be a million games of no move.
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"huge\"]\n\n1. e4 {".to_vec();
+    while game.len() < 3 << 20 {
+        game.extend_from_slice(b"* ");
+    }
+    game.extend_from_slice(b"} e5 *");
+    let pgn = [BEFORE, &game, AFTER].concat();
+    let stream = dir.path().join("in.pgn.gz");
+    std::fs::write(&stream, gzip(&pgn)).unwrap();
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn).unwrap();
+    for input in [&stream, &mapped] {
+        let table = dir.path().join("t.csv");
+        let (code, text) = run_limited(&[
+            "tree".as_ref(),
+            "-o".as_ref(),
+            table.as_os_str(),
+            input.as_os_str(),
+        ]);
+        assert_eq!(code, Some(0), "{text}");
+        assert!(
+            text.contains("games read: 3, counted: 0, nodes: 0, invalid: 1, unfinished: 2"),
+            "{}: {text}",
+            input.display()
+        );
+    }
+}
