@@ -534,3 +534,90 @@ fn tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces() {
         );
     }
 }
+
+#[test]
+fn a_game_larger_than_memory_without_a_limit_is_an_error_not_an_abort() {
+    use std::process::{Command, Stdio};
+    // Under a limit of 500 MB of address space (`ulimit -v`), with no game size limit, a
+    // streamed game of 600 MB cannot be held: the buffer that would hold it is refused.
+    let run = |feed: Box<dyn FnOnce(std::process::ChildStdin) + Send>| {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 500000 && exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("pgn960"))
+            .args([
+                "--no-progress",
+                "--max-game-bytes",
+                "0",
+                "-j1",
+                "check",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pipe = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || feed(pipe));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The limit leaves room for an ordinary run.
+    let (code, stderr) = run(Box::new(|mut pipe| {
+        let _ = pipe.write_all(BEFORE);
+    }));
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = run(Box::new(|mut pipe| {
+        let _ = pipe.write_all(BEFORE);
+        let _ = pipe.write_all(b"[Event \"huge\"]\n\n1. e4 {");
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..600 {
+            if pipe.write_all(&block).is_err() {
+                return;
+            }
+        }
+        let _ = pipe.write_all(b"} e5 *\n");
+    }));
+    assert_eq!(code, Some(2), "an error, not an abort: {stderr}");
+    assert!(
+        stderr.contains("not enough memory to hold")
+            && stderr.contains("from line 5")
+            && stderr.contains("use --max-game-bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn report_memory_does_not_grow_with_the_length_of_a_game() {
+    let test = "report_memory_does_not_grow_with_the_length_of_a_game";
+    // 30 MB of legal moves (7.5 million plies), under the default limit: a record per
+    // ply took 25 bytes per byte of the game.
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"long\"]\n\n".to_vec();
+    while game.len() < 30 << 20 {
+        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    }
+    game.extend_from_slice(b"*");
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    let page = dir.path().join("r.html");
+    let args = [
+        "report".as_ref(),
+        "-o".as_ref(),
+        page.as_os_str(),
+        input.as_os_str(),
+    ];
+    let Some((code, stdout, stderr, peak)) = run_measured(test, &args, None) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"games_read\":3"), "the three games read");
+    let over = (game.len() >> 20) as u64;
+    assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
+}
