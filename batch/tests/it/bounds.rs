@@ -333,8 +333,7 @@ fn filter_and_report_count_a_game_over_the_limit_once_as_too_large() {
     };
     let (_, filter) = run(&["filter", "--count"]);
     assert!(filter.contains("rejected, too-large: 1"), "{filter}");
-    // (`tree` counts the game once as invalid with or without reading it in pieces here:
-    // its summary names no reason, so only filter and report can show the difference.)
+    // (`tree`: see `tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces`.)
     let page = dir.path().join("r.html");
     let (code, report) = run(&["report", "-o", page.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{report}");
