@@ -199,10 +199,15 @@ impl<R: Read> StreamReader<R> {
         self.bytes_read
     }
 
-    /// Reads until the buffer holds `want` bytes or the source ends.
+    /// Reads until the buffer holds `want` bytes or the source ends. Memory the buffer
+    /// cannot get is an error ([`io::ErrorKind::OutOfMemory`]) naming the line, not an
+    /// abort.
     fn fill(&mut self, want: usize) -> io::Result<()> {
         while !self.eof && self.buf.len() < want {
             let old = self.buf.len();
+            if self.buf.try_reserve(want - old).is_err() {
+                return Err(self.out_of_memory(want));
+            }
             self.buf.resize(want, 0);
             match self.source.read(&mut self.buf[old..]) {
                 Ok(0) => {
@@ -221,6 +226,19 @@ impl<R: Read> StreamReader<R> {
             }
         }
         Ok(())
+    }
+
+    /// The error of a buffer that cannot grow to `want` bytes: where the stretch it holds
+    /// starts, and what to do.
+    fn out_of_memory(&self, want: usize) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!(
+                "not enough memory to hold {} bytes without a game boundary from line {} (a \
+                 game that large); use --max-game-bytes",
+                want, self.line
+            ),
+        )
     }
 
     /// Where to end a block of at most `limit` bytes by the cut rule: the last game boundary

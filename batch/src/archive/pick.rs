@@ -13,15 +13,17 @@
 use super::chunk::{Players, Problem};
 use super::render::render;
 use super::{reject_row, ArchiveOptions};
+use crate::driver::Driver;
 use crate::output::Sink;
 use crate::select::{FilteredBy, Selection, StartInfo};
 use anyhow::Result;
 use chess960_core::CastlingStyle;
-use pgn960::pipeline::{ChunkInfo, ChunkOutput};
+use pgn960::input::{InputName, Source};
+use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{
-    parse_rejection, truncation, validate_chunk, MissingVariant, Rejection, ValidateOptions,
-    Validator, Verdict,
+    parse_rejection, truncation, validate_chunk, MissingVariant, RejectReason, Rejection,
+    ValidateOptions, Validator, Verdict,
 };
 use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
 use serde::Serialize;
@@ -45,6 +47,8 @@ pub struct PickOptions<'s> {
     pub missing_variant: MissingVariant,
     /// The split key of each selected game, if splitting.
     pub key: Option<&'s KeyFn>,
+    /// Games of more bytes are rejected as `too-large` (`--max-game-bytes`; 0: no limit).
+    pub max_game_bytes: usize,
 }
 
 /// What became of one game.
@@ -65,7 +69,29 @@ pub enum Pick {
         /// Why, and where.
         problem: Problem,
     },
+    /// Rejected as too large (`--max-game-bytes`): its text is copied to the rejects
+    /// piece by piece, never held whole.
+    TooLarge {
+        /// Where its text (or its first piece) is.
+        text: LargeText,
+        /// Why, and where.
+        problem: Problem,
+    },
 }
+
+/// Where the text of a game too large to hold is.
+pub enum LargeText {
+    /// A piece of a streamed game: `range` of the chunk's text, and whether the game ends
+    /// with it (later pieces come as [`Picked::continued`]).
+    Piece(Range<usize>, bool),
+    /// Still in the input held whole (a mapped file), at these absolute offsets.
+    InInput(Range<usize>),
+}
+
+/// A game over the limit no larger than this is copied in the worker (as a streamed block
+/// may hold one when the limit is below the block size); a larger one, only found in an
+/// input held whole, is copied from there by the sink.
+const COPY_IN_WORKER: usize = 8 << 20;
 
 /// The picks of one chunk.
 pub struct Picked {
@@ -77,6 +103,21 @@ pub struct Picked {
     pub junk_bytes: u64,
     /// Where the first of them is (line from the chunk's start, column).
     pub first_junk: Option<(u32, u32)>,
+    /// A later piece of a game too large, rejected in a chunk before: where its bytes are
+    /// in `text`, and whether the game ends with it.
+    pub continued: Option<(Range<usize>, bool)>,
+}
+
+impl Picked {
+    fn empty() -> Picked {
+        Picked {
+            picks: Vec::new(),
+            text: Vec::new(),
+            junk_bytes: 0,
+            first_junk: None,
+            continued: None,
+        }
+    }
 }
 
 impl ChunkOutput for Picked {
@@ -199,6 +240,7 @@ fn validate_options(opts: &PickOptions<'_>) -> ValidateOptions {
         normalise: opts.normalise,
         moves: opts.selection.needs_moves(),
         missing_variant: opts.missing_variant,
+        max_game_bytes: opts.max_game_bytes,
         ..ValidateOptions::default()
     }
 }
@@ -245,30 +287,71 @@ fn problem(rejection: Rejection, tags: &[Tag<'_>], game_line: u32, at: (u32, u32
 }
 
 /// A piece of a game too large to hold (`--max-game-bytes`): the first piece counts the
-/// game once, rejected as too-large; its text is not copied (only `clean` streams such a
-/// game to its rejects). Junk pieces are counted as junk.
-fn oversized_part(len: usize, origin: Origin, part: pgn_parse::Part) -> Picked {
-    let mut picked = Picked {
-        picks: Vec::new(),
-        text: Vec::new(),
-        junk_bytes: 0,
-        first_junk: None,
-    };
+/// game once, rejected as too-large; its text and that of the later pieces are copied (when
+/// writing), for the sink to write to the rejects piece by piece. Junk pieces are counted
+/// as junk.
+fn oversized_part(bytes: &[u8], origin: Origin, part: pgn_parse::Part, write: bool) -> Picked {
+    let mut picked = Picked::empty();
     if !part.game {
-        picked.junk_bytes = len as u64;
+        picked.junk_bytes = bytes.len() as u64;
         picked.first_junk = part.first.then_some((1, 1));
-    } else if part.first {
+        return picked;
+    }
+    if write {
+        picked.text.extend_from_slice(bytes);
+    }
+    let range = 0..picked.text.len();
+    if part.first {
         let rejection = pgn960::validate::too_large(part.limit, origin.offset);
-        picked.picks.push(Pick::Rejected {
-            range: 0..0,
+        picked.picks.push(Pick::TooLarge {
+            text: LargeText::Piece(range, part.last),
             problem: problem(rejection, &[], 1, (1, 1)),
         });
+    } else {
+        picked.continued = Some((range, part.last));
     }
     picked
 }
 
-/// Picks the games of one chunk.
-pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picked {
+/// `verdict`, or the `too-large` rejection when the game at `range` is over `limit` bytes
+/// (0: no limit): a game read whole from an input held whole (a mapped file) gets the
+/// verdict a streamed one gets in pieces. For the subcommands that read games themselves.
+pub fn limit_verdict(verdict: Verdict, range: &Range<usize>, limit: usize) -> Verdict {
+    if limit > 0 && range.len() > limit {
+        Verdict::Invalid(pgn960::validate::too_large(limit, range.start))
+    } else {
+        verdict
+    }
+}
+
+/// Whether a game of `len` bytes is over the limit.
+fn over_limit(opts: &PickOptions<'_>, len: usize) -> bool {
+    opts.max_game_bytes > 0 && len > opts.max_game_bytes
+}
+
+/// The pick of a game over the limit read whole from a chunk: its text left in the input
+/// for the sink when the input is held whole and the game is large, else copied (a
+/// streamed block or a Parquet row group holds games of a bounded size).
+fn too_large_pick(
+    text: &mut Vec<u8>,
+    bytes: &[u8],
+    base: usize,
+    range: &Range<usize>,
+    opts: &PickOptions<'_>,
+    held: bool,
+    problem: Problem,
+) -> Pick {
+    let text = match (opts.write, held && range.len() > COPY_IN_WORKER) {
+        (false, _) => LargeText::Piece(0..0, true),
+        (true, false) => LargeText::Piece(copy(text, bytes, base, range), true),
+        (true, true) => LargeText::InInput(range.clone()),
+    };
+    Pick::TooLarge { text, problem }
+}
+
+/// Picks the games of one chunk. `held`: the chunk is part of an input held whole (a
+/// mapped file), from which the sink can copy a game too large ([`run_picks`]).
+pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>, held: bool) -> Picked {
     let base = origin.offset;
     let mut text = Vec::new();
     let mut picks = Vec::new();
@@ -276,7 +359,7 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
     let key =
         |tags: &[Tag<'_>], verdict: &Verdict| opts.key.map_or(Vec::new(), |k| k(tags, verdict));
     if let Some(part) = origin.part {
-        return oversized_part(bytes.len(), origin, part);
+        return oversized_part(bytes, origin, part, opts.write);
     }
     if let Some(style) = opts.normalise {
         let archive = ArchiveOptions {
@@ -286,6 +369,20 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
         };
         let counts = validate_chunk(bytes, origin, &validate, false, |judged| {
             let pick = match judged.verdict {
+                Verdict::Invalid(rejection) if rejection.reason == RejectReason::TooLarge => {
+                    let at = judged.problem_at.unwrap_or((1, 1));
+                    let game_line = judged.line.unwrap_or(1);
+                    let problem = problem(rejection, judged.tags, game_line, at);
+                    too_large_pick(
+                        &mut text,
+                        bytes,
+                        base,
+                        &judged.byte_range,
+                        opts,
+                        held,
+                        problem,
+                    )
+                }
                 Verdict::Invalid(rejection) => {
                     let at = judged.problem_at.unwrap_or((1, 1));
                     let game_line = judged.line.unwrap_or(1);
@@ -327,6 +424,7 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
             text,
             junk_bytes: counts.junk_bytes,
             first_junk: counts.first_junk,
+            continued: None,
         };
     }
     let mut reader = Reader::with_origin(bytes, origin);
@@ -339,6 +437,17 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
     };
     while let Some((end, verdict)) = reader.read_game(&mut gate) {
         let tags = gate.validator.tags();
+        if over_limit(opts, end.byte_range.len()) {
+            // Whatever its tags and moves: a game over the limit is rejected, as in a stream.
+            let range = &end.byte_range;
+            let game_line = reader.locate(range.start).0;
+            let rejection = pgn960::validate::too_large(opts.max_game_bytes, range.start);
+            let problem = problem(rejection, tags, game_line, (game_line, 1));
+            picks.push(too_large_pick(
+                &mut text, bytes, base, range, opts, held, problem,
+            ));
+            continue;
+        }
         let pick = match verdict {
             GateVerdict::Dropped(f) => Pick::Dropped(f),
             GateVerdict::Judged {
@@ -382,6 +491,7 @@ pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>) -> Picke
         text,
         junk_bytes: reader.junk_bytes(),
         first_junk: reader.first_junk().map(|at| reader.locate(at)),
+        continued: None,
     }
 }
 
@@ -460,40 +570,62 @@ pub struct Rejects {
 pub type Selected<'f> = dyn FnMut(&[u8], Vec<u8>) -> Result<()> + 'f;
 
 /// The sink side: counts every pick of a chunk and writes its rejected games; `selected`
-/// gets each selected game's text and key in input order.
+/// gets each selected game's text and key in input order. `input` is the whole input when
+/// it is held whole (a mapped file): a game too large is copied from there.
 pub fn tally(
     summary: &mut PickSummary,
     rejects: &mut Rejects,
     file: &str,
     picked: Picked,
     info: &ChunkInfo,
+    input: Option<&[u8]>,
     selected: &mut Selected<'_>,
 ) -> Result<()> {
+    if let (Some((range, last)), Some(out)) = (&picked.continued, rejects.games.as_mut()) {
+        write_piece(out, &picked.text[range.clone()], *last)?;
+    }
     for (i, pick) in picked.picks.into_iter().enumerate() {
         summary.games_read += 1;
-        match pick {
+        let problem = match pick {
             Pick::Selected { range, key } => {
                 summary.selected += 1;
                 selected(&picked.text[range], key)?;
+                continue;
             }
             Pick::Dropped(f) => {
                 summary.not_selected += 1;
                 *summary.not_selected_by.entry(f.name()).or_default() += 1;
+                continue;
             }
             Pick::Rejected { range, problem } => {
-                crate::signals::note_invalid();
-                summary.rejected += 1;
-                *summary
-                    .rejected_by_reason
-                    .entry(problem.reason.name())
-                    .or_default() += 1;
                 if let Some(out) = rejects.games.as_mut() {
-                    write_game(out, &picked.text[range], summary.rejected == 1)?;
+                    write_game(out, &picked.text[range], summary.rejected == 0)?;
                 }
-                if let Some(tsv) = rejects.tsv.as_mut() {
-                    tsv.serialize(reject_row(info, file, i, problem))?;
-                }
+                problem
             }
+            Pick::TooLarge { text, problem } => {
+                if let Some(out) = rejects.games.as_mut() {
+                    if summary.rejected > 0 {
+                        out.write_all(b"\n")?;
+                    }
+                    match text {
+                        LargeText::Piece(range, last) => {
+                            write_piece(out, &picked.text[range], last)?
+                        }
+                        LargeText::InInput(range) => copy_from_input(out, input, range, file)?,
+                    }
+                }
+                problem
+            }
+        };
+        crate::signals::note_invalid();
+        summary.rejected += 1;
+        *summary
+            .rejected_by_reason
+            .entry(problem.reason.name())
+            .or_default() += 1;
+        if let Some(tsv) = rejects.tsv.as_mut() {
+            tsv.serialize(reject_row(info, file, i, problem))?;
         }
     }
     summary.junk_bytes += picked.junk_bytes;
@@ -502,6 +634,80 @@ pub fn tally(
     }
     summary.bytes += info.len as u64;
     Ok(())
+}
+
+/// Writes a piece of a game too large to hold: as read, or, for its last piece, up to its
+/// last non-blank byte and a line break.
+fn write_piece(out: &mut impl Write, piece: &[u8], last: bool) -> Result<()> {
+    if last {
+        out.write_all(piece.trim_ascii_end())?;
+        out.write_all(b"\n")?;
+    } else {
+        out.write_all(piece)?;
+    }
+    Ok(())
+}
+
+/// Bytes of a game too large written at a time from an input held whole.
+const PIECE: usize = 1 << 20;
+
+/// Writes the game at `range` (absolute offsets) of an input held whole, piece by piece
+/// (the pages of a mapped file are read in turn, no copy of the game is made), up to its
+/// last non-blank byte and a line break.
+fn copy_from_input(
+    out: &mut impl Write,
+    input: Option<&[u8]>,
+    range: Range<usize>,
+    file: &str,
+) -> Result<()> {
+    let Some(game) = input.and_then(|bytes| bytes.get(range.clone())) else {
+        anyhow::bail!(
+            "internal error: {file}: the game at bytes {range:?} is not in the input; outputs not written"
+        );
+    };
+    for piece in game.trim_ascii_end().chunks(PIECE) {
+        out.write_all(piece)?;
+    }
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+/// Runs `process` over the chunks of every input (as [`Driver::run`] does), told whether
+/// the input is held whole (a mapped file), and `sink` over the results in input order,
+/// with the input's bytes when it is held whole, for [`tally`].
+pub fn run_picks(
+    driver: &mut Driver,
+    process: impl Fn(&[u8], Origin, bool) -> Picked + Sync,
+    mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<()>,
+) -> Result<()> {
+    driver.for_each_input(|run| {
+        let name = run.name;
+        let head = run.input.peek(256)?;
+        if let Some(format) = pgn960::compression::unsupported_format(&head) {
+            anyhow::bail!("{name}: {format}");
+        }
+        let whole = match &run.input.source {
+            Source::Whole(bytes) => Some(std::sync::Arc::clone(bytes)),
+            _ => None,
+        };
+        let held = whole.is_some();
+        let mut games = 0;
+        run.run(
+            Cut::Games,
+            |b, o| process(b, o, held),
+            |picked, info| {
+                games += picked.games();
+                sink(name, picked, info, whole.as_deref().map(|b| &b[..]))
+            },
+        )?;
+        if games == 0 {
+            anyhow::bail!(
+                "{name}: no game found: {}",
+                pgn960::compression::describe_bytes(&head)
+            );
+        }
+        Ok(())
+    })
 }
 
 /// Writes one game's text, a blank line before it unless it is the first: the game's bytes

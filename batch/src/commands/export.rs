@@ -65,6 +65,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         per: args.per,
         include_invalid: args.include_invalid,
         missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
     };
     // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
     // and to read.

@@ -1,7 +1,9 @@
 //! `pgn960 filter`: write the games a selection keeps, byte for byte as read (or
 //! normalised), and account for every other game.
 
-use crate::archive::pick::{pick_chunk, tally, write_game, PickOptions, PickSummary, Rejects};
+use crate::archive::pick::{
+    pick_chunk, run_picks, tally, write_game, PickOptions, PickSummary, Rejects,
+};
 use crate::cli::castling_style;
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, derived_name, Sink};
@@ -87,6 +89,7 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
         normalise: args.normalise.then_some(args.fen_style),
         write: !args.count,
         missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
         key: None,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
@@ -94,9 +97,10 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
         inputs: driver.names().iter().map(|n| n.to_string()).collect(),
         ..PickSummary::default()
     };
-    driver.run(
-        |bytes, origin| pick_chunk(bytes, origin, &opts),
-        |name, picked, info| {
+    run_picks(
+        &mut driver,
+        |bytes, origin, held| pick_chunk(bytes, origin, &opts, held),
+        |name, picked, info, input| {
             let mut first = summary.selected == 0;
             let mut write = |text: &[u8], _key: Vec<u8>| -> Result<()> {
                 if let Some(out) = output.as_mut() {
@@ -111,6 +115,7 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
                 &name.to_string(),
                 picked,
                 info,
+                input,
                 &mut write,
             )
         },

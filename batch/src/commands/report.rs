@@ -2,7 +2,8 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
-use crate::commands::tree::{merge_within, DEFAULT_MAX_NODES};
+use crate::archive::pick::limit_verdict;
+use crate::commands::tree::{merge_within, TreeVisitor, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
 use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
@@ -11,9 +12,9 @@ use crate::stats::by::{ByKey, KeyValue};
 use crate::stats::table::Winner;
 use crate::tree::{GameOutcome, Pruning, Tree};
 use anyhow::{bail, Result};
-use chess960_core::StartKind;
+use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Validator, Verdict};
+use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Verdict};
 use pgn_parse::{GameResult, Origin, Reader, Tag};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -140,6 +141,7 @@ struct Plan<'a> {
     include_classical: bool,
     missing_variant: MissingVariant,
     band_width: u32,
+    max_game_bytes: usize,
 }
 
 fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
@@ -153,6 +155,7 @@ impl Plan<'_> {
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
         game: &ValidGame,
+        first_moves: &[Move],
     ) -> Result<(), &'static str> {
         let (winner, white_half_points) = match game.result {
             GameResult::WhiteWins => (Winner::White, 2),
@@ -192,12 +195,7 @@ impl Plan<'_> {
                 }
                 out.counted += 1;
                 if self.depth > 0 {
-                    let moves: Vec<_> = game
-                        .moves
-                        .iter()
-                        .take(self.depth)
-                        .map(|m| (m.chess_move, None))
-                        .collect();
+                    let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
                     let ratings = facts.ratings;
                     out.tree.add_game(
                         sp,
@@ -250,18 +248,21 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         return out;
     }
     let mut reader = Reader::with_origin(bytes, origin);
-    let mut validator = Validator::new(ValidateOptions {
+    // The first `depth` moves kept for the tree, no record of every move: memory does not
+    // grow with a game's length.
+    let options = ValidateOptions {
         missing_variant: plan.missing_variant,
-        moves: plan.depth > 0,
         ..ValidateOptions::default()
-    });
-    while let Some((_, verdict)) = reader.read_game(&mut validator) {
+    };
+    let mut visitor = TreeVisitor::new(options, plan.depth);
+    while let Some((end, verdict)) = reader.read_game(&mut visitor) {
         out.archive.games_read += 1;
-        match verdict {
+        match limit_verdict(verdict, &end.byte_range, plan.max_game_bytes) {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
-                let tags = validator.tags();
-                if let Err(why) = plan.count(&mut out, tags, &v) {
+                let first_moves = visitor.first_moves(&v.start);
+                let tags = visitor.inner.tags();
+                if let Err(why) = plan.count(&mut out, tags, &v, &first_moves) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -341,6 +342,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         include_classical: args.include_classical,
         missing_variant: globals.variant,
         band_width: args.band_width,
+        max_game_bytes: globals.max_game_bytes,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);

@@ -8,7 +8,7 @@
 //! staging directory is removed. Memory holds one entry per file, not per game.
 
 use crate::archive::pick::{
-    pick_chunk, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
+    pick_chunk, run_picks, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
 };
 use crate::cli::castling_style;
 use crate::driver::{Driver, Globals};
@@ -504,6 +504,7 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
         normalise: args.normalise.then_some(args.fen_style),
         write: true,
         missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
         key: match by {
             SplitBy::Games(_) => None,
             _ => Some(&key as &KeyFn),
@@ -516,9 +517,10 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
         ..PickSummary::default()
     };
     let template = &args.template;
-    driver.run(
-        |bytes, origin| pick_chunk(bytes, origin, &opts),
-        |name, picked, info| {
+    run_picks(
+        &mut driver,
+        |bytes, origin, held| pick_chunk(bytes, origin, &opts, held),
+        |name, picked, info, input| {
             let mut selected = summary.selected;
             let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {
                 let key = match by {
@@ -537,6 +539,7 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
                 &name.to_string(),
                 picked,
                 info,
+                input,
                 &mut write,
             )
         },

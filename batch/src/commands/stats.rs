@@ -2,6 +2,7 @@
 //! cut by `--by` keys, with significance per cell, evaluations, engine-match pairs,
 //! filters, exact merging of tables from separate runs, CSV or JSON.
 
+use crate::archive::pick::limit_verdict;
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, is_special, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
@@ -346,6 +347,7 @@ struct Judge<'o> {
     keys: &'o [ByKey],
     band_width: u32,
     pairs: bool,
+    max_game_bytes: usize,
 }
 
 impl Judge<'_> {
@@ -450,8 +452,10 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         };
         while let Some(end) = reader.read_game(&mut v) {
             let tags = &v.tags;
+            let limit = judge.max_game_bytes;
             let verdict = if end.error.is_some()
                 || truncation(end.movetext_end, &end.byte_range).is_some()
+                || (limit > 0 && end.byte_range.len() > limit)
             {
                 Err(Excluded::Invalid)
             } else {
@@ -490,8 +494,8 @@ fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) 
         plies: 0,
         evals: GameEvals::default(),
     };
-    while let Some((_, verdict, evals)) = reader.read_game(&mut tap) {
-        let verdict = match verdict {
+    while let Some((end, verdict, evals)) = reader.read_game(&mut tap) {
+        let verdict = match limit_verdict(verdict, &end.byte_range, judge.max_game_bytes) {
             Verdict::Valid(v) => Ok(Game {
                 kind: v.kind,
                 start: v.class.kind,
@@ -788,6 +792,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             keys: &args.by,
             band_width: args.band_width,
             pairs: args.pairs.is_some(),
+            max_game_bytes: globals.max_game_bytes,
         };
         let mut driver = Driver::new(&args.inputs, globals)?;
         let mut tables = Tables::new(args.by.clone());

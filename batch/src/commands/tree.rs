@@ -2,6 +2,7 @@
 //! valid games, with results, ratings, performance and evaluations per node; trees of
 //! separate runs merged exactly; memory bounded by a node budget.
 
+use crate::archive::pick::limit_verdict;
 use crate::driver::{Driver, Globals};
 use crate::output::{check_outputs, commit_all, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
@@ -159,13 +160,45 @@ pub struct TreeSummary {
 
 /// A visitor that validates each game ([`Validator`]) and keeps the SAN of its first
 /// main-line plies and the evaluation after each.
-struct TreeVisitor<'a> {
-    inner: Validator<'a>,
+pub(crate) struct TreeVisitor<'a> {
+    pub(crate) inner: Validator<'a>,
     max_plies: usize,
     variation_depth: u32,
     plies: usize,
     sans: Vec<&'a [u8]>,
     evals: Vec<Option<i64>>,
+}
+
+impl<'a> TreeVisitor<'a> {
+    /// A visitor validating with `options` (no move records kept: memory stays bounded
+    /// by `max_plies`, not by the game) and keeping the first `max_plies` main-line SANs.
+    pub(crate) fn new(options: ValidateOptions, max_plies: usize) -> TreeVisitor<'a> {
+        TreeVisitor {
+            inner: Validator::new(ValidateOptions {
+                moves: false,
+                ..options
+            }),
+            max_plies,
+            variation_depth: 0,
+            plies: 0,
+            sans: Vec::new(),
+            evals: Vec::new(),
+        }
+    }
+
+    /// The first main-line moves of the game just read (valid, from `start`).
+    pub(crate) fn first_moves(&self, start: &Position) -> Vec<Move> {
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(self.sans.len());
+        for san in &self.sans {
+            let Ok(m) = pos.parse_san(san) else {
+                break;
+            };
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        moves
+    }
 }
 
 impl<'a> Visitor<'a> for TreeVisitor<'a> {
@@ -257,6 +290,7 @@ struct Plan<'a> {
     sps: Option<&'a SpSet>,
     include_classical: bool,
     missing_variant: MissingVariant,
+    max_game_bytes: usize,
 }
 
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
@@ -270,20 +304,15 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
         return out;
     }
     let mut reader = Reader::with_origin(bytes, origin);
-    let mut v = TreeVisitor {
-        inner: Validator::new(ValidateOptions {
-            missing_variant: plan.missing_variant,
-            ..ValidateOptions::default()
-        }),
-        max_plies: plan.depth,
-        variation_depth: 0,
-        plies: 0,
-        sans: Vec::new(),
-        evals: Vec::new(),
+    let options = ValidateOptions {
+        missing_variant: plan.missing_variant,
+        ..ValidateOptions::default()
     };
+    let mut v = TreeVisitor::new(options, plan.depth);
     let mut moves: Vec<(Move, Option<i64>)> = Vec::new();
-    while let Some((_, verdict)) = reader.read_game(&mut v) {
+    while let Some((end, verdict)) = reader.read_game(&mut v) {
         out.read += 1;
+        let verdict = limit_verdict(verdict, &end.byte_range, plan.max_game_bytes);
         match judge(&verdict, v.inner.tags(), plan) {
             Ok((sp, game)) => {
                 let Some(valid) = verdict.valid() else {
@@ -422,6 +451,7 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
             sps: args.sp.as_ref(),
             include_classical: args.include_classical,
             missing_variant: globals.variant,
+            max_game_bytes: globals.max_game_bytes,
         };
         let mut driver = Driver::new(&args.inputs, globals)?;
         let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();

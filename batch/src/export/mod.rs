@@ -9,7 +9,7 @@ pub mod text;
 
 use columns::{Column, GameView, PlyView};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput};
-use pgn960::validate::{validate_chunk, MissingVariant, ValidateOptions, Verdict};
+use pgn960::validate::{validate_chunk, MissingVariant, RejectReason, ValidateOptions, Verdict};
 use pgn_parse::Origin;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -57,6 +57,8 @@ pub struct Plan {
     pub include_invalid: bool,
     /// What games without a Variant tag are.
     pub missing_variant: MissingVariant,
+    /// Games of more bytes are skipped as `too-large` (`--max-game-bytes`; 0: no limit).
+    pub max_game_bytes: usize,
 }
 
 impl Plan {
@@ -229,6 +231,7 @@ pub fn export_chunk(
     let options = ValidateOptions {
         moves: plan.needs_moves(),
         missing_variant: plan.missing_variant,
+        max_game_bytes: plan.max_game_bytes,
         ..ValidateOptions::default()
     };
     let mut counts = ExportCounts::default();
@@ -264,15 +267,23 @@ pub fn export_chunk(
             }
             _ => range.start as u64,
         };
+        // A game too large gets a row without its tags and text, which are not held.
+        let too_large = judged
+            .verdict
+            .rejection()
+            .is_some_and(|r| r.reason == RejectReason::TooLarge);
         let game = GameView {
-            tags: judged.tags,
+            tags: if too_large { &[] } else { judged.tags },
             verdict: &judged.verdict,
             source,
             offset,
             location: judged.problem_at.map(|at| location(info, at)),
-            text: bytes
-                .get(range.start - base..range.end - base)
-                .unwrap_or_default(),
+            text: match too_large {
+                true => &[],
+                false => bytes
+                    .get(range.start - base..range.end - base)
+                    .unwrap_or_default(),
+            },
             start: range.start,
         };
         match (plan.per, judged.verdict.valid()) {

@@ -333,11 +333,290 @@ fn filter_and_report_count_a_game_over_the_limit_once_as_too_large() {
     };
     let (_, filter) = run(&["filter", "--count"]);
     assert!(filter.contains("rejected, too-large: 1"), "{filter}");
-    // (`tree` counts the game once as invalid with or without reading it in pieces here:
-    // its summary names no reason, so only filter and report can show the difference.)
+    // (`tree`: see `tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces`.)
     let page = dir.path().join("r.html");
     let (code, report) = run(&["report", "-o", page.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{report}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("too-large"), "the page names the reason");
+}
+
+/// `pgn960 --max-game-bytes 1000000 ARGS`: (exit status, stdout and stderr).
+fn run_limited(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = pgn960()
+        .args(["--max-game-bytes", "1000000"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn filter_and_split_copy_a_game_over_the_limit_whole_to_their_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    // Over 8 MiB: from a mapped file, the sink copies it from the map, not the worker.
+    let game = huge_game(9 << 20);
+    let pgn = [BEFORE, &game, AFTER].concat();
+    let stream = dir.path().join("in.pgn.gz");
+    std::fs::write(&stream, gzip(&pgn)).unwrap();
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn).unwrap();
+    let os = |s: &str| std::ffi::OsString::from(s);
+    for (name, input) in [("stream", &stream), ("mapped", &mapped)] {
+        let runs: [(&str, Vec<std::ffi::OsString>); 4] = [
+            ("filter", vec![os("filter"), os("-o"), os("kept.pgn")]),
+            (
+                "filter-normalise",
+                vec![os("filter"), os("--normalise"), os("-o"), os("kept.pgn")],
+            ),
+            (
+                "filter-by-tag",
+                vec![
+                    os("filter"),
+                    os("--event"),
+                    os("nothing"),
+                    os("-o"),
+                    os("kept.pgn"),
+                ],
+            ),
+            (
+                "split",
+                vec![os("split"), os("--by"), os("sp"), os("-o"), os("parts")],
+            ),
+        ];
+        for (what, args) in runs {
+            let run_dir = dir.path().join(format!("{name}-{what}"));
+            std::fs::create_dir(&run_dir).unwrap();
+            let rejects = run_dir.join("rejects.pgn");
+            let mut all: Vec<std::ffi::OsString> = args
+                .into_iter()
+                .map(|a| match a.to_str() {
+                    Some("kept.pgn" | "parts") => run_dir.join(&a).into_os_string(),
+                    _ => a,
+                })
+                .collect();
+            all.extend([
+                input.as_os_str().into(),
+                os("--rejects"),
+                rejects.clone().into(),
+            ]);
+            let all: Vec<&std::ffi::OsStr> = all.iter().map(|a| a.as_os_str()).collect();
+            let (code, text) = run_limited(&all);
+            assert_eq!(code, Some(1), "{name} {what}: {text}");
+            assert!(
+                text.contains("rejected, too-large: 1"),
+                "{name} {what}: {text}"
+            );
+            assert!(text.contains("games read 3 ="), "{name} {what}: {text}");
+            let rejected = std::fs::read(&rejects).unwrap();
+            assert!(
+                rejected.trim_ascii_end() == &game[..],
+                "{name} {what}: the game whole, once ({} bytes written)",
+                rejected.len()
+            );
+            let tsv = std::fs::read_to_string(run_dir.join("rejects.tsv")).unwrap();
+            assert!(
+                tsv.contains("\t5\t1\t"),
+                "{name} {what}: located at 5:1: {tsv}"
+            );
+        }
+    }
+}
+
+/// Peak memory allowed over a run of a 150 MB game with `--max-game-bytes 1000000`,
+/// through a pipe: the chunks in flight (export's are row groups of 8 MiB), not
+/// the game. From a mapped file, the game's pages count too: this much over its size.
+const PEAK_OVER_LIMIT_MB: u64 = 120;
+
+#[test]
+fn every_command_rejects_a_150_mb_game_once_as_too_large_in_memory_bounded_by_the_limit() {
+    let test =
+        "every_command_rejects_a_150_mb_game_once_as_too_large_in_memory_bounded_by_the_limit";
+    let dir = tempfile::tempdir().unwrap();
+    // A tag value of 150 MB: what a table row or a copied game would hold whole.
+    let mut game = b"[Event \"huge\"]\n[White \"".to_vec();
+    game.resize(game.len() + (150 << 20), b'w');
+    game.extend_from_slice(b"\"]\n\n1. e4 e5 *");
+    let pgn = std::sync::Arc::new([BEFORE, &game, AFTER].concat());
+    drop(game);
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn[..]).unwrap();
+    let out = |name: &str| dir.path().join(name).into_os_string();
+    let os = std::ffi::OsString::from;
+    // Each command, and what it prints for one game rejected as too large.
+    let commands: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        (vec![os("check")], "too-large                     1"),
+        (vec![os("stats")], "invalid: 1,"),
+        (
+            vec![os("export"), os("-o"), out("t.parquet")],
+            "too-large                     1",
+        ),
+        (
+            vec![os("export"), os("-o"), out("t.csv")],
+            "too-large                     1",
+        ),
+        (vec![os("tree"), os("-o"), out("t.csv")], "invalid: 1,"),
+        (vec![os("report"), os("-o"), out("r.html")], ""),
+        (
+            vec![os("filter"), os("-o"), out("f.pgn")],
+            "rejected, too-large: 1",
+        ),
+    ];
+    for stream in [false, true] {
+        for (args, says) in &commands {
+            let mut all: Vec<&std::ffi::OsStr> =
+                vec!["--max-game-bytes".as_ref(), "1000000".as_ref()];
+            all.extend(args.iter().map(|a| a.as_os_str()));
+            all.push(if stream {
+                "-".as_ref()
+            } else {
+                mapped.as_os_str()
+            });
+            let feed = stream.then(|| {
+                let pgn = std::sync::Arc::clone(&pgn);
+                Box::new(move |mut pipe: std::process::ChildStdin| {
+                    let _ = pipe.write_all(&pgn);
+                }) as Box<dyn FnOnce(std::process::ChildStdin) + Send>
+            });
+            let Some((code, stdout, stderr, peak)) = run_measured(test, &all, feed) else {
+                return;
+            };
+            let what = format!("{args:?} (stream: {stream})");
+            assert!(matches!(code, Some(0 | 1)), "{what}: {stderr}");
+            let text = format!("{stdout}{stderr}");
+            assert!(text.contains(says), "{what}: {text:.3000}");
+            if args[0] == "report" {
+                let html = std::fs::read_to_string(dir.path().join("r.html")).unwrap();
+                assert!(
+                    html.contains("\"too-large\":1"),
+                    "{what}: the page counts it"
+                );
+            }
+            let over = if stream { 0 } else { pgn.len() as u64 >> 20 };
+            assert!(
+                peak < over + PEAK_OVER_LIMIT_MB,
+                "{what}: peak RSS {peak} MB, {over} MB of it the mapped input"
+            );
+        }
+    }
+}
+
+#[test]
+fn tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces() {
+    // A comment of results: its pieces, read as games, would be a million games of no move.
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"huge\"]\n\n1. e4 {".to_vec();
+    while game.len() < 3 << 20 {
+        game.extend_from_slice(b"* ");
+    }
+    game.extend_from_slice(b"} e5 *");
+    let pgn = [BEFORE, &game, AFTER].concat();
+    let stream = dir.path().join("in.pgn.gz");
+    std::fs::write(&stream, gzip(&pgn)).unwrap();
+    let mapped = dir.path().join("in.pgn");
+    std::fs::write(&mapped, &pgn).unwrap();
+    for input in [&stream, &mapped] {
+        let table = dir.path().join("t.csv");
+        let (code, text) = run_limited(&[
+            "tree".as_ref(),
+            "-o".as_ref(),
+            table.as_os_str(),
+            input.as_os_str(),
+        ]);
+        assert_eq!(code, Some(0), "{text}");
+        assert!(
+            text.contains("games read: 3, counted: 0, nodes: 0, invalid: 1, unfinished: 2"),
+            "{}: {text}",
+            input.display()
+        );
+    }
+}
+
+#[test]
+fn a_game_larger_than_memory_without_a_limit_is_an_error_not_an_abort() {
+    use std::process::{Command, Stdio};
+    // Under a limit of 500 MB of address space (`ulimit -v`), with no game size limit, a
+    // streamed game of 600 MB cannot be held: the buffer that would hold it is refused.
+    let run = |feed: Box<dyn FnOnce(std::process::ChildStdin) + Send>| {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 500000 && exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("pgn960"))
+            .args([
+                "--no-progress",
+                "--max-game-bytes",
+                "0",
+                "-j1",
+                "check",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pipe = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || feed(pipe));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The limit leaves room for an ordinary run.
+    let (code, stderr) = run(Box::new(|mut pipe| {
+        let _ = pipe.write_all(BEFORE);
+    }));
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = run(Box::new(|mut pipe| {
+        let _ = pipe.write_all(BEFORE);
+        let _ = pipe.write_all(b"[Event \"huge\"]\n\n1. e4 {");
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..600 {
+            if pipe.write_all(&block).is_err() {
+                return;
+            }
+        }
+        let _ = pipe.write_all(b"} e5 *\n");
+    }));
+    assert_eq!(code, Some(2), "an error, not an abort: {stderr}");
+    assert!(
+        stderr.contains("not enough memory to hold")
+            && stderr.contains("from line 5")
+            && stderr.contains("use --max-game-bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn report_memory_does_not_grow_with_the_length_of_a_game() {
+    let test = "report_memory_does_not_grow_with_the_length_of_a_game";
+    // 30 MB of legal moves (7.5 million plies), under the default limit: a record per
+    // ply took 25 bytes per byte of the game.
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"long\"]\n\n".to_vec();
+    while game.len() < 30 << 20 {
+        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    }
+    game.extend_from_slice(b"*");
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    let page = dir.path().join("r.html");
+    let args = [
+        "report".as_ref(),
+        "-o".as_ref(),
+        page.as_os_str(),
+        input.as_os_str(),
+    ];
+    let Some((code, stdout, stderr, peak)) = run_measured(test, &args, None) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"games_read\":3"), "the three games read");
+    let over = (game.len() >> 20) as u64;
+    assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
 }
