@@ -46,7 +46,7 @@ pub struct Cli {
     /// the FEN says so (a non-classical start, file-letter castling), else classical.
     #[arg(long, global = true, value_enum, value_name = "VARIANT")]
     pub variant: Option<VariantArg>,
-    /// Reject a game of more bytes as `too-large` (check, clean, stats, export): read in
+    /// Reject a game of more bytes as `too-large` (every command that reads games): read in
     /// pieces, never held whole, copied whole to the rejects; a stretch of junk that long is
     /// skipped in pieces. 0: no limit.
     #[arg(

@@ -8,19 +8,19 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// An input could not be opened or read.
-    #[error("cannot read {name}: {source}")]
+    #[error("cannot read {name}")]
     Io {
         /// The input (a path, or `<stdin>`).
         name: String,
-        /// The error.
+        /// The error (its `source()`: print the chain, e.g. anyhow's `{:#}`, to see it).
         source: io::Error,
     },
     /// An input stopped being readable (or decodable) part of the way through.
-    #[error("cannot read past byte {offset} of the (decoded) input: {source}")]
+    #[error("cannot read past byte {offset} of the (decoded) input")]
     ReadAt {
         /// Decoded bytes read before the error.
         offset: usize,
-        /// The error.
+        /// The error (its `source()`: print the chain, e.g. anyhow's `{:#}`, to see it).
         source: io::Error,
     },
     /// A directory given as input holds no file of a known kind.

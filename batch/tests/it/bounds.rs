@@ -620,3 +620,40 @@ fn report_memory_does_not_grow_with_the_length_of_a_game() {
     let over = (game.len() >> 20) as u64;
     assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
 }
+
+#[test]
+fn export_of_a_mapped_game_over_the_limit_records_no_moves_past_it() {
+    let test = "export_of_a_mapped_game_over_the_limit_records_no_moves_past_it";
+    // 30 MB of legal moves in a mapped file, over a 1 MB limit: the game is read whole
+    // from the map, but its moves past the limit are neither replayed nor recorded (a
+    // record per move took 2.9 GB for 100 MB of moves).
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"long\"]\n\n".to_vec();
+    while game.len() < 30 << 20 {
+        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    }
+    game.extend_from_slice(b"*");
+    let input = dir.path().join("in.pgn");
+    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    let table = dir.path().join("t.csv");
+    let args = [
+        "--max-game-bytes".as_ref(),
+        "1000000".as_ref(),
+        "export".as_ref(),
+        "--columns".as_ref(),
+        "moves_uci,reason".as_ref(),
+        "--include-invalid".as_ref(),
+        "-o".as_ref(),
+        table.as_os_str(),
+        input.as_os_str(),
+    ];
+    let Some((code, stdout, stderr, peak)) = run_measured(test, &args, None) else {
+        return;
+    };
+    // Exit 1: the archive held an invalid game.
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    let csv = std::fs::read_to_string(&table).unwrap();
+    assert_eq!(csv.matches("too-large").count(), 1, "{csv}");
+    let over = (game.len() >> 20) as u64;
+    assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
+}

@@ -168,6 +168,20 @@ fn a_missing_output_directory_is_a_clear_error_and_nothing_is_written() {
 }
 
 #[test]
+fn a_missing_input_names_its_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pgn960_process()
+        .arg("check")
+        .arg(dir.path().join("no-such.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot read"), "{stderr}");
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}
+
+#[test]
 fn ctrl_c_leaves_no_output_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let big = big_input(dir.path(), 80 << 20);

@@ -75,6 +75,22 @@ impl<'a> Validator<'a> {
             _ => None,
         }
     }
+
+    /// The replay, for an event at `offset`; none once the game has run past
+    /// `--max-game-bytes`: it is then decided as too-large, and the moves after that point
+    /// are not replayed or recorded (a mapped game is read whole, and its records would
+    /// grow with it).
+    fn replay_at(&mut self, offset: usize) -> Option<&mut Replay> {
+        let limit = self.opts.max_game_bytes;
+        if limit > 0 && offset.saturating_sub(self.game_start) > limit {
+            if matches!(self.state, State::Replaying(_)) {
+                let verdict = Verdict::Invalid(super::too_large(limit, self.game_start));
+                self.state = State::Decided(verdict);
+            }
+            return None;
+        }
+        self.replay()
+    }
 }
 
 impl<'a> Visitor<'a> for Validator<'a> {
@@ -101,7 +117,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
         }
     }
     fn san(&mut self, san: &'a [u8], offset: usize) {
-        if let Some(replay) = self.replay() {
+        if let Some(replay) = self.replay_at(offset) {
             replay.san(san, offset);
         }
     }
@@ -109,7 +125,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
         self.decode_san
     }
     fn decoded_san(&mut self, san: DecodedSan, raw: &'a [u8], offset: usize) {
-        if let Some(replay) = self.replay() {
+        if let Some(replay) = self.replay_at(offset) {
             match core_san(san) {
                 Some(san) => replay.decoded_san(san, raw, offset),
                 None => replay.san(raw, offset),
@@ -117,12 +133,12 @@ impl<'a> Visitor<'a> for Validator<'a> {
         }
     }
     fn null_move(&mut self, offset: usize) {
-        if let Some(replay) = self.replay() {
+        if let Some(replay) = self.replay_at(offset) {
             replay.null_move(offset);
         }
     }
-    fn comment(&mut self, text: &'a [u8], _offset: usize) {
-        if let Some(replay) = self.replay() {
+    fn comment(&mut self, text: &'a [u8], offset: usize) {
+        if let Some(replay) = self.replay_at(offset) {
             replay.comment(text);
         }
     }
