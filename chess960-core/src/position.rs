@@ -12,7 +12,7 @@
 //! assert!(pos.play(e4).is_err());
 //! ```
 
-use crate::attacks::{self, aligned, between, line};
+use crate::attacks::{self, between, line};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::CastlingRights;
@@ -26,9 +26,9 @@ use arrayvec::ArrayVec;
 ///
 /// Every `Position` was validated when it was built (one king per side, no pawns on the back
 /// ranks, the side not to move not in check, castling rights backed by king and rook), and
-/// moves from [`Position::legal_moves`] keep it so. It also keeps what legality needs — the
-/// pieces giving check and our pinned pieces, computed once when the position is made — and,
-/// unless [`Position::without_key`] turned it off, its Zobrist key.
+/// moves from [`Position::legal_moves`] keep it so. Unless [`Position::without_key`] turned
+/// it off, it also keeps its Zobrist key. What legality needs (checkers, pinned pieces) is
+/// computed where it is used, so that making a move does only the move.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: Board,
@@ -41,10 +41,15 @@ pub struct Position {
     /// The Zobrist key, kept up to date only when `keyed`.
     pub(crate) hash: u64,
     pub(crate) keyed: bool,
-    /// Enemy pieces giving check to the side to move.
-    pub(crate) checkers: Bitboard,
-    /// Pieces of the side to move that alone shield their king from an enemy slider.
-    pub(crate) pinned: Bitboard,
+}
+
+/// What legal move generation needs to know about the side to move's king.
+#[derive(Clone, Copy)]
+struct Legality {
+    /// Enemy pieces giving check.
+    checkers: Bitboard,
+    /// Our pieces that alone shield the king from an enemy slider.
+    pinned: Bitboard,
 }
 
 impl PartialEq for Position {
@@ -167,37 +172,37 @@ impl Position {
         self.board.king_of(color).unwrap_or(Square::A1)
     }
 
-    /// The pieces giving check to the side to move (kept in the position).
+    /// The pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        let us = self.turn;
+        self.board
+            .attackers_to(self.king_of(us), us.other(), self.board.occupied())
     }
 
     /// Pieces of the side to move pinned to their king: each is the only piece between the
-    /// king and an enemy rook, bishop or queen on its line (kept in the position).
+    /// king and an enemy rook, bishop or queen on its line.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
-        self.pinned
+        self.legality().pinned
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers().any()
     }
 
-    /// Computes the checkers and pinned pieces of the side to move, and the key if kept:
-    /// every constructor ends here.
+    /// Computes the key (kept from now on): every constructor ends here.
     pub(crate) fn finish(&mut self) {
         self.keyed = true;
         self.hash = self.compute_hash();
-        self.update_legality();
     }
 
-    /// Computes the checkers and pinned pieces from scratch: one pass over the enemy sliders
-    /// on the king's lines (small tables, no magic lookup) finds both.
-    #[inline]
-    fn update_legality(&mut self) {
+    /// The checkers and pinned pieces: one pass over the enemy sliders on the king's lines
+    /// (small tables, no magic lookup) finds both.
+    #[inline(always)]
+    fn legality(&self) -> Legality {
         let us = self.turn;
         let king = self.king_of(us);
         let board = &self.board;
@@ -218,8 +223,10 @@ impl Position {
                 pinned |= blockers;
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned & board.by_color(us);
+        Legality {
+            checkers,
+            pinned: pinned & board.by_color(us),
+        }
     }
 
     /// Whether the side to move is checkmated.
@@ -288,7 +295,7 @@ impl Position {
     fn generate<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let king = self.king_of(us);
-        let checkers = self.checkers;
+        let Legality { checkers, pinned } = self.legality();
         let theirs = self.board.by_color(us.other());
         sink.piece_moves(
             &self.board,
@@ -309,8 +316,8 @@ impl Position {
                 !self.board.by_color(us)
             }
         };
-        self.gen_pieces(king, target, sink);
-        self.gen_pawns(king, target, sink);
+        self.gen_pieces(king, pinned, target, sink);
+        self.gen_pawns(king, pinned, target, sink);
         if let Some(ep) = self.ep_square {
             self.gen_en_passant(ep, sink);
         }
@@ -344,13 +351,18 @@ impl Position {
 
     /// Knight, bishop, rook and queen moves onto `target` (pinned pieces along their line).
     #[inline(always)]
-    fn gen_pieces<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+    fn gen_pieces<S: MoveSink>(
+        &self,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) {
         let board = &self.board;
         let us = self.turn;
         let ours = board.by_color(us);
         let theirs = board.by_color(us.other());
         let occupied = board.occupied();
-        let pinned = self.pinned;
         // A pinned knight can never move.
         for from in board.by_role(Role::Knight) & ours & !pinned {
             let to = attacks::knight_attacks(from) & target;
@@ -377,14 +389,20 @@ impl Position {
     /// Pawn pushes and captures onto `target`: every unpinned pawn at once by shifting
     /// bitboards, pinned pawns one by one along their line.
     #[inline(always)]
-    fn gen_pawns<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+    fn gen_pawns<S: MoveSink>(
+        &self,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) {
         let board = &self.board;
         let us = self.turn;
         let pawns = board.by_role(Role::Pawn) & board.by_color(us);
         let theirs = board.by_color(us.other());
         let empty = !board.occupied();
         let last = Bitboard::rank(Rank::Eighth.relative_to(us));
-        for from in pawns & self.pinned {
+        for from in pawns & pinned {
             let allowed = target & line(king, from);
             for to in attacks::pawn_attacks(us, from) & theirs & allowed {
                 Self::push_pawn_move(sink, from, to, board.role_at(to));
@@ -406,7 +424,7 @@ impl Position {
                 Self::push_pawn_move(sink, from, two, None);
             }
         }
-        let free = pawns & !self.pinned;
+        let free = pawns & !pinned;
         let not_a = !Bitboard::file(crate::types::File::A);
         let not_h = !Bitboard::file(crate::types::File::H);
         let third = Bitboard::rank(Rank::Third.relative_to(us));
@@ -530,18 +548,25 @@ impl Position {
     /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe
     /// (not en passant: see [`Position::en_passant_is_legal`]).
     ///
-    /// `from` must hold a piece of the side to move that is not the king. Uses the checkers
-    /// and pinned pieces kept in the position: no attack lookup.
+    /// `from` must hold a piece of the side to move that is not the king. The king is safe
+    /// when no enemy piece but one captured on `to` attacks it once `from` is vacated and `to`
+    /// filled: small tables only, no magic lookup.
     #[inline]
     pub(crate) fn non_king_move_is_safe(&self, from: Square, to: Square) -> bool {
-        let king = self.king_of(self.turn);
-        if self.checkers.any() {
-            match self.checkers.single_square() {
-                Some(checker) if (between(king, checker) | checker).contains(to) => {}
-                _ => return false,
-            }
+        let us = self.turn;
+        let king = self.king_of(us);
+        let board = &self.board;
+        let them = board.by_color(us.other()).without(to);
+        let leapers = (attacks::knight_attacks(king) & board.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn));
+        if (leapers & them).any() {
+            return false;
         }
-        !self.pinned.contains(from) || aligned(king, from, to)
+        let occupied = board.occupied().without(from) | to;
+        let mut sliders = ((attacks::rook_rays(king) & board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & board.bishops_and_queens()))
+            & them;
+        sliders.all(|slider| (between(king, slider) & occupied).any())
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).
@@ -580,10 +605,30 @@ impl Position {
     /// Precondition: `m` is legal here, as every move returned by [`Position::legal_moves`],
     /// [`Position::parse_san`] and [`Position::parse_uci`] is. Playing any other move is
     /// memory-safe but leaves the position inconsistent (wrong pieces, rights or key).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        if self.keyed {
+            self.play_keeping_key(m);
+        } else {
+            self.play_pieces(m);
+        }
+    }
+
+    /// Make-move with the key update after it (out of line: the keyless path stays small).
+    #[inline(never)]
+    fn play_keeping_key(&mut self, m: Move) {
         let us = self.turn;
-        let old_ep = self.ep_square.take();
+        let old_ep = self.ep_square;
         let old_rights = self.castling;
+        self.play_pieces(m);
+        self.update_key(us, m, old_ep, old_rights);
+    }
+
+    /// Make-move without the key: pieces, rights, en passant, clocks and turn.
+    #[inline(always)]
+    fn play_pieces(&mut self, m: Move) {
+        let us = self.turn;
+        self.ep_square = None;
         match m {
             Move::Normal {
                 role,
@@ -602,10 +647,6 @@ impl Position {
         if let Some(ep) = self.ep_square {
             self.keep_ep_if_legal(ep);
         }
-        if self.keyed {
-            self.update_key(us, m, old_ep, old_rights);
-        }
-        self.update_legality();
     }
 
     /// The key after `us` played `m` (the position is already the one after the move).
@@ -679,10 +720,15 @@ impl Position {
         if let Some(ep) = self.ep_square {
             key ^= zobrist::en_passant_key(ep);
         }
-        if old_rights != self.castling {
-            for (_, _, sq) in old_rights.iter().chain(self.castling.iter()) {
-                key ^= zobrist::castling_key(sq);
-            }
+        // Only castling and moves from or to a back rank can change the rights.
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        let rights_may_change = match m {
+            Move::Normal { from, to, .. } => ((Bitboard::from(from) | to) & back_ranks).any(),
+            Move::EnPassant { .. } => false,
+            Move::Castle { .. } => true,
+        };
+        if rights_may_change && old_rights != self.castling {
+            key ^= rights_key(old_rights) ^ rights_key(self.castling);
         }
         self.hash = key;
     }
@@ -729,13 +775,14 @@ impl Position {
         } else {
             self.halfmoves + 1
         };
-        if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
+        // From the second rank to the fourth (or the seventh to the fifth) and no other pawn
+        // move: the square indices differ in the bit of 16 alone.
+        if role == Role::Pawn && from.index() ^ to.index() == 16 {
             self.double_push(from, to);
         }
         // Castling rooks stand on the back ranks: most moves touch neither.
         let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
-        if self.castling != CastlingRights::NONE
-            && (back_ranks.contains(from) || back_ranks.contains(to))
+        if ((Bitboard::from(from) | to) & back_ranks).any() && self.castling != CastlingRights::NONE
         {
             self.update_rights(role, from, to);
         }
@@ -843,6 +890,15 @@ impl Position {
     pub fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
     }
+}
+
+/// The XOR of the keys of every castling right in `rights` (off the hot path).
+#[cold]
+#[inline(never)]
+fn rights_key(rights: CastlingRights) -> u64 {
+    rights
+        .iter()
+        .fold(0, |key, (_, _, rook)| key ^ zobrist::castling_key(rook))
 }
 
 /// The error of [`Position::play`]: the move is not legal in the position.
