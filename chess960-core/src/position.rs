@@ -608,27 +608,20 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
         if self.keyed {
-            self.play_keeping_key(m);
+            self.play_move::<true>(m);
         } else {
-            self.play_pieces(m);
+            self.play_move::<false>(m);
         }
     }
 
-    /// Make-move with the key update after it (out of line: the keyless path stays small).
-    #[inline(never)]
-    fn play_keeping_key(&mut self, m: Move) {
-        let us = self.turn;
-        let old_ep = self.ep_square;
-        let old_rights = self.castling;
-        self.play_pieces(m);
-        self.update_key(us, m, old_ep, old_rights);
-    }
-
-    /// Make-move without the key: pieces, rights, en passant, clocks and turn.
+    /// Make-move: pieces, rights, en passant, clocks, turn, and the key when `KEY`.
     #[inline(always)]
-    fn play_pieces(&mut self, m: Move) {
+    fn play_move<const KEY: bool>(&mut self, m: Move) {
         let us = self.turn;
-        self.ep_square = None;
+        if let Some(ep) = self.ep_square.take() {
+            self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
+        }
+        self.xor_key::<KEY>(|| zobrist::turn_key(Color::Black));
         match m {
             Move::Normal {
                 role,
@@ -636,101 +629,26 @@ impl Position {
                 capture,
                 to,
                 promotion,
-            } => self.play_normal(role, from, capture, to, promotion),
-            Move::EnPassant { from, to } => self.play_en_passant(from, to),
-            Move::Castle { king, rook } => self.play_castle(king, rook),
+            } => self.play_normal::<KEY>(role, from, capture, to, promotion),
+            Move::EnPassant { from, to } => self.play_en_passant::<KEY>(from, to),
+            Move::Castle { king, rook } => self.play_castle::<KEY>(king, rook),
         }
         self.fullmoves = self.fullmoves.saturating_add(us.fold(0, 1));
         self.turn = us.other();
         // After the turn changes: the en-passant square (set only by a double push that an
         // enemy pawn could capture) belongs to the new side to move.
         if let Some(ep) = self.ep_square {
-            self.keep_ep_if_legal(ep);
+            self.keep_ep_if_legal::<KEY>(ep);
         }
     }
 
-    /// The key after `us` played `m` (the position is already the one after the move).
-    #[inline]
-    fn update_key(
-        &mut self,
-        us: Color,
-        m: Move,
-        old_ep: Option<Square>,
-        old_rights: CastlingRights,
-    ) {
-        let mut key = self.hash ^ zobrist::turn_key(Color::Black);
-        key ^= match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let placed = Piece {
-                    color: us,
-                    role: promotion.unwrap_or(role),
-                };
-                let captured = capture.map_or(0, |role| {
-                    zobrist::piece_key(
-                        Piece {
-                            color: us.other(),
-                            role,
-                        },
-                        to,
-                    )
-                });
-                zobrist::piece_key(Piece { color: us, role }, from)
-                    ^ zobrist::piece_key(placed, to)
-                    ^ captured
-            }
-            Move::EnPassant { from, to } => {
-                let pawn = Piece {
-                    color: us,
-                    role: Role::Pawn,
-                };
-                let victim = Piece {
-                    color: us.other(),
-                    role: Role::Pawn,
-                };
-                zobrist::piece_key(victim, Square::from_coords(to.file(), from.rank()))
-                    ^ zobrist::piece_key(pawn, from)
-                    ^ zobrist::piece_key(pawn, to)
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::of_rook(king.file(), rook.file());
-                let rank = us.back_rank();
-                let k = Piece {
-                    color: us,
-                    role: Role::King,
-                };
-                let r = Piece {
-                    color: us,
-                    role: Role::Rook,
-                };
-                zobrist::piece_key(k, king)
-                    ^ zobrist::piece_key(r, rook)
-                    ^ zobrist::piece_key(k, side.king_to(rank))
-                    ^ zobrist::piece_key(r, side.rook_to(rank))
-            }
-        };
-        if let Some(ep) = old_ep {
-            key ^= zobrist::en_passant_key(ep);
+    /// XORs `key()` into the position's key when `KEY`; otherwise does not even compute it
+    /// (its table lookups would stay for their bounds checks).
+    #[inline(always)]
+    fn xor_key<const KEY: bool>(&mut self, key: impl FnOnce() -> u64) {
+        if KEY {
+            self.hash ^= key();
         }
-        if let Some(ep) = self.ep_square {
-            key ^= zobrist::en_passant_key(ep);
-        }
-        // Only castling and moves from or to a back rank can change the rights.
-        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
-        let rights_may_change = match m {
-            Move::Normal { from, to, .. } => ((Bitboard::from(from) | to) & back_ranks).any(),
-            Move::EnPassant { .. } => false,
-            Move::Castle { .. } => true,
-        };
-        if rights_may_change && old_rights != self.castling {
-            key ^= rights_key(old_rights) ^ rights_key(self.castling);
-        }
-        self.hash = key;
     }
 
     /// The position after `m`, without checking it (the precondition of
@@ -744,7 +662,7 @@ impl Position {
     /// The pieces of a normal move (promotions included), the clock, the rights it removes
     /// and a double push's en-passant candidate.
     #[inline(always)]
-    fn play_normal(
+    fn play_normal<const KEY: bool>(
         &mut self,
         role: Role,
         from: Square,
@@ -753,23 +671,22 @@ impl Position {
         promotion: Option<Role>,
     ) {
         let us = self.turn;
+        let moving = Piece { color: us, role };
+        let arriving = Piece {
+            color: us,
+            role: promotion.unwrap_or(role),
+        };
         if let Some(captured) = capture {
-            self.board.take(
-                to,
-                Piece {
-                    color: us.other(),
-                    role: captured,
-                },
-            );
+            let captured = Piece {
+                color: us.other(),
+                role: captured,
+            };
+            self.board.take(to, captured);
+            self.xor_key::<KEY>(|| zobrist::piece_key(captured, to));
         }
-        self.board.take(from, Piece { color: us, role });
-        self.board.put(
-            to,
-            Piece {
-                color: us,
-                role: promotion.unwrap_or(role),
-            },
-        );
+        self.board.take(from, moving);
+        self.board.put(to, arriving);
+        self.xor_key::<KEY>(|| zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to));
         self.halfmoves = if role == Role::Pawn || capture.is_some() {
             0
         } else {
@@ -784,7 +701,7 @@ impl Position {
         let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
         if ((Bitboard::from(from) | to) & back_ranks).any() && self.castling != CastlingRights::NONE
         {
-            self.update_rights(role, from, to);
+            self.update_rights::<KEY>(role, from, to);
         }
     }
 
@@ -797,12 +714,14 @@ impl Position {
         self.set_ep_if_capturable(passed);
     }
 
-    /// Keeps `ep` only if the side to move can capture onto it legally (rare: off the hot
-    /// path).
+    /// Keeps `ep` (and its key) only if the side to move can capture onto it legally (rare:
+    /// off the hot path).
     #[cold]
     #[inline(never)]
-    fn keep_ep_if_legal(&mut self, ep: Square) {
-        if !self.any_legal_en_passant(ep) {
+    fn keep_ep_if_legal<const KEY: bool>(&mut self, ep: Square) {
+        if self.any_legal_en_passant(ep) {
+            self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
+        } else {
             self.ep_square = None;
         }
     }
@@ -810,7 +729,7 @@ impl Position {
     /// The pieces of an en-passant capture (rare: kept off the hot path).
     #[cold]
     #[inline(never)]
-    fn play_en_passant(&mut self, from: Square, to: Square) {
+    fn play_en_passant<const KEY: bool>(&mut self, from: Square, to: Square) {
         let us = self.turn;
         let captured = Square::from_coords(to.file(), from.rank());
         let pawn = Piece {
@@ -824,13 +743,18 @@ impl Position {
         self.board.take(captured, victim);
         self.board.take(from, pawn);
         self.board.put(to, pawn);
+        self.xor_key::<KEY>(|| {
+            zobrist::piece_key(victim, captured)
+                ^ zobrist::piece_key(pawn, from)
+                ^ zobrist::piece_key(pawn, to)
+        });
         self.halfmoves = 0;
     }
 
     /// The pieces and rights of castling (rare: kept off the hot path).
     #[cold]
     #[inline(never)]
-    fn play_castle(&mut self, king: Square, rook: Square) {
+    fn play_castle<const KEY: bool>(&mut self, king: Square, rook: Square) {
         let us = self.turn;
         let side = CastlingSide::of_rook(king.file(), rook.file());
         let rank = us.back_rank();
@@ -847,13 +771,24 @@ impl Position {
         self.board.take(rook, r);
         self.board.put(king_to, k);
         self.board.put(rook_to, r);
+        self.xor_key::<KEY>(|| {
+            zobrist::piece_key(k, king)
+                ^ zobrist::piece_key(r, rook)
+                ^ zobrist::piece_key(k, king_to)
+                ^ zobrist::piece_key(r, rook_to)
+        });
+        let before = self.castling;
         self.castling.clear_color(us);
+        let after = self.castling;
+        self.xor_key::<KEY>(|| rights_key(before) ^ rights_key(after));
         self.halfmoves += 1;
     }
 
-    /// The castling rights left after a normal move of `role` from `from` to `to`.
+    /// The castling rights (and their part of the key) left after a normal move of `role`
+    /// from `from` to `to`.
     #[inline(never)]
-    fn update_rights(&mut self, role: Role, from: Square, to: Square) {
+    fn update_rights<const KEY: bool>(&mut self, role: Role, from: Square, to: Square) {
+        let before = self.castling;
         if role == Role::King {
             self.castling.clear_color(self.turn);
         }
@@ -865,6 +800,9 @@ impl Position {
                     }
                 }
             }
+        }
+        if KEY && before != self.castling {
+            self.hash ^= rights_key(before) ^ rights_key(self.castling);
         }
     }
 
