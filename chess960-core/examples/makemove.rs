@@ -151,6 +151,13 @@ fn main() -> ExitCode {
         eprintln!("usage: makemove ours|ours-keyed|shakmaty|san-ours|san-shakmaty|none ROUNDS");
         return ExitCode::from(2);
     };
+    eprintln!(
+        "size_of: Position {} bytes, Move {}; shakmaty Chess {}, Move {}",
+        std::mem::size_of::<Position>(),
+        std::mem::size_of::<Move>(),
+        std::mem::size_of::<Chess>(),
+        std::mem::size_of::<shakmaty::Move>()
+    );
     let mut pairs = pairs();
     if who == "ours" {
         for p in &mut pairs {
