@@ -676,16 +676,15 @@ impl Position {
             color: us,
             role: promotion.unwrap_or(role),
         };
+        self.board
+            .move_piece(moving, from, to, arriving.role, capture);
         if let Some(captured) = capture {
             let captured = Piece {
                 color: us.other(),
                 role: captured,
             };
-            self.board.take(to, captured);
             self.xor_key::<KEY>(|| zobrist::piece_key(captured, to));
         }
-        self.board.take(from, moving);
-        self.board.put(to, arriving);
         self.xor_key::<KEY>(|| zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to));
         self.halfmoves = if role == Role::Pawn || capture.is_some() {
             0
