@@ -43,6 +43,13 @@ pub struct Position {
     pub(crate) keyed: bool,
 }
 
+// Positions are shared across threads (parallel perft, the validation pipeline): no cache
+// with interior mutability may make them lose `Send + Sync`.
+const _: () = {
+    const fn shared_across_threads<T: Send + Sync>() {}
+    shared_across_threads::<Position>();
+};
+
 /// What legal move generation needs to know about the side to move's king.
 #[derive(Clone, Copy)]
 struct Legality {
