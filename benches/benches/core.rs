@@ -97,8 +97,9 @@ fn main() {
     group.finish();
 
     // Make-move alone: every (position, move) pair resolved beforehand, then played on a
-    // copy of the position (copy-make, both sides).
-    let moves: Vec<(Position, chess960_core::Move, Chess, shakmaty::Move)> = pairs
+    // copy of the position (copy-make, both sides). Each row reads its own vector of
+    // (position, move) records, so the three rows read the same layout.
+    let resolved: Vec<(Position, chess960_core::Move, Chess, shakmaty::Move)> = pairs
         .iter()
         .filter_map(|(ours, theirs, s)| {
             let m = ours.parse_san(s).ok()?;
@@ -106,15 +107,24 @@ fn main() {
             Some((ours.clone(), m, theirs.clone(), t))
         })
         .collect();
-    let unkeyed: Vec<Position> = moves
+    let unkeyed: Vec<(Position, chess960_core::Move)> = resolved
         .iter()
-        .map(|(p, _, _, _)| p.clone().without_key())
+        .map(|(p, m, _, _)| (p.clone().without_key(), *m))
         .collect();
+    let keyed: Vec<(Position, chess960_core::Move)> = resolved
+        .iter()
+        .map(|(p, m, _, _)| (p.clone().with_key(), *m))
+        .collect();
+    let theirs: Vec<(Chess, shakmaty::Move)> = resolved
+        .iter()
+        .map(|(_, _, p, m)| (p.clone(), *m))
+        .collect();
+    let moves = resolved.len();
+    drop(resolved);
     let play_ours = || {
         unkeyed
             .iter()
-            .zip(&moves)
-            .map(|(p, (_, m, _, _))| {
+            .map(|(p, m)| {
                 let mut p = p.clone();
                 p.play_unchecked(*m);
                 p.board().occupied().0
@@ -122,9 +132,9 @@ fn main() {
             .fold(0u64, |a, z| a ^ z)
     };
     let play_ours_keyed = || {
-        moves
+        keyed
             .iter()
-            .map(|(p, m, _, _)| {
+            .map(|(p, m)| {
                 let mut p = p.clone();
                 p.play_unchecked(*m);
                 p.zobrist()
@@ -132,16 +142,16 @@ fn main() {
             .fold(0u64, |a, z| a ^ z)
     };
     let play_theirs = || {
-        moves
+        theirs
             .iter()
-            .map(|(_, _, p, m)| {
+            .map(|(p, m)| {
                 let mut p = p.clone();
                 p.play_unchecked(*m);
                 p.board().occupied().0
             })
             .fold(0u64, |a, z| a ^ z)
     };
-    let mut group = c.benchmark_group(format!("make-move ({} moves)", moves.len()));
+    let mut group = c.benchmark_group(format!("make-move ({moves} moves)"));
     group.bench_function("chess960-core", |b| b.iter(|| black_box(play_ours())));
     group.bench_function("chess960-core keyed", |b| {
         b.iter(|| black_box(play_ours_keyed()))
@@ -150,7 +160,7 @@ fn main() {
     group.finish();
     c.final_summary();
 
-    let n = moves.len() as f64;
+    let n = moves as f64;
     let o = best_seconds(5, || {
         black_box(play_ours());
     });

@@ -146,6 +146,30 @@ impl Board {
         self.occupied.discard(sq);
     }
 
+    /// Moves `piece` from `from` to `to`, where it arrives as `arriving` (itself, or a
+    /// promotion) and takes the enemy `captured` standing there, if any.
+    #[inline(always)]
+    pub(crate) fn move_piece(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        arriving: Role,
+        captured: Option<Role>,
+    ) {
+        let from_bb = Bitboard::from(from);
+        let to_bb = Bitboard::from(to);
+        if let Some(captured) = captured {
+            self.by_role[captured.index()] ^= to_bb;
+            self.by_color[piece.color.other().index()] ^= to_bb;
+            self.occupied ^= to_bb;
+        }
+        self.by_role[piece.role.index()] ^= from_bb;
+        self.by_role[arriving.index()] ^= to_bb;
+        self.by_color[piece.color.index()] ^= from_bb | to_bb;
+        self.occupied ^= from_bb | to_bb;
+    }
+
     /// Removes whatever stands on `sq` and returns it.
     pub fn remove(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.piece_at(sq)?;

@@ -565,8 +565,6 @@ impl Position {
             fullmoves: setup.fullmoves,
             hash: 0,
             keyed: true,
-            checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
         };
         let them = setup.turn.other();
         let their_king = pos.king_of(them);

@@ -12,7 +12,7 @@
 //! assert!(pos.play(e4).is_err());
 //! ```
 
-use crate::attacks::{self, aligned, between, line};
+use crate::attacks::{self, between, line};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::CastlingRights;
@@ -26,9 +26,9 @@ use arrayvec::ArrayVec;
 ///
 /// Every `Position` was validated when it was built (one king per side, no pawns on the back
 /// ranks, the side not to move not in check, castling rights backed by king and rook), and
-/// moves from [`Position::legal_moves`] keep it so. It also keeps what legality needs — the
-/// pieces giving check and our pinned pieces, computed once when the position is made — and,
-/// unless [`Position::without_key`] turned it off, its Zobrist key.
+/// moves from [`Position::legal_moves`] keep it so. Unless [`Position::without_key`] turned
+/// it off, it also keeps its Zobrist key. What legality needs (checkers, pinned pieces) is
+/// computed where it is used, so that making a move does only the move.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: Board,
@@ -41,10 +41,22 @@ pub struct Position {
     /// The Zobrist key, kept up to date only when `keyed`.
     pub(crate) hash: u64,
     pub(crate) keyed: bool,
-    /// Enemy pieces giving check to the side to move.
-    pub(crate) checkers: Bitboard,
-    /// Pieces of the side to move that alone shield their king from an enemy slider.
-    pub(crate) pinned: Bitboard,
+}
+
+// Positions are shared across threads (parallel perft, the validation pipeline): no cache
+// with interior mutability may make them lose `Send + Sync`.
+const _: () = {
+    const fn shared_across_threads<T: Send + Sync>() {}
+    shared_across_threads::<Position>();
+};
+
+/// What legal move generation needs to know about the side to move's king.
+#[derive(Clone, Copy)]
+struct Legality {
+    /// Enemy pieces giving check.
+    checkers: Bitboard,
+    /// Our pieces that alone shield the king from an enemy slider.
+    pinned: Bitboard,
 }
 
 impl PartialEq for Position {
@@ -167,37 +179,37 @@ impl Position {
         self.board.king_of(color).unwrap_or(Square::A1)
     }
 
-    /// The pieces giving check to the side to move (kept in the position).
+    /// The pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        let us = self.turn;
+        self.board
+            .attackers_to(self.king_of(us), us.other(), self.board.occupied())
     }
 
     /// Pieces of the side to move pinned to their king: each is the only piece between the
-    /// king and an enemy rook, bishop or queen on its line (kept in the position).
+    /// king and an enemy rook, bishop or queen on its line.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
-        self.pinned
+        self.legality().pinned
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers().any()
     }
 
-    /// Computes the checkers and pinned pieces of the side to move, and the key if kept:
-    /// every constructor ends here.
+    /// Computes the key (kept from now on): every constructor ends here.
     pub(crate) fn finish(&mut self) {
         self.keyed = true;
         self.hash = self.compute_hash();
-        self.update_legality();
     }
 
-    /// Computes the checkers and pinned pieces from scratch: one pass over the enemy sliders
-    /// on the king's lines (small tables, no magic lookup) finds both.
-    #[inline]
-    fn update_legality(&mut self) {
+    /// The checkers and pinned pieces: one pass over the enemy sliders on the king's lines
+    /// (small tables, no magic lookup) finds both.
+    #[inline(always)]
+    fn legality(&self) -> Legality {
         let us = self.turn;
         let king = self.king_of(us);
         let board = &self.board;
@@ -218,8 +230,10 @@ impl Position {
                 pinned |= blockers;
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned & board.by_color(us);
+        Legality {
+            checkers,
+            pinned: pinned & board.by_color(us),
+        }
     }
 
     /// Whether the side to move is checkmated.
@@ -288,7 +302,7 @@ impl Position {
     fn generate<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let king = self.king_of(us);
-        let checkers = self.checkers;
+        let Legality { checkers, pinned } = self.legality();
         let theirs = self.board.by_color(us.other());
         sink.piece_moves(
             &self.board,
@@ -309,8 +323,8 @@ impl Position {
                 !self.board.by_color(us)
             }
         };
-        self.gen_pieces(king, target, sink);
-        self.gen_pawns(king, target, sink);
+        self.gen_pieces(king, pinned, target, sink);
+        self.gen_pawns(king, pinned, target, sink);
         if let Some(ep) = self.ep_square {
             self.gen_en_passant(ep, sink);
         }
@@ -344,13 +358,18 @@ impl Position {
 
     /// Knight, bishop, rook and queen moves onto `target` (pinned pieces along their line).
     #[inline(always)]
-    fn gen_pieces<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+    fn gen_pieces<S: MoveSink>(
+        &self,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) {
         let board = &self.board;
         let us = self.turn;
         let ours = board.by_color(us);
         let theirs = board.by_color(us.other());
         let occupied = board.occupied();
-        let pinned = self.pinned;
         // A pinned knight can never move.
         for from in board.by_role(Role::Knight) & ours & !pinned {
             let to = attacks::knight_attacks(from) & target;
@@ -377,14 +396,20 @@ impl Position {
     /// Pawn pushes and captures onto `target`: every unpinned pawn at once by shifting
     /// bitboards, pinned pawns one by one along their line.
     #[inline(always)]
-    fn gen_pawns<S: MoveSink>(&self, king: Square, target: Bitboard, sink: &mut S) {
+    fn gen_pawns<S: MoveSink>(
+        &self,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+        sink: &mut S,
+    ) {
         let board = &self.board;
         let us = self.turn;
         let pawns = board.by_role(Role::Pawn) & board.by_color(us);
         let theirs = board.by_color(us.other());
         let empty = !board.occupied();
         let last = Bitboard::rank(Rank::Eighth.relative_to(us));
-        for from in pawns & self.pinned {
+        for from in pawns & pinned {
             let allowed = target & line(king, from);
             for to in attacks::pawn_attacks(us, from) & theirs & allowed {
                 Self::push_pawn_move(sink, from, to, board.role_at(to));
@@ -406,7 +431,7 @@ impl Position {
                 Self::push_pawn_move(sink, from, two, None);
             }
         }
-        let free = pawns & !self.pinned;
+        let free = pawns & !pinned;
         let not_a = !Bitboard::file(crate::types::File::A);
         let not_h = !Bitboard::file(crate::types::File::H);
         let third = Bitboard::rank(Rank::Third.relative_to(us));
@@ -530,18 +555,25 @@ impl Position {
     /// Whether the pseudo-legal move `from`→`to` of a non-king piece keeps our king safe
     /// (not en passant: see [`Position::en_passant_is_legal`]).
     ///
-    /// `from` must hold a piece of the side to move that is not the king. Uses the checkers
-    /// and pinned pieces kept in the position: no attack lookup.
+    /// `from` must hold a piece of the side to move that is not the king. The king is safe
+    /// when no enemy piece but one captured on `to` attacks it once `from` is vacated and `to`
+    /// filled: small tables only, no magic lookup.
     #[inline]
     pub(crate) fn non_king_move_is_safe(&self, from: Square, to: Square) -> bool {
-        let king = self.king_of(self.turn);
-        if self.checkers.any() {
-            match self.checkers.single_square() {
-                Some(checker) if (between(king, checker) | checker).contains(to) => {}
-                _ => return false,
-            }
+        let us = self.turn;
+        let king = self.king_of(us);
+        let board = &self.board;
+        let them = board.by_color(us.other()).without(to);
+        let leapers = (attacks::knight_attacks(king) & board.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn));
+        if (leapers & them).any() {
+            return false;
         }
-        !self.pinned.contains(from) || aligned(king, from, to)
+        let occupied = board.occupied().without(from) | to;
+        let mut sliders = ((attacks::rook_rays(king) & board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & board.bishops_and_queens()))
+            & them;
+        sliders.all(|slider| (between(king, slider) & occupied).any())
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).
@@ -580,10 +612,23 @@ impl Position {
     /// Precondition: `m` is legal here, as every move returned by [`Position::legal_moves`],
     /// [`Position::parse_san`] and [`Position::parse_uci`] is. Playing any other move is
     /// memory-safe but leaves the position inconsistent (wrong pieces, rights or key).
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        if self.keyed {
+            self.play_move::<true>(m);
+        } else {
+            self.play_move::<false>(m);
+        }
+    }
+
+    /// Make-move: pieces, rights, en passant, clocks, turn, and the key when `KEY`.
+    #[inline(always)]
+    fn play_move<const KEY: bool>(&mut self, m: Move) {
         let us = self.turn;
-        let old_ep = self.ep_square.take();
-        let old_rights = self.castling;
+        if let Some(ep) = self.ep_square.take() {
+            self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
+        }
+        self.xor_key::<KEY>(|| zobrist::turn_key(Color::Black));
         match m {
             Move::Normal {
                 role,
@@ -591,100 +636,26 @@ impl Position {
                 capture,
                 to,
                 promotion,
-            } => self.play_normal(role, from, capture, to, promotion),
-            Move::EnPassant { from, to } => self.play_en_passant(from, to),
-            Move::Castle { king, rook } => self.play_castle(king, rook),
+            } => self.play_normal::<KEY>(role, from, capture, to, promotion),
+            Move::EnPassant { from, to } => self.play_en_passant::<KEY>(from, to),
+            Move::Castle { king, rook } => self.play_castle::<KEY>(king, rook),
         }
         self.fullmoves = self.fullmoves.saturating_add(us.fold(0, 1));
         self.turn = us.other();
         // After the turn changes: the en-passant square (set only by a double push that an
         // enemy pawn could capture) belongs to the new side to move.
         if let Some(ep) = self.ep_square {
-            self.keep_ep_if_legal(ep);
+            self.keep_ep_if_legal::<KEY>(ep);
         }
-        if self.keyed {
-            self.update_key(us, m, old_ep, old_rights);
-        }
-        self.update_legality();
     }
 
-    /// The key after `us` played `m` (the position is already the one after the move).
-    #[inline]
-    fn update_key(
-        &mut self,
-        us: Color,
-        m: Move,
-        old_ep: Option<Square>,
-        old_rights: CastlingRights,
-    ) {
-        let mut key = self.hash ^ zobrist::turn_key(Color::Black);
-        key ^= match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let placed = Piece {
-                    color: us,
-                    role: promotion.unwrap_or(role),
-                };
-                let captured = capture.map_or(0, |role| {
-                    zobrist::piece_key(
-                        Piece {
-                            color: us.other(),
-                            role,
-                        },
-                        to,
-                    )
-                });
-                zobrist::piece_key(Piece { color: us, role }, from)
-                    ^ zobrist::piece_key(placed, to)
-                    ^ captured
-            }
-            Move::EnPassant { from, to } => {
-                let pawn = Piece {
-                    color: us,
-                    role: Role::Pawn,
-                };
-                let victim = Piece {
-                    color: us.other(),
-                    role: Role::Pawn,
-                };
-                zobrist::piece_key(victim, Square::from_coords(to.file(), from.rank()))
-                    ^ zobrist::piece_key(pawn, from)
-                    ^ zobrist::piece_key(pawn, to)
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::of_rook(king.file(), rook.file());
-                let rank = us.back_rank();
-                let k = Piece {
-                    color: us,
-                    role: Role::King,
-                };
-                let r = Piece {
-                    color: us,
-                    role: Role::Rook,
-                };
-                zobrist::piece_key(k, king)
-                    ^ zobrist::piece_key(r, rook)
-                    ^ zobrist::piece_key(k, side.king_to(rank))
-                    ^ zobrist::piece_key(r, side.rook_to(rank))
-            }
-        };
-        if let Some(ep) = old_ep {
-            key ^= zobrist::en_passant_key(ep);
+    /// XORs `key()` into the position's key when `KEY`; otherwise does not even compute it
+    /// (its table lookups would stay for their bounds checks).
+    #[inline(always)]
+    fn xor_key<const KEY: bool>(&mut self, key: impl FnOnce() -> u64) {
+        if KEY {
+            self.hash ^= key();
         }
-        if let Some(ep) = self.ep_square {
-            key ^= zobrist::en_passant_key(ep);
-        }
-        if old_rights != self.castling {
-            for (_, _, sq) in old_rights.iter().chain(self.castling.iter()) {
-                key ^= zobrist::castling_key(sq);
-            }
-        }
-        self.hash = key;
     }
 
     /// The position after `m`, without checking it (the precondition of
@@ -698,7 +669,7 @@ impl Position {
     /// The pieces of a normal move (promotions included), the clock, the rights it removes
     /// and a double push's en-passant candidate.
     #[inline(always)]
-    fn play_normal(
+    fn play_normal<const KEY: bool>(
         &mut self,
         role: Role,
         from: Square,
@@ -707,37 +678,36 @@ impl Position {
         promotion: Option<Role>,
     ) {
         let us = self.turn;
+        let moving = Piece { color: us, role };
+        let arriving = Piece {
+            color: us,
+            role: promotion.unwrap_or(role),
+        };
+        self.board
+            .move_piece(moving, from, to, arriving.role, capture);
         if let Some(captured) = capture {
-            self.board.take(
-                to,
-                Piece {
-                    color: us.other(),
-                    role: captured,
-                },
-            );
+            let captured = Piece {
+                color: us.other(),
+                role: captured,
+            };
+            self.xor_key::<KEY>(|| zobrist::piece_key(captured, to));
         }
-        self.board.take(from, Piece { color: us, role });
-        self.board.put(
-            to,
-            Piece {
-                color: us,
-                role: promotion.unwrap_or(role),
-            },
-        );
+        self.xor_key::<KEY>(|| zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to));
         self.halfmoves = if role == Role::Pawn || capture.is_some() {
             0
         } else {
             self.halfmoves + 1
         };
-        if role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
+        // From the second rank to the fourth (or the seventh to the fifth) and no other pawn
+        // move: the square indices differ in the bit of 16 alone.
+        if role == Role::Pawn && from.index() ^ to.index() == 16 {
             self.double_push(from, to);
         }
         // Castling rooks stand on the back ranks: most moves touch neither.
         let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
-        if self.castling != CastlingRights::NONE
-            && (back_ranks.contains(from) || back_ranks.contains(to))
+        if ((Bitboard::from(from) | to) & back_ranks).any() && self.castling != CastlingRights::NONE
         {
-            self.update_rights(role, from, to);
+            self.update_rights::<KEY>(role, from, to);
         }
     }
 
@@ -750,12 +720,14 @@ impl Position {
         self.set_ep_if_capturable(passed);
     }
 
-    /// Keeps `ep` only if the side to move can capture onto it legally (rare: off the hot
-    /// path).
+    /// Keeps `ep` (and its key) only if the side to move can capture onto it legally (rare:
+    /// off the hot path).
     #[cold]
     #[inline(never)]
-    fn keep_ep_if_legal(&mut self, ep: Square) {
-        if !self.any_legal_en_passant(ep) {
+    fn keep_ep_if_legal<const KEY: bool>(&mut self, ep: Square) {
+        if self.any_legal_en_passant(ep) {
+            self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
+        } else {
             self.ep_square = None;
         }
     }
@@ -763,7 +735,7 @@ impl Position {
     /// The pieces of an en-passant capture (rare: kept off the hot path).
     #[cold]
     #[inline(never)]
-    fn play_en_passant(&mut self, from: Square, to: Square) {
+    fn play_en_passant<const KEY: bool>(&mut self, from: Square, to: Square) {
         let us = self.turn;
         let captured = Square::from_coords(to.file(), from.rank());
         let pawn = Piece {
@@ -777,13 +749,18 @@ impl Position {
         self.board.take(captured, victim);
         self.board.take(from, pawn);
         self.board.put(to, pawn);
+        self.xor_key::<KEY>(|| {
+            zobrist::piece_key(victim, captured)
+                ^ zobrist::piece_key(pawn, from)
+                ^ zobrist::piece_key(pawn, to)
+        });
         self.halfmoves = 0;
     }
 
     /// The pieces and rights of castling (rare: kept off the hot path).
     #[cold]
     #[inline(never)]
-    fn play_castle(&mut self, king: Square, rook: Square) {
+    fn play_castle<const KEY: bool>(&mut self, king: Square, rook: Square) {
         let us = self.turn;
         let side = CastlingSide::of_rook(king.file(), rook.file());
         let rank = us.back_rank();
@@ -800,13 +777,24 @@ impl Position {
         self.board.take(rook, r);
         self.board.put(king_to, k);
         self.board.put(rook_to, r);
+        self.xor_key::<KEY>(|| {
+            zobrist::piece_key(k, king)
+                ^ zobrist::piece_key(r, rook)
+                ^ zobrist::piece_key(k, king_to)
+                ^ zobrist::piece_key(r, rook_to)
+        });
+        let before = self.castling;
         self.castling.clear_color(us);
+        let after = self.castling;
+        self.xor_key::<KEY>(|| rights_key(before) ^ rights_key(after));
         self.halfmoves += 1;
     }
 
-    /// The castling rights left after a normal move of `role` from `from` to `to`.
+    /// The castling rights (and their part of the key) left after a normal move of `role`
+    /// from `from` to `to`.
     #[inline(never)]
-    fn update_rights(&mut self, role: Role, from: Square, to: Square) {
+    fn update_rights<const KEY: bool>(&mut self, role: Role, from: Square, to: Square) {
+        let before = self.castling;
         if role == Role::King {
             self.castling.clear_color(self.turn);
         }
@@ -818,6 +806,9 @@ impl Position {
                     }
                 }
             }
+        }
+        if KEY && before != self.castling {
+            self.hash ^= rights_key(before) ^ rights_key(self.castling);
         }
     }
 
@@ -843,6 +834,15 @@ impl Position {
     pub fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
     }
+}
+
+/// The XOR of the keys of every castling right in `rights` (off the hot path).
+#[cold]
+#[inline(never)]
+fn rights_key(rights: CastlingRights) -> u64 {
+    rights
+        .iter()
+        .fold(0, |key, (_, _, rook)| key ^ zobrist::castling_key(rook))
 }
 
 /// The error of [`Position::play`]: the move is not legal in the position.

@@ -238,8 +238,6 @@ impl Position {
             fullmoves: 1,
             hash: 0,
             keyed: true,
-            checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
         }
         .with_outermost_castling_rights();
         pos.finish();

@@ -1,8 +1,8 @@
-//! The legality state a position keeps (checkers, pinned pieces) and its optional Zobrist key,
-//! against independent computations at every ply of random playouts: shakmaty's checkers,
-//! pins found by lifting each piece off shakmaty's board and looking for a new attacker of
-//! the king, and the key computed from scratch. Positions with and without a kept key play
-//! the same moves and must stay equal.
+//! The legality state of a position (checkers, pinned pieces, computed where used) and its
+//! optional Zobrist key, against independent computations at every ply of random playouts:
+//! shakmaty's checkers, pins found by lifting each piece off shakmaty's board, and the key
+//! computed from scratch. Positions with and without a kept key play the same moves and must
+//! stay equal. The SAN reader's king-safety test is checked against shakmaty's legal moves.
 
 use chess960_core::{Bitboard, CastlingStyle, Move, Position};
 use shakmaty::fen::Fen;
@@ -112,4 +112,87 @@ fn kept_checkers_pins_and_keys_agree_with_independent_computations() {
         checks > 1000 && pins > 1000,
         "playouts should reach checks and pins"
     );
+}
+
+/// Every non-king move written with its full origin square (`Nb1c3`, `Rh1xh7`) or as a pawn
+/// move (`e3`, `exd6`), for the pieces of the side to move: whether the SAN reader accepts it
+/// must match whether shakmaty lists it as legal. This checks the king-safety test of SAN
+/// resolution (pins, checks to answer) on pseudo-legal moves that are not legal too.
+#[test]
+fn san_reader_accepts_exactly_the_legal_non_king_moves() {
+    let mut rng = Rng(0x0960_5a17_0f1e_9a15);
+    let (mut accepted, mut refused) = (0u64, 0u64);
+    for game in 0..200 {
+        let sp = rng.below(960) as u16;
+        let mut pos = Position::from_sp(sp).unwrap();
+        for ply in 0..(30 + rng.below(120)) {
+            let theirs = shakmaty_of(&pos);
+            let legal = theirs.legal_moves();
+            let board = theirs.board();
+            let us = theirs.turn();
+            for from in board.by_color(us) & !board.kings() {
+                let Some(role) = board.role_at(from) else {
+                    continue;
+                };
+                for to in shakmaty::Square::ALL {
+                    if board.by_color(us).contains(to) {
+                        continue;
+                    }
+                    let capture = board.occupied().contains(to);
+                    let san = if role == shakmaty::Role::Pawn {
+                        let forward = if us.is_white() { 1 } else { -1 };
+                        let ranks =
+                            (u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32) * forward;
+                        let start = u32::from(from.rank()) == if us.is_white() { 1 } else { 6 };
+                        let files = to.file().distance(from.file());
+                        let shape = ranks == 1 && files <= 1 || ranks == 2 && files == 0 && start;
+                        let last =
+                            matches!(to.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth);
+                        if !shape || last {
+                            continue;
+                        }
+                        if to.file() == from.file() {
+                            format!("{to}")
+                        } else {
+                            format!("{}x{to}", from.file().char())
+                        }
+                    } else {
+                        let x = if capture { "x" } else { "" };
+                        format!("{}{from}{x}{to}", role.upper_char())
+                    };
+                    // A pawn SAN names the file only: any legal pawn move from it to `to`.
+                    let same_origin = |m: &shakmaty::Move| match role {
+                        shakmaty::Role::Pawn => m.from().map(|f| f.file()) == Some(from.file()),
+                        _ => m.from() == Some(from),
+                    };
+                    let is_legal = legal
+                        .iter()
+                        .any(|m| same_origin(m) && m.to() == to && m.role() == role);
+                    let ours = pos.parse_san(&san);
+                    assert_eq!(
+                        ours.is_ok(),
+                        is_legal,
+                        "game {game} (SP {sp}) ply {ply}: {san} in {pos:?}: {ours:?}"
+                    );
+                    if let Ok(m) = ours {
+                        let found = legal.iter().any(|t| {
+                            t.from().map(u32::from) == Some(m.from().index() as u32)
+                                && u32::from(t.to()) == m.to().index() as u32
+                        });
+                        assert!(found, "game {game} ply {ply}: {san} in {pos:?}: {m:?}");
+                        accepted += 1;
+                    } else {
+                        refused += 1;
+                    }
+                }
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    eprintln!("{accepted} accepted, {refused} refused");
+    assert!(accepted > 10_000 && refused > 10_000);
 }
