@@ -8,20 +8,22 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// An input could not be opened or read.
-    #[error("cannot read {name}")]
+    #[error("cannot read {name}: {cause}")]
     Io {
         /// The input (a path, or `<stdin>`).
         name: String,
-        /// The error (its `source()`: print the chain, e.g. anyhow's `{:#}`, to see it).
-        source: io::Error,
+        /// The error, in the message (not also its `source()`, so that a chain printer
+        /// such as anyhow's `{:#}` says it once).
+        cause: io::Error,
     },
     /// An input stopped being readable (or decodable) part of the way through.
-    #[error("cannot read past byte {offset} of the (decoded) input")]
+    #[error("cannot read past byte {offset} of the (decoded) input: {cause}")]
     ReadAt {
         /// Decoded bytes read before the error.
         offset: usize,
-        /// The error (its `source()`: print the chain, e.g. anyhow's `{:#}`, to see it).
-        source: io::Error,
+        /// The error, in the message (not also its `source()`, so that a chain printer
+        /// such as anyhow's `{:#}` says it once).
+        cause: io::Error,
     },
     /// A directory given as input holds no file of a known kind.
     #[error("no PGN files below {} (looked for {})", .dir.display(), crate::compression::pgn_patterns())]

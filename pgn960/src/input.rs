@@ -94,9 +94,9 @@ pub struct Input {
 /// Collects the PGN files below `dir`, sorted by path. Symbolic links to files are read;
 /// symbolic links to directories are not followed, so a link loop cannot recurse forever.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let cannot = |source| Error::Io {
+    let cannot = |cause| Error::Io {
         name: format!("directory {}", dir.display()),
-        source,
+        cause,
     };
     let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
         .map_err(cannot)?
@@ -185,10 +185,10 @@ impl Input {
     }
 }
 
-fn io_error(name: &InputName, source: io::Error) -> Error {
+fn io_error(name: &InputName, cause: io::Error) -> Error {
     Error::Io {
         name: name.to_string(),
-        source,
+        cause,
     }
 }
 

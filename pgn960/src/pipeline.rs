@@ -398,9 +398,9 @@ impl<'o> Feeder<'o> {
             if self.options.stopped() {
                 return Err(Error::Interrupted);
             }
-            let chunk = self.source.next_chunk().map_err(|source| Error::ReadAt {
+            let chunk = self.source.next_chunk().map_err(|cause| Error::ReadAt {
                 offset: self.read_to,
-                source,
+                cause,
             })?;
             let Some(chunk) = chunk else {
                 self.exhausted = true;

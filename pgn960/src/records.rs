@@ -255,9 +255,9 @@ impl Feed for Sequential {
         let Some(source) = self.source.as_mut() else {
             return Ok(None);
         };
-        let chunk = source.next_chunk().map_err(|source| Error::ReadAt {
+        let chunk = source.next_chunk().map_err(|cause| Error::ReadAt {
             offset: self.read_to,
-            source,
+            cause,
         })?;
         let Some(chunk) = chunk else {
             self.source = None;
@@ -333,9 +333,9 @@ impl Parallel {
             let Some(source) = self.source.as_mut() else {
                 return Ok(());
             };
-            let chunk = source.next_chunk().map_err(|source| Error::ReadAt {
+            let chunk = source.next_chunk().map_err(|cause| Error::ReadAt {
                 offset: self.read_to,
-                source,
+                cause,
             })?;
             let Some(chunk) = chunk else {
                 self.source = None;
