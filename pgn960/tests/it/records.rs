@@ -166,3 +166,32 @@ fn a_stream_that_fails_midway_is_an_error_after_the_games_before() {
     assert!(last.is_err(), "the error is reported");
     assert!(format!("{}", last.as_ref().unwrap_err()).contains("disk gone"));
 }
+
+/// The first error of a Parquet input's records, as (input name, message).
+fn first_parquet_error(
+    mut records: impl Iterator<Item = pgn960::Result<GameRecord>>,
+) -> (String, String) {
+    match records.find_map(Result::err) {
+        Some(pgn960::Error::Parquet { name, message }) => (name, message),
+        other => panic!("expected a Parquet error, got {other:?}"),
+    }
+}
+
+/// A page the parquet crate asserts on instead of returning an error (an RLE bit width of
+/// 33 in a dictionary-encoded movetext page; such inputs were found by the `parquet_rows`
+/// fuzz target) is an error naming the file and row group, read sequentially or in
+/// parallel: not a panic, nor an internal error about bytes of a file that has no PGN text.
+#[test]
+fn a_parquet_page_the_decoder_panics_on_is_an_error_naming_the_row_group() {
+    let path = fixture("fuzz-regressions/parquet-rows-dictionary-bit-width-over-32.parquet");
+    let sequential = first_parquet_error(Archive::open(&path).unwrap().records());
+    let parallel = first_parquet_error(Archive::open(&path).unwrap().par_records(2).unwrap());
+    assert_eq!(sequential, parallel);
+    let (name, message) = sequential;
+    assert!(name.ends_with("bit-width-over-32.parquet"), "{name}");
+    assert!(
+        message.starts_with("row group 0: malformed data"),
+        "{message}"
+    );
+    assert!(message.contains("num_bits"), "{message}");
+}
