@@ -591,19 +591,26 @@ fn a_game_larger_than_memory_without_a_limit_is_an_error_not_an_abort() {
     );
 }
 
+/// A file in `dir` holding a game of 30 MB of legal moves (7.5 million plies) between two
+/// small games: the file and the long game's length.
+fn long_game_between_two(dir: &std::path::Path) -> (std::path::PathBuf, usize) {
+    let mut game = b"[Event \"long\"]\n\n".to_vec();
+    while game.len() < 30 << 20 {
+        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    }
+    game.extend_from_slice(b"*");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    (input, game.len())
+}
+
 #[test]
 fn report_memory_does_not_grow_with_the_length_of_a_game() {
     let test = "report_memory_does_not_grow_with_the_length_of_a_game";
     // 30 MB of legal moves (7.5 million plies), under the default limit: a record per
     // ply took 25 bytes per byte of the game.
     let dir = tempfile::tempdir().unwrap();
-    let mut game = b"[Event \"long\"]\n\n".to_vec();
-    while game.len() < 30 << 20 {
-        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
-    }
-    game.extend_from_slice(b"*");
-    let input = dir.path().join("in.pgn");
-    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    let (input, game_bytes) = long_game_between_two(dir.path());
     let page = dir.path().join("r.html");
     let args = [
         "report".as_ref(),
@@ -617,7 +624,7 @@ fn report_memory_does_not_grow_with_the_length_of_a_game() {
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("\"games_read\":3"), "the three games read");
-    let over = (game.len() >> 20) as u64;
+    let over = (game_bytes >> 20) as u64;
     assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
 }
 
@@ -628,13 +635,7 @@ fn export_of_a_mapped_game_over_the_limit_records_no_moves_past_it() {
     // from the map, but its moves past the limit are neither replayed nor recorded (a
     // record per move took 2.9 GB for 100 MB of moves).
     let dir = tempfile::tempdir().unwrap();
-    let mut game = b"[Event \"long\"]\n\n".to_vec();
-    while game.len() < 30 << 20 {
-        game.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
-    }
-    game.extend_from_slice(b"*");
-    let input = dir.path().join("in.pgn");
-    std::fs::write(&input, [BEFORE, &game, AFTER].concat()).unwrap();
+    let (input, game_bytes) = long_game_between_two(dir.path());
     let table = dir.path().join("t.csv");
     let args = [
         "--max-game-bytes".as_ref(),
@@ -654,6 +655,6 @@ fn export_of_a_mapped_game_over_the_limit_records_no_moves_past_it() {
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     let csv = std::fs::read_to_string(&table).unwrap();
     assert_eq!(csv.matches("too-large").count(), 1, "{csv}");
-    let over = (game.len() >> 20) as u64;
+    let over = (game_bytes >> 20) as u64;
     assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
 }
