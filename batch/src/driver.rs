@@ -166,7 +166,7 @@ impl Driver {
 }
 
 /// The first bytes of an input of games, refused when they are of a format not read.
-fn games_head(run: &mut InputRun<'_>) -> Result<Vec<u8>> {
+pub(crate) fn games_head(run: &mut InputRun<'_>) -> Result<Vec<u8>> {
     let head = run.input.peek(256)?;
     if let Some(format) = pgn960::compression::unsupported_format(&head) {
         bail!("{}: {format}", run.name);
@@ -175,7 +175,7 @@ fn games_head(run: &mut InputRun<'_>) -> Result<Vec<u8>> {
 }
 
 /// An input in which no game was found is an error saying what its first bytes look like.
-fn require_games(name: &InputName, games: u64, head: &[u8]) -> Result<()> {
+pub(crate) fn require_games(name: &InputName, games: u64, head: &[u8]) -> Result<()> {
     if games == 0 {
         bail!(
             "{name}: no game found: {}",

@@ -458,25 +458,8 @@ impl Position {
 
     /// One pawn move (four if it promotes).
     fn push_pawn_move<S: MoveSink>(sink: &mut S, from: Square, to: Square, capture: Option<Role>) {
-        if matches!(to.rank(), Rank::First | Rank::Eighth) {
-            for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                sink.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: Some(promotion),
-                });
-            }
-        } else {
-            sink.push(Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture,
-                to,
-                promotion: None,
-            });
-        }
+        let promotes = matches!(to.rank(), Rank::First | Rank::Eighth);
+        push_pawn(sink, from, to, capture, promotes);
     }
 
     /// Whether the pawn on `from` may legally capture en passant onto `ep`.
@@ -880,6 +863,36 @@ impl std::str::FromStr for Position {
     }
 }
 
+/// One pawn move from `from` to `to`, or its four promotions when it `promotes`.
+#[inline(always)]
+fn push_pawn<S: MoveSink + ?Sized>(
+    sink: &mut S,
+    from: Square,
+    to: Square,
+    capture: Option<Role>,
+    promotes: bool,
+) {
+    if promotes {
+        for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+            sink.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion: Some(promotion),
+            });
+        }
+    } else {
+        sink.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: None,
+        });
+    }
+}
+
 /// Where the move generator puts its moves: a [`MoveList`], or a count.
 trait MoveSink {
     /// One move.
@@ -952,25 +965,7 @@ impl MoveSink for MoveList {
         for to in targets {
             let from = Square::new_masked((to.index() as i32 - delta) as u32);
             let capture = if capture { board.role_at(to) } else { None };
-            if last.contains(to) {
-                for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
-                    self.push(Move::Normal {
-                        role: Role::Pawn,
-                        from,
-                        capture,
-                        to,
-                        promotion: Some(promotion),
-                    });
-                }
-            } else {
-                self.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
+            push_pawn(self, from, to, capture, last.contains(to));
         }
     }
 }

@@ -681,11 +681,7 @@ pub fn run_picks(
     mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<()>,
 ) -> Result<()> {
     driver.for_each_input(|run| {
-        let name = run.name;
-        let head = run.input.peek(256)?;
-        if let Some(format) = pgn960::compression::unsupported_format(&head) {
-            anyhow::bail!("{name}: {format}");
-        }
+        let (name, head) = (run.name, crate::driver::games_head(run)?);
         let whole = match &run.input.source {
             Source::Whole(bytes) => Some(std::sync::Arc::clone(bytes)),
             _ => None,
@@ -700,13 +696,7 @@ pub fn run_picks(
                 sink(name, picked, info, whole.as_deref().map(|b| &b[..]))
             },
         )?;
-        if games == 0 {
-            anyhow::bail!(
-                "{name}: no game found: {}",
-                pgn960::compression::describe_bytes(&head)
-            );
-        }
-        Ok(())
+        crate::driver::require_games(name, games, &head)
     })
 }
 
