@@ -61,6 +61,14 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A byte range that cannot be read (see [`crate::range`]).
+    #[error("cannot read a range of {name}: {message}")]
+    Range {
+        /// The input.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),

@@ -45,7 +45,9 @@ pub mod input;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod pipeline;
+pub mod range;
 mod records;
+pub mod table;
 pub mod validate;
 
 pub use error::{Error, Result};

@@ -110,6 +110,11 @@ pub struct PipelineOptions {
     /// already knows the chunk's absolute first line ([`run_chunks`]); otherwise workers
     /// count them and only the sink learns it.
     pub lines_at_cut: bool,
+    /// Only the games of this byte range of a whole (plain) input: those from the first
+    /// game boundary at or after its start to the first at or after its end (see
+    /// [`crate::range`]); lines, offsets and locations stay those of the whole input.
+    /// Ignored for streams and Parquet inputs, which are read whole.
+    pub range: Option<(usize, usize)>,
 }
 
 impl Default for PipelineOptions {
@@ -121,6 +126,7 @@ impl Default for PipelineOptions {
             stop: None,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             lines_at_cut: false,
+            range: None,
         }
     }
 }
@@ -184,6 +190,8 @@ pub struct ChunkSource {
     last_read: u64,
     /// The next chunk's absolute first line, when lines are counted at cut time.
     next_line: Option<u64>,
+    /// The absolute line of the first byte read (1 unless a range starts later).
+    first_line: u64,
     compressed_read: Option<Arc<AtomicU64>>,
 }
 
@@ -214,20 +222,19 @@ impl ChunkSource {
                 },
                 last_read: 0,
                 next_line: options.lines_at_cut.then_some(1),
+                first_line: 1,
                 compressed_read: None,
             },
             Source::Whole(bytes) => {
-                let chunks = match options.cut {
-                    Cut::Games => split_at_game_boundaries(bytes, options.chunk_bytes),
-                    Cut::Lines => split_at_lines(bytes, options.chunk_bytes),
-                };
+                let (chunks, first_line) = whole_chunks(bytes, options);
                 ChunkSource {
                     kind: SourceKind::Whole {
                         bytes: Arc::clone(bytes),
                         chunks: chunks.into_iter(),
                     },
                     last_read: 0,
-                    next_line: options.lines_at_cut.then_some(1),
+                    next_line: options.lines_at_cut.then_some(first_line),
+                    first_line,
                     compressed_read: None,
                 }
             }
@@ -247,10 +254,16 @@ impl ChunkSource {
                     kind,
                     last_read: 0,
                     next_line: options.lines_at_cut.then_some(1),
+                    first_line: 1,
                     compressed_read,
                 }
             }
         }
+    }
+
+    /// The absolute line of the first chunk's first byte.
+    pub fn first_line(&self) -> u64 {
+        self.first_line
     }
 
     /// Bytes of the underlying input read since the last call, given the decoded bytes read.
@@ -349,6 +362,26 @@ impl ChunkSource {
     }
 }
 
+/// The chunks of a whole input (of its [`PipelineOptions::range`] only, when set), and
+/// the absolute line of their first byte.
+fn whole_chunks(bytes: &[u8], options: &PipelineOptions) -> (Vec<pgn_parse::Chunk>, u64) {
+    let range = match options.range {
+        Some((start, end)) => crate::range::games_range(bytes, start, end),
+        None => 0..bytes.len(),
+    };
+    let part = &bytes[range.clone()];
+    let mut chunks = match options.cut {
+        Cut::Games => split_at_game_boundaries(part, options.chunk_bytes),
+        Cut::Lines => split_at_lines(part, options.chunk_bytes),
+    };
+    for chunk in &mut chunks {
+        chunk.range = chunk.range.start + range.start..chunk.range.end + range.start;
+        chunk.followed_by_game |= chunk.range.end < bytes.len();
+    }
+    let first_line = 1 + count_line_breaks(&bytes[..range.start]);
+    (chunks, first_line)
+}
+
 /// A finished chunk: the worker's result and the line breaks it counted (or why its bytes
 /// could not be made).
 type Finished<T> = (std::thread::Result<Result<(T, u64), Error>>, ChunkInfo);
@@ -435,11 +468,11 @@ struct Reorder<T> {
 }
 
 impl<T: ChunkOutput> Reorder<T> {
-    fn new() -> Self {
+    fn new(first_line: u64) -> Self {
         Reorder {
             next: 0,
             pending: BTreeMap::new(),
-            next_line: 1,
+            next_line: first_line,
             next_game: 0,
         }
     }
@@ -509,7 +542,7 @@ where
     let process = &process;
     let outcome = pool.in_place_scope(|scope| -> Result<(), E> {
         let (tx, rx) = std::sync::mpsc::channel::<(u64, Finished<T>)>();
-        let mut order = Reorder::new();
+        let mut order = Reorder::new(feeder.source.first_line());
         loop {
             feeder.fill(order.next, |id, chunk| {
                 let tx = tx.clone();
@@ -558,7 +591,7 @@ where
     S: FnMut(T, ChunkInfo) -> Result<(), E> + Send,
 {
     let mut feeder = Feeder::new(input, pool, options);
-    let commit = OrderedCommit::new(sink, options);
+    let commit = OrderedCommit::new(sink, options, feeder.source.first_line());
     let (process, commit) = (&process, &commit);
     let outcome = pool.in_place_scope(|scope| -> Result<(), E> {
         // One message per finished job: the calling thread wakes to cut more chunks.
@@ -625,10 +658,10 @@ where
     E: From<Error>,
     S: FnMut(T, ChunkInfo) -> Result<(), E>,
 {
-    fn new(sink: S, options: &'o PipelineOptions) -> Self {
+    fn new(sink: S, options: &'o PipelineOptions, first_line: u64) -> Self {
         OrderedCommit {
             order: Mutex::new(Turns {
-                reorder: Reorder::new(),
+                reorder: Reorder::new(first_line),
                 committing: false,
             }),
             sink: Mutex::new(sink),

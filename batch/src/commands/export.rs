@@ -2,7 +2,9 @@
 
 use crate::driver::{Driver, Globals};
 use crate::export::columns::{game_columns, ply_columns, select};
-use crate::export::{export_chunk, summary_text, Encoding, ExportCounts, Format, Per, Plan, Rows};
+use crate::export::{
+    export_chunk, summary_text, Encoding, ExportCounts, Format, Per, Rows, TableSpec,
+};
 use crate::output::Sink;
 use anyhow::{anyhow, bail, Result};
 use std::io::Write;
@@ -60,9 +62,9 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         Per::Game => game_columns(&args.tags, args.movetext),
         Per::Ply => ply_columns(&args.tags, args.movetext),
     };
-    let plan = Plan {
+    let plan = TableSpec {
         columns: select(all, &args.columns).map_err(|e| anyhow!(e))?,
-        per: args.per,
+        grain: args.per.into(),
         include_invalid: args.include_invalid,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,

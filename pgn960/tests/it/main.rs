@@ -2,4 +2,5 @@
 
 mod decoded_san;
 mod plumbing;
+mod ranges;
 mod records;

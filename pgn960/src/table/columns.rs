@@ -1,9 +1,9 @@
 //! The columns of an exported table: their names, types and values, one definition for
 //! every format.
 
-use pgn960::annotations::Eval;
-use pgn960::facts::speed_of;
-use pgn960::validate::{MoveRecord, ValidGame, Verdict};
+use crate::annotations::Eval;
+use crate::facts::speed_of;
+use crate::validate::{MoveRecord, ValidGame, Verdict};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
@@ -370,8 +370,8 @@ pub struct PlyView<'a> {
     pub record: &'a MoveRecord,
 }
 
-/// The outcome name of a termination.
-fn outcome_name(t: chess960_core::Termination) -> &'static str {
+/// The outcome name of a termination (`checkmate`, `fifty-moves`, ...).
+pub fn outcome_name(t: chess960_core::Termination) -> &'static str {
     use chess960_core::Termination as T;
     match t {
         T::Checkmate => "checkmate",

@@ -1,0 +1,212 @@
+//! The table as Arrow: the schema of a [`TableSpec`](super::TableSpec) (every column
+//! nullable, lists of nullable items) and the rows of a chunk built into a record batch.
+//! `pgn960 export` encodes these arrays into Parquet; the Python package hands them to
+//! pyarrow.
+
+use super::columns::{value, Column, GameView, Kind, PlyView, Value};
+use super::{table_rows, ExportCounts, TableSpec};
+use crate::pipeline::ChunkInfo;
+use arrow_array::builder::{
+    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{ArrowError, DataType, Field as ArrowField, Schema, SchemaRef};
+use pgn_parse::Origin;
+use std::sync::Arc;
+
+/// The Arrow type of a column kind.
+pub fn data_type(kind: Kind) -> DataType {
+    let item = |t| DataType::List(Arc::new(ArrowField::new("item", t, true)));
+    match kind {
+        Kind::Text => DataType::Utf8,
+        Kind::Int32 => DataType::Int32,
+        Kind::Int64 => DataType::Int64,
+        Kind::Float => DataType::Float64,
+        Kind::Bool => DataType::Boolean,
+        Kind::TextList => item(DataType::Utf8),
+        Kind::FloatList => item(DataType::Float64),
+        Kind::Int32List => item(DataType::Int32),
+    }
+}
+
+/// The Arrow schema of a table of `columns` (every column nullable).
+pub fn schema(columns: &[Column]) -> SchemaRef {
+    Arc::new(Schema::new(
+        columns
+            .iter()
+            .map(|c| ArrowField::new(&c.name, data_type(c.field.kind()), true))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+/// A column being built.
+enum Builder {
+    Text(StringBuilder),
+    Int32(Int32Builder),
+    Int64(Int64Builder),
+    Float(Float64Builder),
+    Bool(BooleanBuilder),
+    TextList(ListBuilder<StringBuilder>),
+    FloatList(ListBuilder<Float64Builder>),
+    Int32List(ListBuilder<Int32Builder>),
+}
+
+impl Builder {
+    fn new(kind: Kind) -> Builder {
+        match kind {
+            Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::Int32 => Builder::Int32(Int32Builder::new()),
+            Kind::Int64 => Builder::Int64(Int64Builder::new()),
+            Kind::Float => Builder::Float(Float64Builder::new()),
+            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+            Kind::TextList => Builder::TextList(ListBuilder::new(StringBuilder::new())),
+            Kind::FloatList => Builder::FloatList(ListBuilder::new(Float64Builder::new())),
+            Kind::Int32List => Builder::Int32List(ListBuilder::new(Int32Builder::new())),
+        }
+    }
+
+    /// Appends a value (a value of another kind than the column's is null: never happens,
+    /// the kinds come from the same field).
+    fn push(&mut self, v: Value<'_>) {
+        match (self, v) {
+            (Builder::Text(b), Value::Text(t)) => b.append_value(t),
+            (Builder::Text(b), _) => b.append_null(),
+            (Builder::Int32(b), Value::Int(n)) => b.append_option(i32::try_from(n).ok()),
+            (Builder::Int32(b), _) => b.append_null(),
+            (Builder::Int64(b), Value::Int(n)) => b.append_value(n),
+            (Builder::Int64(b), _) => b.append_null(),
+            (Builder::Float(b), Value::Float(f)) => b.append_value(f),
+            (Builder::Float(b), _) => b.append_null(),
+            (Builder::Bool(b), Value::Bool(x)) => b.append_value(x),
+            (Builder::Bool(b), _) => b.append_null(),
+            (Builder::TextList(b), Value::Moves(moves, which)) => {
+                for m in moves {
+                    b.values().append_value(&*which.text(m));
+                }
+                b.append(true);
+            }
+            (Builder::TextList(b), _) => b.append(false),
+            (Builder::FloatList(b), Value::Moves(moves, which)) => {
+                for m in moves {
+                    b.values().append_option(which.float(m));
+                }
+                b.append(true);
+            }
+            (Builder::FloatList(b), _) => b.append(false),
+            (Builder::Int32List(b), Value::Moves(moves, which)) => {
+                for m in moves {
+                    b.values().append_option(which.int(m));
+                }
+                b.append(true);
+            }
+            (Builder::Int32List(b), _) => b.append(false),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Builder::Text(b) => Arc::new(b.finish()),
+            Builder::Int32(b) => Arc::new(b.finish()),
+            Builder::Int64(b) => Arc::new(b.finish()),
+            Builder::Float(b) => Arc::new(b.finish()),
+            Builder::Bool(b) => Arc::new(b.finish()),
+            Builder::TextList(b) => Arc::new(b.finish()),
+            Builder::FloatList(b) => Arc::new(b.finish()),
+            Builder::Int32List(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+/// Rows being built into Arrow arrays, column by column.
+pub struct ArrowRows {
+    builders: Vec<Builder>,
+    rows: usize,
+}
+
+impl ArrowRows {
+    /// Empty columns for `columns`.
+    pub fn new(columns: &[Column]) -> ArrowRows {
+        ArrowRows {
+            builders: columns
+                .iter()
+                .map(|c| Builder::new(c.field.kind()))
+                .collect(),
+            rows: 0,
+        }
+    }
+
+    /// Appends one row.
+    pub fn push(&mut self, columns: &[Column], game: &GameView<'_>, ply: Option<&PlyView<'_>>) {
+        for (builder, c) in self.builders.iter_mut().zip(columns) {
+            builder.push(value(&c.field, game, ply));
+        }
+        self.rows += 1;
+    }
+
+    /// Rows so far.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// The arrays, one per column (the builders start again empty).
+    pub fn finish_arrays(&mut self) -> Vec<ArrayRef> {
+        self.rows = 0;
+        self.builders.iter_mut().map(Builder::finish).collect()
+    }
+
+    /// The rows as a record batch of `schema` (the [`schema`] of the same columns).
+    pub fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+        RecordBatch::try_new(Arc::clone(schema), self.finish_arrays())
+    }
+}
+
+/// Validates every game of a chunk into a record batch of the table `spec` describes
+/// (see [`table_rows`]), with the counts.
+pub fn chunk_batch(
+    bytes: &[u8],
+    origin: Origin,
+    info: &ChunkInfo,
+    source: &str,
+    spec: &TableSpec,
+    schema: &SchemaRef,
+) -> (Result<RecordBatch, ArrowError>, ExportCounts) {
+    let mut rows = ArrowRows::new(&spec.columns);
+    let counts = table_rows(bytes, origin, info, source, spec, |game, ply| {
+        rows.push(&spec.columns, game, ply)
+    });
+    (rows.finish(schema), counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Grain;
+    use super::*;
+
+    #[test]
+    fn batch_has_the_schema_and_a_row_per_game() {
+        let pgn = b"[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 e5 *\n\n[Variant \"Chess960\"]\n\n1. Zz9 *\n\n";
+        let info = ChunkInfo {
+            offset: 0,
+            len: pgn.len(),
+            source_bytes: 0,
+            first_line: 1,
+            first_game: 0,
+            rows: false,
+            lines: None,
+        };
+        let spec = TableSpec::new(Grain::Game, &[], false, &[], true).unwrap();
+        let schema = schema(&spec.columns);
+        let (batch, counts) = chunk_batch(pgn, Origin::default(), &info, "t", &spec, &schema);
+        let batch = batch.unwrap();
+        assert_eq!(batch.schema(), schema);
+        assert_eq!(batch.num_rows() as u64, counts.rows);
+        assert_eq!(counts.rows, 2);
+        let sp = batch.column_by_name("sp").unwrap();
+        assert_eq!(sp.null_count(), 1);
+    }
+}

@@ -1,0 +1,147 @@
+//! Byte ranges (`pgn960::range`): files cut at random points read as ranges give every
+//! game exactly once, in order, with the same rows as the whole file.
+
+use pgn960::input::Input;
+use pgn960::pipeline::{self, PipelineOptions};
+use pgn960::table::columns::{value, Value};
+use pgn960::table::{table_rows, ExportCounts, Grain, TableSpec};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+/// The fixture files, each read whole and as ranges.
+fn files() -> Vec<PathBuf> {
+    let mut files = vec![
+        test_support::fixture("sample.pgn"),
+        test_support::fixture("check/reasons.pgn"),
+    ];
+    for name in [
+        "boundaries",
+        "bom",
+        "crlf",
+        "grammar",
+        "leniency",
+        "unterminated",
+    ] {
+        files.push(test_support::fixture(&format!("pgn/{name}.pgn")));
+    }
+    files
+}
+
+/// Every row of `path` (or of its range) rendered as text: offset, verdict, reason,
+/// location, SP, plies, final position and moves.
+fn rows(path: &PathBuf, range: Option<(u64, u64)>, pool: &rayon::ThreadPool) -> Vec<String> {
+    let names: Vec<String> = [
+        "offset",
+        "valid",
+        "reason",
+        "location",
+        "sp",
+        "plies",
+        "final_xfen",
+        "moves_uci",
+        "Event",
+    ]
+    .map(String::from)
+    .to_vec();
+    let spec = TableSpec::new(Grain::Game, &[], false, &names, true).unwrap();
+    let mut input = Input::open(path).unwrap();
+    let options = PipelineOptions {
+        chunk_bytes: 700,
+        lines_at_cut: true,
+        ..PipelineOptions::default()
+    };
+    let options = match range {
+        Some((start, end)) => pgn960::range::range_options(&input, start, end, options).unwrap(),
+        None => options,
+    };
+    let mut out = Vec::new();
+    pipeline::run_chunks(
+        &mut input,
+        pool,
+        &options,
+        |bytes, origin, info| {
+            let mut rows = Vec::new();
+            let counts = table_rows(bytes, origin, info, "f", &spec, |game, ply| {
+                let row: Vec<String> = spec
+                    .columns
+                    .iter()
+                    .map(|c| match value(&c.field, game, ply) {
+                        Value::Moves(moves, which) => {
+                            moves.iter().map(|m| which.text(m).to_string()).collect()
+                        }
+                        v => format!("{v:?}"),
+                    })
+                    .collect();
+                rows.push(row.join("|"));
+            });
+            Rows(rows, counts)
+        },
+        |chunk: Rows, _| {
+            out.extend(chunk.0);
+            Ok::<(), pgn960::Error>(())
+        },
+    )
+    .unwrap();
+    out
+}
+
+struct Rows(Vec<String>, ExportCounts);
+
+impl pipeline::ChunkOutput for Rows {
+    fn games(&self) -> u64 {
+        self.1.games_read
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn ranges_that_meet_read_every_game_once(
+        file in 0..8usize,
+        cuts in proptest::collection::vec(0.0..1.0f64, 1..=12),
+    ) {
+        let pool = pipeline::thread_pool(2).unwrap();
+        let path = &files()[file];
+        let len = std::fs::metadata(path).unwrap().len();
+        let whole = rows(path, None, &pool);
+        let mut points: Vec<u64> = cuts.iter().map(|c| (c * len as f64) as u64).collect();
+        points.push(0);
+        points.push(len);
+        points.sort_unstable();
+        let mut parts = Vec::new();
+        for pair in points.windows(2) {
+            parts.extend(rows(path, Some((pair[0], pair[1])), &pool));
+        }
+        prop_assert_eq!(parts, whole);
+    }
+}
+
+#[test]
+fn partitions_read_as_the_whole() {
+    let pool = pipeline::thread_pool(2).unwrap();
+    let files = files();
+    let parts = pgn960::range::partitions(&files, 2000).unwrap();
+    assert!(parts.len() > files.len());
+    for path in &files {
+        let mut joined = Vec::new();
+        for part in parts.iter().filter(|p| &p.path == path) {
+            joined.extend(rows(path, Some((part.start, part.end)), &pool));
+        }
+        assert_eq!(joined, rows(path, None, &pool), "{}", path.display());
+    }
+}
+
+#[test]
+fn a_compressed_file_is_one_partition_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.pgn.gz");
+    let text = std::fs::read(test_support::fixture("sample.pgn")).unwrap();
+    std::fs::write(&path, test_support::gzip(&text)).unwrap();
+    let parts = pgn960::range::partitions(std::slice::from_ref(&path), 100).unwrap();
+    assert_eq!(parts.len(), 1);
+    let input = Input::open(&path).unwrap();
+    let size = parts[0].end;
+    assert!(pgn960::range::range_options(&input, 0, size, PipelineOptions::default()).is_ok());
+    assert!(pgn960::range::range_options(&input, 1, size, PipelineOptions::default()).is_err());
+}
