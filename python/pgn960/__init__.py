@@ -1,0 +1,243 @@
+"""Chess960 (Fischer random) PGN archives, validated in Rust.
+
+Every function takes ``src``: a path, a list of paths, a directory (every PGN file below
+it), a compressed file (``.zst``, ``.gz``, ``.bz2``, ``.xz``, recognised by content) or a
+Parquet table of games in the lichess dataset schema — as the ``pgn960`` command does.
+
+>>> import pgn960
+>>> for game in pgn960.read("games.pgn.zst"):          # doctest: +SKIP
+...     print(game.sp, game.valid, game.reason)
+>>> table = pgn960.to_arrow("games.pgn.zst")           # doctest: +SKIP
+>>> table.group_by("sp").aggregate([("plies", "mean")])  # doctest: +SKIP
+
+Reading: :func:`read` (``Game`` objects), :func:`to_arrow` (a ``pyarrow.Table`` with the
+columns and types of ``pgn960 export``), :func:`scan` (the same as a bounded-memory
+``pyarrow.RecordBatchReader``), :func:`read_range` and :func:`partitions` (byte ranges for
+distributed engines), :func:`check` (counts by reason). Positions: :func:`sp_of`,
+:func:`start_fen`, :func:`to_xfen`, :func:`to_shredder`. Errors: :class:`Error` and its
+subclasses :class:`InputError`, :class:`OptionError`, :class:`IoError`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator, Sequence, Union
+
+import pyarrow as pa
+
+from . import _native
+from ._native import Error, Game, InputError, IoError, OptionError, Summary
+
+__all__ = [
+    "Error",
+    "Game",
+    "InputError",
+    "IoError",
+    "OptionError",
+    "Summary",
+    "check",
+    "partitions",
+    "read",
+    "read_range",
+    "scan",
+    "schema",
+    "sp_of",
+    "start_fen",
+    "to_arrow",
+    "to_shredder",
+    "to_xfen",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+Source = Union[PathLike, Sequence[PathLike]]
+
+
+def _paths(src: Source) -> list[str]:
+    """The inputs of ``src`` as a list of path strings."""
+    if isinstance(src, (str, bytes, os.PathLike)):
+        return [os.fsdecode(src)]
+    paths = [os.fsdecode(p) for p in src]
+    if not paths:
+        raise OptionError("no input given")
+    return paths
+
+
+def _names(value: str | Sequence[str] | None) -> list[str] | None:
+    """A list of names from a list or a comma-separated string."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return list(value)
+
+
+def read(
+    src: Source,
+    *,
+    threads: int = 0,
+    include_invalid: bool = True,
+    variant: str = "detect",
+) -> Iterator[Game]:
+    """Every game of ``src`` as a :class:`Game`, in input order.
+
+    Games are validated on ``threads`` worker threads (0: one per core) a few chunks ahead
+    of the iteration, with the GIL released. ``include_invalid=False`` leaves out invalid
+    games and other variants. ``variant="chess960"`` reads games without a ``Variant`` tag
+    as Chess960 (the lichess Chess960 dataset); ``"detect"`` works it out from the FEN.
+    """
+    return _native.read(_paths(src), threads, include_invalid, variant)
+
+
+def _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant):
+    return (
+        _paths(src),
+        per,
+        _names(columns),
+        _names(tags),
+        include_invalid,
+        movetext,
+        threads,
+        variant,
+    )
+
+
+def to_arrow(
+    src: Source,
+    *,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table:
+    """The games of ``src`` as a ``pyarrow.Table`` with the schema of ``pgn960 export``.
+
+    ``per="game"`` gives one row per game, ``per="ply"`` one per ply of every valid game.
+    ``columns`` picks and orders columns (see :func:`schema` for all of them); ``tags``
+    adds tags as string columns; ``movetext`` adds the movetext as written;
+    ``include_invalid`` keeps invalid games and other variants (per-game tables:
+    ``valid`` false, ``reason``, ``location``). Ctrl-C interrupts it.
+    """
+    args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
+    return pa.table(_native.to_arrow(*args))
+
+
+def scan(
+    src: Source,
+    *,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.RecordBatchReader:
+    """:func:`to_arrow` as a stream: a ``pyarrow.RecordBatchReader`` of about 4 MB of PGN
+    per batch, made on worker threads a few batches ahead; memory stays bounded whatever
+    the size of ``src``. DuckDB and polars read it without a copy
+    (``__arrow_c_stream__``)."""
+    args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
+    return pa.RecordBatchReader.from_stream(_native.scan(*args))
+
+
+def read_range(
+    path: PathLike,
+    start: int,
+    end: int,
+    *,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.RecordBatchReader:
+    """The games of bytes ``[start, end)`` of a plain PGN file, as :func:`scan` gives them.
+
+    The range holds the games from the first game boundary at or after ``start`` to the
+    first at or after ``end``, so ranges that meet (such as those of :func:`partitions`)
+    hold every game exactly once, with the offsets and locations of a whole read. A
+    compressed file or a Parquet table is read whole: its only range is ``(0, size)``.
+    """
+    args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
+    return pa.RecordBatchReader.from_stream(_native.scan(*args, start, end))
+
+
+def partitions(paths: Source, target_bytes: int = 256 << 20) -> list[tuple[str, int, int]]:
+    """``(path, start, end)`` ranges of about ``target_bytes`` covering every game of
+    ``paths`` exactly once, in input order, each starting at a game boundary; a
+    compressed file or a Parquet table is one partition. Read each with
+    :func:`read_range`."""
+    return _native.partitions(_paths(paths), target_bytes)
+
+
+def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary:
+    """Validates every game of ``src``; returns the counts (games, valid, invalid,
+    unsupported, and not-valid games by reason)."""
+    return _native.check(_paths(src), threads, variant)
+
+
+def schema(
+    *,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    movetext: bool = False,
+) -> pa.Schema:
+    """The Arrow schema :func:`to_arrow` gives for these options (every column
+    nullable)."""
+    return pa.schema(_native.schema(per, _names(columns), _names(tags), movetext))
+
+
+def _vectorised(native, fens):
+    """Applies ``native`` to a FEN, a list of them or a pyarrow string array."""
+    if isinstance(fens, str):
+        return native(fens)
+    if isinstance(fens, (pa.Array, pa.ChunkedArray)):
+        out = native(fens.to_pylist())
+        return pa.array(out)
+    return native(list(fens))
+
+
+def sp_of(fens):
+    """The SP number (0..959, 518 the classical start) of a Chess960 start position with
+    white to move and full castling rights, else None; over a FEN, a list or a pyarrow
+    string array (None stays None). A FEN that cannot be read raises InputError."""
+    return _vectorised(_native.sp_of, fens)
+
+
+def to_xfen(fens):
+    """The position in X-FEN (``KQkq``, a file letter only for an inner rook); over a FEN,
+    a list or a pyarrow string array."""
+    return _vectorised(_native.to_xfen, fens)
+
+
+def to_shredder(fens):
+    """The position in Shredder-FEN (castling by rook files, ``HAha``); over a FEN, a list
+    or a pyarrow string array."""
+    return _vectorised(_native.to_shredder, fens)
+
+
+def start_fen(sp: int, black_sp: int | None = None) -> str:
+    """The X-FEN of start position ``sp`` (0..959); with ``black_sp``, the Double
+    Chess960 start with black's arrangement ``black_sp``."""
+    return _native.start_fen(sp, black_sp)
+
+
+def _board(self):
+    """The game as a python-chess ``Board`` (``chess960=True``) with its moves played
+    from the start position (needs python-chess: ``pip install chess``)."""
+    try:
+        import chess
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("Game.board() needs python-chess: pip install chess") from e
+    if not self.valid:
+        raise OptionError(f"an invalid game has no board ({self.reason})")
+    board = chess.Board(self.start_xfen, chess960=True)
+    for uci in self.moves("uci"):
+        board.push_uci(uci)
+    return board

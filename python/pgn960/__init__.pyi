@@ -1,0 +1,80 @@
+"""Type stubs of pgn960."""
+
+import os
+from typing import Iterator, Optional, Sequence, Union, overload
+
+import pyarrow as pa
+
+from ._native import Error as Error
+from ._native import Game as Game
+from ._native import InputError as InputError
+from ._native import IoError as IoError
+from ._native import OptionError as OptionError
+from ._native import Summary as Summary
+
+PathLike = Union[str, os.PathLike[str]]
+Source = Union[PathLike, Sequence[PathLike]]
+Names = Union[str, Sequence[str], None]
+
+def read(
+    src: Source, *, threads: int = 0, include_invalid: bool = True, variant: str = "detect"
+) -> Iterator[Game]: ...
+def to_arrow(
+    src: Source,
+    *,
+    per: str = "game",
+    columns: Names = None,
+    tags: Names = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table: ...
+def scan(
+    src: Source,
+    *,
+    per: str = "game",
+    columns: Names = None,
+    tags: Names = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.RecordBatchReader: ...
+def read_range(
+    path: PathLike,
+    start: int,
+    end: int,
+    *,
+    per: str = "game",
+    columns: Names = None,
+    tags: Names = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.RecordBatchReader: ...
+def partitions(paths: Source, target_bytes: int = ...) -> list[tuple[str, int, int]]: ...
+def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary: ...
+def schema(
+    *, per: str = "game", columns: Names = None, tags: Names = None, movetext: bool = False
+) -> pa.Schema: ...
+@overload
+def sp_of(fens: str) -> Optional[int]: ...
+@overload
+def sp_of(fens: Sequence[Optional[str]]) -> list[Optional[int]]: ...
+@overload
+def sp_of(fens: pa.Array) -> pa.Array: ...
+@overload
+def to_xfen(fens: str) -> str: ...
+@overload
+def to_xfen(fens: Sequence[Optional[str]]) -> list[Optional[str]]: ...
+@overload
+def to_xfen(fens: pa.Array) -> pa.Array: ...
+@overload
+def to_shredder(fens: str) -> str: ...
+@overload
+def to_shredder(fens: Sequence[Optional[str]]) -> list[Optional[str]]: ...
+@overload
+def to_shredder(fens: pa.Array) -> pa.Array: ...
+def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
