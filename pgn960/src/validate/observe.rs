@@ -6,7 +6,9 @@
 use super::chunk::{note_invisible, note_latin1, oversized_part, read_whole, Lines};
 use super::start::{resolve_start, RuleTags, StartOutcome};
 use super::visitor::structural_rejection;
-use super::{ChunkCounts, Judged, Rejection, ValidGame, ValidateOptions, Validator, Verdict};
+use super::{
+    ChunkCounts, Judged, RejectReason, Rejection, ValidGame, ValidateOptions, Validator, Verdict,
+};
 use chess960_core::{Move, Position};
 use pgn_parse::{DecodedSan, GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
 use std::ops::Range;
@@ -19,7 +21,8 @@ pub enum ReadMode {
     Replay,
     /// The tags only, trusted for the start position and the result (`--headers-only`):
     /// the movetext is skipped, and only what the reader saw (a parse error, a game cut
-    /// short) and the size limit can reject a game besides its tags. The valid game has no
+    /// short) and the size limit can reject a game besides its tags. A game of tags only
+    /// (no movetext) whose tags give a start and a result is valid. The valid game has no
     /// moves (`plies` is 0, `end` is the start).
     TagsOnly,
 }
@@ -214,6 +217,13 @@ fn tags_verdict(tags: &[Tag<'_>], game_start: usize, missing: super::MissingVari
     }))
 }
 
+/// Whether a verdict by the tags is a valid game with a result.
+fn has_result(verdict: &Verdict) -> bool {
+    verdict
+        .valid()
+        .is_some_and(|game| game.result != GameResult::Unknown)
+}
+
 /// The [`Visitor`] of the loop: a [`Validator`] that tells `observer` what it sees. Its
 /// output is the verdict, `None` for a game whose moves were skipped and that the reader
 /// found whole.
@@ -309,15 +319,22 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
             let (end, verdict) = self.validator.end_game(end);
             return (end, Some(verdict));
         }
-        let structural = structural_rejection(&end);
+        let tags = self.validator.tags();
+        let structural = structural_rejection(&end, tags);
         let verdict = match (structural, self.mode) {
-            (Some(rejection), _) => Some(Verdict::Invalid(rejection)),
-            (None, ReadMode::TagsOnly) => Some(tags_verdict(
-                self.validator.tags(),
-                end.byte_range.start,
-                self.validator.missing_variant(),
-            )),
             (None, ReadMode::Replay) => None,
+            (Some(rejection), ReadMode::Replay) => Some(Verdict::Invalid(rejection)),
+            (structural, ReadMode::TagsOnly) => {
+                let missing = self.validator.missing_variant();
+                let by_tags = tags_verdict(tags, end.byte_range.start, missing);
+                Some(match structural {
+                    None => by_tags,
+                    // A game of tags only (header-only archives): counted when its tags give
+                    // a start and a result.
+                    Some(r) if r.reason == RejectReason::NoMoves && has_result(&by_tags) => by_tags,
+                    Some(r) => Verdict::Invalid(r),
+                })
+            }
         };
         (end, verdict)
     }

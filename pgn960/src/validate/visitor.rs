@@ -176,7 +176,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
     }
     fn end_game(&mut self, end: GameEnd) -> Self::Output {
         let state = std::mem::replace(&mut self.state, State::Tags);
-        let structural = structural_rejection(&end);
+        let structural = structural_rejection(&end, &self.tags);
         let verdict = match (structural, state) {
             (Some(rejection), _) => Verdict::Invalid(rejection),
             (None, State::Replaying(replay)) => replay.finish(&self.tags),
@@ -193,11 +193,11 @@ impl<'a> Visitor<'a> for Validator<'a> {
 }
 
 /// The rejection the reader's view of a game alone decides: a parse error, or a movetext
-/// cut short or missing (`None` when the game is whole).
-pub fn structural_rejection(end: &GameEnd) -> Option<Rejection> {
+/// cut short or missing (`None` when the game is whole); `tags` are the game's.
+pub fn structural_rejection(end: &GameEnd, tags: &[Tag<'_>]) -> Option<Rejection> {
     match &end.error {
         Some(error) => Some(parse_rejection(error)),
-        None => truncation(end.movetext_end, &end.byte_range),
+        None => truncation(end.movetext_end, &end.byte_range, tags),
     }
 }
 
