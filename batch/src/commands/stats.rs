@@ -142,6 +142,9 @@ pub struct StatsSummary {
     pub by: Vec<&'static str>,
     /// Per cell of the SP table: the significance tests and their verdict.
     pub significance: Vec<CellReport>,
+    /// Per cell of the Double Chess960 table (with --dfrc): the same tests over its pairs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dfrc_significance: Vec<CellReport>,
     /// The engine-match pairs (--pairs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairsReport>,
@@ -159,11 +162,14 @@ pub struct CellReport {
     pub games: u64,
     /// White's pooled score in the cell.
     pub pooled_white_score: Option<f64>,
-    /// Pearson's chi-square test of homogeneity of the SPs' W/D/L (statistic `chi2`, `df`,
-    /// p-value `p`); absent when not testable.
+    /// The homogeneity test of the SPs' W/D/L (Pearson's `chi2` on `df`, p-value `p` from
+    /// the chi-square law or by permutation, see `method`); absent when not testable.
     pub homogeneity: Option<Homogeneity>,
     /// SPs whose q-value is below 0.05.
     pub significant_sps: Vec<u16>,
+    /// Double Chess960 (white SP, black SP) pairs whose q-value is below 0.05 (DFRC cells).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub significant_pairs: Vec<(u16, u16)>,
     /// Whether any SP differs beyond chance, in one sentence.
     pub verdict: String,
 }
@@ -480,7 +486,31 @@ fn cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
             })
             .map(|r| r.sp)
             .collect(),
+        significant_pairs: Vec::new(),
         verdict: a.verdict.text.clone(),
+    }
+}
+
+/// The report of one Double Chess960 cell: its pairs' tests, named as pairs.
+fn dfrc_cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
+    let a = &cell.analysis;
+    let pair = |i: usize| cell.rows.get(i).map(|r| (r.sp, r.black_sp.unwrap_or(r.sp)));
+    let name = |i: usize| pair(i).map_or(format!("row {i}"), |(w, b)| format!("pair {w}/{b}"));
+    let verdict =
+        crate::stats::significance::verdict_naming(a.homogeneity.as_ref(), &a.tests, &name);
+    CellReport {
+        significant_sps: Vec::new(),
+        significant_pairs: (0..cell.rows.len())
+            .filter(|&i| {
+                a.tests
+                    .get(i)
+                    .and_then(|t| t.q)
+                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
+            })
+            .filter_map(pair)
+            .collect(),
+        verdict: verdict.text,
+        ..cell_report(keys, cell)
     }
 }
 
@@ -726,6 +756,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     summary.significance = reports;
     if let (Some(dfrc), true) = (&args.dfrc, write_dfrc) {
         let cells = tables.pair_cells().into_iter();
+        let mut dfrc_reports = Vec::new();
         finished.push(write_cells(
             dfrc,
             keys,
@@ -733,8 +764,9 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             true,
             args.format,
             inputs,
-            |_| {},
+            |cell| dfrc_reports.push(dfrc_cell_report(keys, cell)),
         )?);
+        summary.dfrc_significance = dfrc_reports;
     }
     if let Some(path) = &args.pairs {
         finished.push(write_pairs(path, &pairer, args.format, inputs)?);
