@@ -2,8 +2,7 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
-use crate::archive::pick::limit_verdict;
-use crate::commands::tree::{merge_within, TreeVisitor, DEFAULT_MAX_NODES};
+use crate::commands::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
@@ -14,8 +13,11 @@ use crate::tree::{GameOutcome, Pruning, Tree};
 use anyhow::{bail, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Verdict};
-use pgn_parse::{GameResult, Origin, Reader, Tag};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode, ValidGame,
+    ValidateOptions, Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -238,34 +240,29 @@ impl Plan<'_> {
     }
 }
 
-fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
-    let mut out = ChunkReport::new();
-    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, rejected.
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            out.archive.games_read += 1;
-            out.archive.rejected += 1;
-            let reason = pgn960::validate::RejectReason::TooLarge.name();
-            *out.archive.rejected_by_reason.entry(reason).or_default() += 1;
-        }
-        return out;
+/// The observer of `report`: the archive's counts and, for the tree, the first moves.
+struct ReportObserver<'p, 'o> {
+    plan: &'p Plan<'o>,
+    first: FirstMoves,
+    out: ChunkReport,
+}
+
+impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.first.clear();
+        Skip(false)
     }
-    let mut reader = Reader::with_origin(bytes, origin);
-    // The first `depth` moves kept for the tree, no record of every move: memory does not
-    // grow with a game's length.
-    let options = ValidateOptions {
-        missing_variant: plan.missing_variant,
-        ..ValidateOptions::default()
-    };
-    let mut visitor = TreeVisitor::new(options, plan.depth);
-    while let Some((end, verdict)) = reader.read_game(&mut visitor) {
+    fn main_move(&mut self, step: MainMove<'_, 'a>) {
+        self.first.push(&step);
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let out = &mut self.out;
         out.archive.games_read += 1;
-        match limit_verdict(verdict, &end.byte_range, plan.max_game_bytes) {
+        match game.verdict {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
-                let first_moves = visitor.first_moves(&v.start);
-                let tags = visitor.inner.tags();
-                if let Err(why) = plan.count(&mut out, tags, &v, &first_moves) {
+                let first_moves: Vec<Move> = self.first.moves.iter().map(|&(m, _)| m).collect();
+                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -282,7 +279,29 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
             }
         }
     }
-    out
+}
+
+/// Counts the games of one chunk, read by the library's loop.
+fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
+    let options = ValidateOptions {
+        missing_variant: plan.missing_variant,
+        max_game_bytes: plan.max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    let mut observer = ReportObserver {
+        plan,
+        first: FirstMoves::new(plan.depth, false),
+        out: ChunkReport::new(),
+    };
+    observe_chunk(
+        bytes,
+        origin,
+        &options,
+        ReadMode::Replay,
+        false,
+        &mut observer,
+    );
+    observer.out
 }
 
 /// How many names of events and players the summary lists.

@@ -2,7 +2,6 @@
 //! cut by `--by` keys, with significance per cell, evaluations, engine-match pairs,
 //! filters, exact merging of tables from separate runs, CSV or JSON.
 
-use crate::archive::pick::limit_verdict;
 use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
 use crate::output::{is_special, OutputId, OutputPlan, Sink};
@@ -17,9 +16,11 @@ use chess960_core::StartKind;
 use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
 use pgn960::validate::reason::Repair;
-use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
-use pgn960::validate::{truncation, GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, ValidateOptions,
+    Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -146,6 +147,9 @@ pub struct StatsSummary {
     pub by: Vec<&'static str>,
     /// Per cell of the SP table: the significance tests and their verdict.
     pub significance: Vec<CellReport>,
+    /// Per cell of the Double Chess960 table (with --dfrc): the same tests over its pairs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dfrc_significance: Vec<CellReport>,
     /// The engine-match pairs (--pairs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairsReport>,
@@ -170,11 +174,14 @@ pub struct CellReport {
     pub games: u64,
     /// White's pooled score in the cell.
     pub pooled_white_score: Option<f64>,
-    /// Pearson's chi-square test of homogeneity of the SPs' W/D/L (statistic `chi2`, `df`,
-    /// p-value `p`); absent when not testable.
+    /// The homogeneity test of the SPs' W/D/L (Pearson's `chi2` on `df`, p-value `p` from
+    /// the chi-square law or by permutation, see `method`); absent when not testable.
     pub homogeneity: Option<Homogeneity>,
     /// SPs whose q-value is below 0.05.
     pub significant_sps: Vec<u16>,
+    /// Double Chess960 (white SP, black SP) pairs whose q-value is below 0.05 (DFRC cells).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub significant_pairs: Vec<(u16, u16)>,
     /// Whether any SP differs beyond chance, in one sentence.
     pub verdict: String,
 }
@@ -201,120 +208,62 @@ pub struct PairsReport {
     pub total: crate::stats::pairs::PairRow,
 }
 
-/// The tags stats needs, collected without allocation beyond the FEN values.
-#[derive(Default)]
-struct HeaderVisitor<'a> {
-    tags: Vec<Tag<'a>>,
-    skip: bool,
-}
-
-impl<'a> Visitor<'a> for HeaderVisitor<'a> {
-    type Output = GameEnd;
-    fn begin_game(&mut self, _: usize) {
-        self.tags.clear();
-    }
-    fn tag(&mut self, tag: Tag<'a>) {
-        if matches!(
-            tag.name,
-            b"FEN"
-                | b"Variant"
-                | b"SetUp"
-                | b"Result"
-                | b"WhiteElo"
-                | b"BlackElo"
-                | b"TimeControl"
-                | b"Date"
-                | b"UTCDate"
-                | b"PlyCount"
-                | b"Event"
-                | b"White"
-                | b"Black"
-        ) {
-            self.tags.push(tag);
-        }
-    }
-    fn end_tags(&mut self) -> Skip {
-        Skip(self.skip)
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        end
-    }
-}
-
 fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
     tags.iter().find(|t| t.name == name).map(|t| t.value_str())
 }
 
-/// A [`Validator`] that also reads the `[%eval]` annotations of the main line.
-struct EvalTap<'a> {
-    inner: Validator<'a>,
-    depth: u32,
-    plies: u32,
+/// The observer of `stats`: reads the `[%eval]` annotations of the main line and counts
+/// each judged game.
+struct StatsObserver<'j, 'o> {
+    judge: &'j Judge<'o>,
+    headers_only: bool,
     evals: GameEvals,
+    stats: ChunkStats,
 }
 
-impl<'a> Visitor<'a> for EvalTap<'a> {
-    type Output = (GameEnd, Verdict, GameEvals);
-    fn begin_game(&mut self, offset: usize) {
-        (self.depth, self.plies, self.evals) = (0, 0, GameEvals::default());
-        self.inner.begin_game(offset);
+impl<'a> GameObserver<'a> for StatsObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.evals = GameEvals::default();
+        Skip(false)
     }
-    fn tag(&mut self, tag: Tag<'a>) {
-        self.inner.tag(tag);
-    }
-    fn end_tags(&mut self) -> Skip {
-        self.inner.end_tags()
-    }
-    fn san(&mut self, san: &'a [u8], offset: usize) {
-        self.plies += u32::from(self.depth == 0);
-        self.inner.san(san, offset);
-    }
-    fn null_move(&mut self, offset: usize) {
-        self.plies += u32::from(self.depth == 0);
-        self.inner.null_move(offset);
-    }
-    fn comment(&mut self, text: &'a [u8], offset: usize) {
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
         // Most comments are clocks: only one that holds an evaluation and could change what
         // is kept (the first of the game, or after ply 10 or 20) is parsed.
-        let wanted = !self.evals.any || self.plies == 10 || self.plies == 20;
-        if self.depth == 0 && wanted && has_eval(text) {
+        let wanted = !self.evals.any || plies == 10 || plies == 20;
+        if wanted && has_eval(text) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
                 let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
                 self.evals.any = true;
-                match self.plies {
+                match plies {
                     10 => self.evals.ply10 = Some(cp),
                     20 => self.evals.ply20 = Some(cp),
                     _ => {}
                 }
             }
         }
-        self.inner.comment(text, offset);
     }
-    fn nag(&mut self, nag: u16) {
-        self.inner.nag(nag);
-    }
-    fn suffix(&mut self, suffix: Suffix) {
-        self.inner.suffix(suffix);
-    }
-    fn begin_variation(&mut self) -> Skip {
-        let skip = self.inner.begin_variation();
-        self.depth += u32::from(!skip.0);
-        skip
-    }
-    fn end_variation(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-        self.inner.end_variation();
-    }
-    fn result(&mut self, result: GameResult) {
-        self.inner.result(result);
-    }
-    fn junk(&mut self, range: std::ops::Range<usize>) {
-        self.inner.junk(range);
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        let (end, verdict) = self.inner.end_game(end);
-        (end, verdict, self.evals)
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let verdict = match game.verdict {
+            Verdict::Valid(v) => Ok(Game {
+                kind: v.kind,
+                start: v.class.kind,
+                result: v.result,
+                plies: if self.headers_only {
+                    tag_str(game.tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
+                } else {
+                    Some(v.plies)
+                },
+                evals: self.evals,
+                corrected: v
+                    .repairs
+                    .iter()
+                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
+            }),
+            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
+            Verdict::Invalid(_) => Err(Excluded::Invalid),
+        };
+        self.judge.count(&mut self.stats, game.tags, verdict);
     }
 }
 
@@ -444,87 +393,30 @@ impl Judge<'_> {
     }
 }
 
+/// Counts the games of one chunk, read by the library's loop (tags only with
+/// `--headers-only`).
 fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) -> ChunkStats {
-    let mut stats = ChunkStats {
-        tables: Tables::new(judge.keys.to_vec()),
-        ..ChunkStats::default()
-    };
-    // A game too large to hold comes in pieces: counted once, as invalid (too-large).
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            judge.count(&mut stats, &[], Err(Excluded::Invalid));
-        }
-        return stats;
-    }
-    if headers_only {
-        let mut reader = Reader::with_origin(bytes, origin);
-        let mut v = HeaderVisitor {
-            tags: Vec::new(),
-            skip: true,
-        };
-        while let Some(end) = reader.read_game(&mut v) {
-            let tags = &v.tags;
-            let limit = judge.max_game_bytes;
-            let verdict = if end.error.is_some()
-                || truncation(end.movetext_end, &end.byte_range).is_some()
-                || (limit > 0 && end.byte_range.len() > limit)
-            {
-                Err(Excluded::Invalid)
-            } else {
-                let rule = RuleTags::from_tags(tags);
-                match resolve_start(&rule, judge.missing_variant, &mut Vec::new()) {
-                    Ok(StartOutcome::Chess(start)) => {
-                        let result = tag_str(tags, b"Result").map_or(GameResult::Unknown, |r| {
-                            GameResult::from_bytes(r.as_bytes())
-                        });
-                        let plies = tag_str(tags, b"PlyCount").and_then(|p| p.trim().parse().ok());
-                        Ok(Game {
-                            kind: start.kind,
-                            start: start.class.kind,
-                            result,
-                            plies,
-                            evals: GameEvals::default(),
-                            corrected: false,
-                        })
-                    }
-                    Ok(StartOutcome::Unsupported(_)) => Err(Excluded::Unsupported),
-                    Err(_) => Err(Excluded::Invalid),
-                }
-            };
-            judge.count(&mut stats, tags, verdict);
-        }
-        return stats;
-    }
-    // Each game validated while it is read (no token lists).
-    let mut reader = Reader::with_origin(bytes, origin);
-    let mut tap = EvalTap {
-        inner: Validator::new(ValidateOptions {
-            missing_variant: judge.missing_variant,
-            ..ValidateOptions::default()
-        }),
-        depth: 0,
-        plies: 0,
+    let mut observer = StatsObserver {
+        judge,
+        headers_only,
         evals: GameEvals::default(),
+        stats: ChunkStats {
+            tables: Tables::new(judge.keys.to_vec()),
+            ..ChunkStats::default()
+        },
     };
-    while let Some((end, verdict, evals)) = reader.read_game(&mut tap) {
-        let verdict = match limit_verdict(verdict, &end.byte_range, judge.max_game_bytes) {
-            Verdict::Valid(v) => Ok(Game {
-                kind: v.kind,
-                start: v.class.kind,
-                result: v.result,
-                plies: Some(v.plies),
-                evals,
-                corrected: v
-                    .repairs
-                    .iter()
-                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
-            }),
-            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
-            Verdict::Invalid(_) => Err(Excluded::Invalid),
-        };
-        judge.count(&mut stats, tap.inner.tags(), verdict);
-    }
-    stats
+    let opts = ValidateOptions {
+        missing_variant: judge.missing_variant,
+        max_game_bytes: judge.max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    let mode = if headers_only {
+        ReadMode::TagsOnly
+    } else {
+        ReadMode::Replay
+    };
+    observe_chunk(bytes, origin, &opts, mode, false, &mut observer);
+    observer.stats
 }
 
 /// Writes a table of cells (with its header even when it has no row): the key columns
@@ -604,7 +496,31 @@ fn cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
             })
             .map(|r| r.sp)
             .collect(),
+        significant_pairs: Vec::new(),
         verdict: a.verdict.text.clone(),
+    }
+}
+
+/// The report of one Double Chess960 cell: its pairs' tests, named as pairs.
+fn dfrc_cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
+    let a = &cell.analysis;
+    let pair = |i: usize| cell.rows.get(i).map(|r| (r.sp, r.black_sp.unwrap_or(r.sp)));
+    let name = |i: usize| pair(i).map_or(format!("row {i}"), |(w, b)| format!("pair {w}/{b}"));
+    let verdict =
+        crate::stats::significance::verdict_naming(a.homogeneity.as_ref(), &a.tests, &name);
+    CellReport {
+        significant_sps: Vec::new(),
+        significant_pairs: (0..cell.rows.len())
+            .filter(|&i| {
+                a.tests
+                    .get(i)
+                    .and_then(|t| t.q)
+                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
+            })
+            .filter_map(pair)
+            .collect(),
+        verdict: verdict.text,
+        ..cell_report(keys, cell)
     }
 }
 
@@ -902,8 +818,12 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     }
     if let (Some((id, format)), true) = (outputs.dfrc, write_dfrc) {
         let cells = tables.pair_cells().into_iter();
-        let sink = write_cells(plan.create(id)?, keys, cells, true, format, |_| {})?;
+        let mut dfrc_reports = Vec::new();
+        let sink = write_cells(plan.create(id)?, keys, cells, true, format, |cell| {
+            dfrc_reports.push(dfrc_cell_report(keys, cell))
+        })?;
         plan.finish(sink)?;
+        summary.dfrc_significance = dfrc_reports;
     }
     if let Some((id, format)) = outputs.pairs {
         plan.finish(write_pairs(plan.create(id)?, &pairer, format)?)?;

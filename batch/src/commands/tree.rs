@@ -2,7 +2,6 @@
 //! valid games, with results, ratings, performance and evaluations per node; trees of
 //! separate runs merged exactly; memory bounded by a node budget.
 
-use crate::archive::pick::limit_verdict;
 use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
 use crate::output::{OutputPlan, Sink};
@@ -14,11 +13,13 @@ use anyhow::{Context, Result};
 use chess960_core::{Move, Position, StartKind};
 use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode,
+    ValidateOptions, Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::PathBuf;
 
 /// The default node budget: about 1.7 GB of nodes (104 bytes each).
@@ -161,111 +162,98 @@ pub struct TreeSummary {
     pub seconds: f64,
 }
 
-/// A visitor that validates each game ([`Validator`]) and keeps the SAN of its first
-/// main-line plies and the evaluation after each.
-pub(crate) struct TreeVisitor<'a> {
-    pub(crate) inner: Validator<'a>,
+/// What `tree` and `report` keep of a game's main line while the library reads it: its
+/// first `max_plies` moves, the evaluation after each and (when asked) the position after
+/// each. Memory stays bounded by `max_plies`, not by the game.
+pub(crate) struct FirstMoves {
     max_plies: usize,
-    variation_depth: u32,
-    plies: usize,
-    sans: Vec<&'a [u8]>,
-    evals: Vec<Option<i64>>,
+    keep_positions: bool,
+    /// The first moves, with the evaluation after each.
+    pub(crate) moves: Vec<(Move, Option<i64>)>,
+    /// The position after each of them (when kept).
+    pub(crate) positions: Vec<Position>,
 }
 
-impl<'a> TreeVisitor<'a> {
-    /// A visitor validating with `options` (no move records kept: memory stays bounded
-    /// by `max_plies`, not by the game) and keeping the first `max_plies` main-line SANs.
-    pub(crate) fn new(options: ValidateOptions, max_plies: usize) -> TreeVisitor<'a> {
-        TreeVisitor {
-            inner: Validator::new(ValidateOptions {
-                moves: false,
-                ..options
-            }),
+impl FirstMoves {
+    /// Keeps the first `max_plies` moves, and the positions after them if `keep_positions`.
+    pub(crate) fn new(max_plies: usize, keep_positions: bool) -> FirstMoves {
+        FirstMoves {
             max_plies,
-            variation_depth: 0,
-            plies: 0,
-            sans: Vec::new(),
-            evals: Vec::new(),
+            keep_positions,
+            moves: Vec::new(),
+            positions: Vec::new(),
         }
     }
 
-    /// The first main-line moves of the game just read (valid, from `start`).
-    pub(crate) fn first_moves(&self, start: &Position) -> Vec<Move> {
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(self.sans.len());
-        for san in &self.sans {
-            let Ok(m) = pos.parse_san(san) else {
-                break;
-            };
-            pos.play_unchecked(m);
-            moves.push(m);
-        }
-        moves
+    /// A new game's tags were read.
+    pub(crate) fn clear(&mut self) {
+        self.moves.clear();
+        self.positions.clear();
     }
-}
 
-impl<'a> Visitor<'a> for TreeVisitor<'a> {
-    type Output = (GameEnd, Verdict);
-    fn begin_game(&mut self, offset: usize) {
-        self.variation_depth = 0;
-        self.plies = 0;
-        self.sans.clear();
-        self.evals.clear();
-        self.inner.begin_game(offset);
-    }
-    fn tag(&mut self, tag: Tag<'a>) {
-        self.inner.tag(tag);
-    }
-    fn end_tags(&mut self) -> Skip {
-        self.inner.end_tags()
-    }
-    fn san(&mut self, san: &'a [u8], offset: usize) {
-        if self.variation_depth == 0 {
-            self.plies += 1;
-            if self.sans.len() < self.max_plies {
-                self.sans.push(san);
-                self.evals.push(None);
+    /// A main-line move was played.
+    pub(crate) fn push(&mut self, step: &MainMove<'_, '_>) {
+        if self.moves.len() < self.max_plies {
+            self.moves.push((step.chess_move, None));
+            if self.keep_positions {
+                self.positions.push(step.after.clone());
             }
         }
-        self.inner.san(san, offset);
     }
-    fn null_move(&mut self, offset: usize) {
-        self.inner.null_move(offset);
-    }
-    fn comment(&mut self, text: &'a [u8], offset: usize) {
-        if self.variation_depth == 0 && self.plies > 0 && self.plies <= self.sans.len() {
+
+    /// A main-line comment after `plies` plies: its evaluation, for a kept move.
+    pub(crate) fn comment(&mut self, text: &[u8], plies: u32) {
+        let Some(index) = (plies as usize).checked_sub(1) else {
+            return;
+        };
+        if let Some(slot) = self.moves.get_mut(index) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cp = (eval.capped_pawns(EVAL_CAP_CP as f64 / 100.0) * 100.0).round() as i64;
-                self.evals[self.plies - 1] = Some(cp);
+                slot.1 = Some(cp);
             }
         }
-        self.inner.comment(text, offset);
     }
-    fn nag(&mut self, nag: u16) {
-        self.inner.nag(nag);
+}
+
+/// The observer of `tree`: the first moves of each game, counted into a chunk's tree.
+struct TreeObserver<'p, 'o> {
+    plan: &'p Plan<'o>,
+    first: FirstMoves,
+    out: ChunkTree,
+}
+
+impl<'a> GameObserver<'a> for TreeObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.first.clear();
+        Skip(false)
     }
-    fn suffix(&mut self, suffix: Suffix) {
-        self.inner.suffix(suffix);
+    fn main_move(&mut self, step: MainMove<'_, 'a>) {
+        self.first.push(&step);
     }
-    fn begin_variation(&mut self) -> Skip {
-        let skip = self.inner.begin_variation();
-        if !skip.0 {
-            self.variation_depth += 1;
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
+        self.first.comment(text, plies);
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let (out, plan) = (&mut self.out, self.plan);
+        out.read += 1;
+        let (sp, outcome) = match judge(&game.verdict, game.tags, plan) {
+            Ok(counted) => counted,
+            Err(why) => {
+                *out.excluded.entry(why).or_default() += 1;
+                return;
+            }
+        };
+        let moves = &self.first.moves;
+        if plan.positions {
+            let reached: Vec<Reached> = (self.first.positions.iter().zip(moves))
+                .enumerate()
+                .map(|(i, (pos, (_, eval)))| Reached::new(pos, i as u32 + 1, *eval))
+                .collect();
+            out.positions.add_game(sp, &reached, outcome);
+        } else {
+            out.tree.add_game(sp, moves, outcome);
         }
-        skip
-    }
-    fn end_variation(&mut self) {
-        self.variation_depth = self.variation_depth.saturating_sub(1);
-        self.inner.end_variation();
-    }
-    fn result(&mut self, result: GameResult) {
-        self.inner.result(result);
-    }
-    fn junk(&mut self, range: Range<usize>) {
-        self.inner.junk(range);
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        self.inner.end_game(end)
+        out.counted += 1;
     }
 }
 
@@ -296,56 +284,27 @@ struct Plan<'a> {
     max_game_bytes: usize,
 }
 
+/// Counts the games of one chunk, read by the library's loop.
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
-    let mut out = ChunkTree::default();
-    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, invalid.
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            out.read = 1;
-            out.excluded.insert(Excluded::Invalid, 1);
-        }
-        return out;
-    }
-    let mut reader = Reader::with_origin(bytes, origin);
     let options = ValidateOptions {
         missing_variant: plan.missing_variant,
+        max_game_bytes: plan.max_game_bytes,
         ..ValidateOptions::default()
     };
-    let mut v = TreeVisitor::new(options, plan.depth);
-    let mut moves: Vec<(Move, Option<i64>)> = Vec::new();
-    while let Some((end, verdict)) = reader.read_game(&mut v) {
-        out.read += 1;
-        let verdict = limit_verdict(verdict, &end.byte_range, plan.max_game_bytes);
-        match judge(&verdict, v.inner.tags(), plan) {
-            Ok((sp, game)) => {
-                let Some(valid) = verdict.valid() else {
-                    continue;
-                };
-                // The moves were validated: they replay from the game's start.
-                let mut pos: Position = valid.start.clone();
-                moves.clear();
-                let mut reached = Vec::new();
-                for (san, eval) in v.sans.iter().zip(&v.evals) {
-                    let Ok(m) = pos.parse_san(san) else {
-                        break;
-                    };
-                    pos.play_unchecked(m);
-                    moves.push((m, *eval));
-                    if plan.positions {
-                        reached.push(Reached::new(&pos, moves.len() as u32, *eval));
-                    }
-                }
-                if plan.positions {
-                    out.positions.add_game(sp, &reached, game);
-                } else {
-                    out.tree.add_game(sp, &moves, game);
-                }
-                out.counted += 1;
-            }
-            Err(why) => *out.excluded.entry(why).or_default() += 1,
-        }
-    }
-    out
+    let mut observer = TreeObserver {
+        plan,
+        first: FirstMoves::new(plan.depth, plan.positions),
+        out: ChunkTree::default(),
+    };
+    observe_chunk(
+        bytes,
+        origin,
+        &options,
+        ReadMode::Replay,
+        false,
+        &mut observer,
+    );
+    observer.out
 }
 
 /// The SP and outcome of a game that counts, or why it does not.

@@ -5,6 +5,7 @@ mod util;
 
 mod bad_input;
 mod bounds;
+mod calibration;
 mod check_clean;
 mod export;
 mod faults;

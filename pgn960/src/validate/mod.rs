@@ -10,6 +10,7 @@
 //!   verdict and where its problem is.
 
 mod chunk;
+mod observe;
 pub mod reason;
 mod replay;
 pub mod start;
@@ -17,10 +18,11 @@ pub mod variant;
 mod visitor;
 
 pub use chunk::{validate_chunk, ChunkCounts, Judged};
+pub use observe::{observe_chunk, GameObserver, MainMove, ReadMode};
 pub use reason::{RejectReason, Repair};
 pub use replay::Replay;
 pub use start::MissingVariant;
-pub use visitor::{core_san, Validator};
+pub use visitor::{core_san, structural_rejection, Validator};
 
 use crate::annotations::Annotations;
 use chess960_core::{
