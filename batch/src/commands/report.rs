@@ -4,7 +4,7 @@
 
 use crate::commands::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, Sink};
+use crate::output::OutputPlan;
 use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
 use crate::select::{Date, Filters, GameFacts};
 use crate::stats::by::{ByKey, KeyValue};
@@ -25,17 +25,17 @@ use std::path::PathBuf;
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html"
+    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct ReportArgs {
-    /// PGN files, Parquet tables of games, directories or - (none with --from-stats).
-    #[arg(required_unless_present = "from_stats", conflicts_with = "from_stats")]
+    /// The inputs.
+    #[arg(required_unless_present = "from_stats", conflicts_with = "from_stats", help = crate::args::inputs_help(" (none with --from-stats)"))]
     pub inputs: Vec<PathBuf>,
     /// Where the page goes.
     #[arg(short, long, value_name = "FILE.html")]
     pub output: PathBuf,
     /// Build the page from CSV tables of `pgn960 stats` instead of games (repeatable: an
-    /// SP table, tables cut with --by, a --dfrc table; all of the same games).
+    /// SP table, tables cut with --by, a --dfrc-table table; all of the same games).
     #[arg(long, value_name = "FILE.csv")]
     pub from_stats: Vec<PathBuf>,
     /// With --from-stats: the opening tree, as the JSON of `pgn960 tree`.
@@ -56,6 +56,9 @@ pub struct ReportArgs {
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// The cut keys counted from games, in page order (as `stats --by` counts them).
@@ -310,7 +313,9 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
     let mut given: Vec<PathBuf> = args.inputs.clone();
     given.extend(args.from_stats.iter().cloned());
     given.extend(args.from_tree.iter().cloned());
-    check_outputs(&[("-o", &args.output)], &given)?;
+    let mut plan = OutputPlan::new(&given, globals.quiet);
+    let page_id = plan.add("-o", &args.output, "html");
+    plan.check()?;
     let f = &args.filters;
     let selecting = f.min_elo.is_some()
         || f.max_elo_diff.is_some()
@@ -337,19 +342,36 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
         Page::build(&tally, summary, tree)
     };
     let text = html::render(&page)?;
-    let mut sink = Sink::create(&args.output, &given)?;
+    let mut sink = plan.create(page_id)?;
     sink.write_all(text.as_bytes())?;
-    commit_all([sink.finish()?])?;
-    if !globals.quiet {
-        eprintln!(
-            "{}: {} games in the SP table, {} SPs with games, {} bytes",
-            args.output.display(),
-            page.overview.games,
-            page.sps.iter().filter(|r| r.games > 0).count(),
-            text.len()
-        );
+    plan.finish(sink)?;
+    plan.commit()?;
+    let mut summary = format!(
+        "{}: {} games in the SP table, {} SPs with games, {} bytes",
+        args.output.display(),
+        page.overview.games,
+        page.sps.iter().filter(|r| r.games > 0).count(),
+        text.len()
+    );
+    if page.overview.games == 0 {
+        summary.push_str(&nothing_counted(&page));
     }
+    plan.summary(&summary);
     Ok(page)
+}
+
+/// Why the page counts no game, in a line.
+fn nothing_counted(page: &Page) -> String {
+    let excluded = &page.summary.excluded;
+    let rejected = page.summary.archive.as_ref().map_or(0, |a| a.rejected);
+    let most = excluded.iter().max_by_key(|(_, &n)| n);
+    match most {
+        Some((why, &n)) if n >= rejected => {
+            format!("\nnothing was counted: {n} games were left out as {why}")
+        }
+        _ if rejected > 0 => format!("\nnothing was counted: {rejected} games were invalid"),
+        _ => "\nnothing was counted: no game was read".to_string(),
+    }
 }
 
 /// The page from one pass over the games.

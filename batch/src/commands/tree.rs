@@ -2,8 +2,9 @@
 //! valid games, with results, ratings, performance and evaluations per node; trees of
 //! separate runs merged exactly; memory bounded by a node budget.
 
+use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, Sink};
+use crate::output::{OutputPlan, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
 use crate::tree::positions::{PositionTable, Reached};
 use crate::tree::table::{self, WriteOptions};
@@ -19,7 +20,7 @@ use pgn960::validate::{
 use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The default node budget: about 1.7 GB of nodes (104 bytes each).
 pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
@@ -27,18 +28,16 @@ pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
 /// Arguments of `pgn960 tree`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "CSV columns: sp, path, san, uci, games, white_wins, draws, black_wins, white_score, mean_white_elo, mean_black_elo, performance, mean_eval, then complete and the sums that make --merge exact (docs/tree.md). Each start position has a row of its own (empty path, san and uci) before its moves.\nWith --positions: sp, ply, zobrist, xfen, then the same columns from games on.\n\nExamples:\n  pgn960 tree games.pgn.zst --depth 8 -o tree.csv\n  pgn960 tree games.pgn --sp 518 --depth 4 --min-games 20 -o tree.json\n  pgn960 tree --merge jan.csv feb.csv -o q1.csv"
+    after_help = format!("CSV columns: sp, path, san, uci, games, white_wins, draws, black_wins, white_score, mean_white_elo, mean_black_elo, performance, mean_eval, then complete and the sums that make --merge exact (docs/tree.md). Each start position has a row of its own (empty path, san and uci) before its moves.\nWith --positions: sp, ply, zobrist, xfen, then the same columns from games on.\n\nExamples:\n  pgn960 tree games.pgn.zst --depth 8 -o tree.csv\n  pgn960 tree games.pgn --sp 518 --depth 4 --min-games 20 -o tree.json\n  pgn960 tree --merge jan.csv feb.csv -o q1.csv\n\n\
+The summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct TreeArgs {
-    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 tree`).
-    #[arg(required = true)]
+    /// The inputs.
+    #[arg(required = true, help = crate::args::inputs_help(" (with --merge: CSV tables written by `pgn960 tree`)"))]
     pub inputs: Vec<PathBuf>,
-    /// Where the tree goes (default: standard output).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-    /// Output format [default: json for a .json file, else csv].
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    /// The tree: csv or json.
+    #[command(flatten)]
+    pub table: TableOutput,
     /// Plies of each game's main line counted.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
@@ -75,6 +74,9 @@ pub struct TreeArgs {
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// A set of start positions given by `--sp`.
@@ -92,9 +94,10 @@ impl SpSet {
 pub fn parse_sp_list(text: &str) -> Result<SpSet, String> {
     let mut set = vec![false; 960];
     for part in text.split(',').map(str::trim) {
-        let number = |s: &str| match s.trim().parse::<u16>() {
-            Ok(n) if n < 960 => Ok(n),
-            _ => Err(format!("{s:?} is not a start position number (0..=959)")),
+        let number = |s: &str| match s.trim().parse::<u64>() {
+            Ok(n) if n < 960 => Ok(n as u16),
+            Ok(_) => Err(crate::args::sp_out_of_range(s.trim())),
+            _ => Err(format!("{s:?} is not a start position number")),
         };
         let (lo, hi) = match part.split_once('-') {
             Some((a, b)) => (number(a)?, number(b)?),
@@ -349,18 +352,14 @@ fn judge(
 }
 
 /// The format asked for, else the one the output's name says.
-fn format_of(args: &TreeArgs) -> Format {
-    args.format.unwrap_or_else(|| {
-        let name = args.output.to_string_lossy().to_ascii_lowercase();
-        let json = [".json", ".json.zst", ".json.gz", ".json.bz2", ".json.xz"]
-            .iter()
-            .any(|e| name.ends_with(e));
-        if json {
-            Format::Json
-        } else {
-            Format::Csv
-        }
-    })
+fn format_of(args: &TreeArgs) -> Result<Format> {
+    TableFormat::choose(
+        "tree",
+        &args.table.output,
+        args.table.format,
+        &[TableFormat::Csv, TableFormat::Json],
+        Some(TableFormat::Csv),
+    )
 }
 
 /// Adds `other` to `tree` within `budget` nodes: when they would not fit, the tree is
@@ -378,15 +377,74 @@ pub fn merge_within(
         .context("the tree's counts overflow")
 }
 
+/// What a tree run grows: the tree (or the positions) within the node budget.
+struct Grown<'t> {
+    tree: &'t mut Tree,
+    positions: &'t mut PositionTable,
+    pruning: &'t mut Pruning,
+    budget: usize,
+}
+
+/// Counts every game of the inputs into the tree (or the positions) and the summary.
+fn count_games(
+    args: &TreeArgs,
+    globals: Globals,
+    summary: &mut TreeSummary,
+    grown: &mut Grown<'_>,
+) -> Result<()> {
+    let filters = args.filters.clone();
+    let plan = Plan {
+        depth: args.depth as usize,
+        positions: args.positions,
+        filters: &filters,
+        sps: args.sp.as_ref(),
+        include_classical: args.include_classical,
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+    };
+    let mut driver = Driver::new(&args.inputs, globals)?;
+    let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+    driver.run(
+        |bytes, origin| process(bytes, origin, &plan),
+        |_, chunk, _| {
+            summary.games_read += chunk.read;
+            summary.counted += chunk.counted;
+            for (k, v) in chunk.excluded {
+                *excluded.entry(k).or_default() += v;
+            }
+            if args.positions {
+                grown
+                    .positions
+                    .merge(chunk.positions, grown.budget, grown.pruning)
+            } else {
+                merge_within(grown.tree, &chunk.tree, grown.budget, grown.pruning)
+            }
+        },
+    )?;
+    driver.finish();
+    let excluded_total: u64 = excluded.values().sum();
+    if summary.games_read != summary.counted + excluded_total {
+        anyhow::bail!(
+            "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
+            summary.games_read,
+            summary.counted
+        );
+    }
+    summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+    Ok(())
+}
+
 /// Runs `pgn960 tree`.
 pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
     let started = std::time::Instant::now();
-    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
-    if let Some(report) = &args.report {
-        planned.push(("--report", report));
-    }
-    check_outputs(&planned, &args.inputs)?;
-    let format = format_of(args);
+    let format = format_of(args)?;
+    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
+    let tree_id = plan.add("-o", &args.table.output, format.name());
+    let report_id = args
+        .report
+        .as_ref()
+        .map(|r| plan.add("--report", r, "json"));
+    plan.check()?;
     let budget = usize::try_from(args.max_nodes).unwrap_or(usize::MAX);
     let mut summary = TreeSummary {
         max_nodes: args.max_nodes,
@@ -402,43 +460,13 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
                 .with_context(|| format!("while merging {}", path.display()))?;
         }
     } else {
-        let filters = args.filters.clone();
-        let plan = Plan {
-            depth: args.depth as usize,
-            positions: args.positions,
-            filters: &filters,
-            sps: args.sp.as_ref(),
-            include_classical: args.include_classical,
-            missing_variant: globals.variant,
-            max_game_bytes: globals.max_game_bytes,
+        let mut grown = Grown {
+            tree: &mut tree,
+            positions: &mut positions,
+            pruning: &mut pruning,
+            budget,
         };
-        let mut driver = Driver::new(&args.inputs, globals)?;
-        let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
-        driver.run(
-            |bytes, origin| process(bytes, origin, &plan),
-            |_, chunk, _| {
-                summary.games_read += chunk.read;
-                summary.counted += chunk.counted;
-                for (k, v) in chunk.excluded {
-                    *excluded.entry(k).or_default() += v;
-                }
-                if args.positions {
-                    positions.merge(chunk.positions, budget, &mut pruning)
-                } else {
-                    merge_within(&mut tree, &chunk.tree, budget, &mut pruning)
-                }
-            },
-        )?;
-        driver.finish();
-        let excluded_total: u64 = excluded.values().sum();
-        if summary.games_read != summary.counted + excluded_total {
-            anyhow::bail!(
-                "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
-                summary.games_read,
-                summary.counted
-            );
-        }
-        summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+        count_games(args, globals, &mut summary, &mut grown)?;
     }
     summary.nodes = if args.positions {
         positions.len() as u64
@@ -453,29 +481,26 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
         depth,
         min_games: args.min_games,
     };
-    let inputs = &args.inputs;
-    let mut sink = Sink::create(&args.output, inputs)?;
+    let mut sink = plan.create(tree_id)?;
     if args.positions {
         positions.write(&mut sink, format, args.min_games)?;
     } else {
         write_tree(&mut sink, &tree, format, opts)?;
     }
-    let mut finished = vec![sink.finish()?];
-    if let Some(report) = &args.report {
-        let mut sink = Sink::create(report, inputs)?;
+    plan.finish(sink)?;
+    if let Some(id) = report_id {
+        let mut sink = plan.create(id)?;
         crate::archive::write_json(&mut sink, &summary)?;
-        finished.push(sink.finish()?);
+        plan.finish(sink)?;
     }
-    commit_all(finished)?;
-    if !globals.quiet {
-        eprintln!("{}", summary_text(&summary, args.merge));
-    }
+    plan.commit()?;
+    plan.summary(&summary_text(&summary, args.merge));
     Ok(summary)
 }
 
 fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) -> Result<()> {
     match format {
-        Format::Csv => {
+        Format::Csv | Format::Jsonl | Format::Parquet => {
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(&mut *sink);
@@ -493,7 +518,14 @@ fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) 
     Ok(())
 }
 
-/// The one-line summary.
+impl TreeSummary {
+    /// Games not counted because they are invalid.
+    pub fn invalid(&self) -> u64 {
+        self.excluded.get("invalid").copied().unwrap_or(0)
+    }
+}
+
+/// The summary (a line, and one more when the tree was pruned or nothing was counted).
 fn summary_text(s: &TreeSummary, merge: bool) -> String {
     let mut text = if merge {
         format!("tables merged: {} nodes", s.nodes)
@@ -517,6 +549,15 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
             "\n{why} --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
             s.max_nodes, p.nodes_dropped, p.evictions, p.threshold, p.game_tails_dropped
         ));
+    }
+    if !merge && s.counted == 0 {
+        match s.excluded.iter().max_by_key(|(_, &n)| n) {
+            Some((why, n)) => text.push_str(&format!(
+                "\nnothing was counted: of {} games read, {n} were left out as {why}",
+                s.games_read
+            )),
+            None => text.push_str("\nnothing was counted: no game was read"),
+        }
     }
     text
 }
