@@ -3,10 +3,7 @@
 use crate::commands::{check, clean, export, filter, perft, report, sp, split, stats, tree, xfen};
 use crate::driver::Globals;
 use anyhow::Result;
-use chess960_core::CastlingStyle;
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
-use pgn960::facts::Speed;
 use pgn960::validate::MissingVariant;
 
 /// Clean, check and analyse Chess960 (Fischer random) PGN archives.
@@ -16,57 +13,19 @@ use pgn960::validate::MissingVariant;
     version,
     about,
     long_about = None,
-    after_help = "Inputs: files, directories (every .pgn, .pgn.zst, .pgn.gz, .pgn.bz2, .parquet below \
-                  them, in path order) or - for standard input; compression and Parquet are \
-                  recognised by content.\n\
-                  Exit status: 0 all valid, 1 some invalid, 2 usage or I/O error, 130 interrupted \
-                  (Ctrl-C; a second Ctrl-C stops at once). Outputs are written to a temporary file \
-                  and renamed into place only when complete."
+    after_help = format!("Inputs: {}.\n{}\nA second Ctrl-C stops at once.", crate::args::inputs_help(""), crate::args::common_help())
 )]
 pub struct Cli {
-    /// Worker threads (0, the default: one per core; at most 8 per core).
-    #[arg(
-        short = 'j',
-        long,
-        global = true,
-        value_name = "N",
-        default_value_t = 0,
-        hide_default_value = true
-    )]
-    pub threads: usize,
-    /// Print nothing but errors: no progress bar, no summary, no problem lines (outputs named
-    /// by -o, --json or --report are still written; the exit status still tells).
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
-    /// No progress bar (it is drawn only when standard error is a terminal).
-    #[arg(long, global = true)]
-    pub no_progress: bool,
-    /// What games without a Variant tag are: `chess960` for archives that never write the
-    /// tag (the lichess Parquet dataset; no FEN then means SP 518). Default: Chess960 when
-    /// the FEN says so (a non-classical start, file-letter castling), else classical.
-    #[arg(long, global = true, value_enum, value_name = "VARIANT")]
-    pub variant: Option<VariantArg>,
-    /// Reject a game of more bytes as `too-large` (every command that reads games): read in
-    /// pieces, never held whole, copied whole to the rejects; a stretch of junk that long is
-    /// skipped in pieces. 0: no limit.
-    #[arg(
-        long,
-        global = true,
-        value_name = "BYTES",
-        default_value_t = pgn960::pipeline::DEFAULT_MAX_GAME_BYTES
-    )]
-    pub max_game_bytes: usize,
+    /// The options of the commands that read games, also taken before the command's name
+    /// (given after it, they win).
+    #[command(flatten)]
+    pub read: ReadOptions,
     /// The job.
     #[command(subcommand)]
     pub command: Command,
 }
 
-/// The values of `--variant`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum VariantArg {
-    /// Games without a Variant tag are Chess960.
-    Chess960,
-}
+pub use crate::args::{ReadOptions, VariantArg};
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -104,18 +63,52 @@ pub const EXIT_ERROR: i32 = 2;
 /// Exit status: interrupted (Ctrl-C).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
-/// Runs a parsed command line; returns the exit status.
-pub fn run(cli: Cli) -> Result<i32> {
-    let globals = Globals {
-        threads: thread_count(cli.threads),
-        quiet: cli.quiet,
-        progress: !cli.quiet && !cli.no_progress,
-        variant: match cli.variant {
+impl Command {
+    /// The reading options given after the command's name (`perft` takes -j and -q only,
+    /// `sp` none).
+    fn read_options(&self) -> ReadOptions {
+        match self {
+            Command::Check(a) => a.read.clone(),
+            Command::Clean(a) => a.read.clone(),
+            Command::Filter(a) => a.read.clone(),
+            Command::Split(a) => a.read.clone(),
+            Command::Export(a) => a.read.clone(),
+            Command::Stats(a) => a.read.clone(),
+            Command::Tree(a) => a.read.clone(),
+            Command::Report(a) => a.read.clone(),
+            Command::Xfen(a) => a.read.clone(),
+            Command::Perft(a) => ReadOptions {
+                threads: a.run.threads,
+                quiet: a.run.quiet,
+                ..ReadOptions::default()
+            },
+            Command::Sp(_) => ReadOptions::default(),
+        }
+    }
+}
+
+/// The options of a run: those after the command's name win over those before.
+fn globals(cli: &Cli) -> Globals {
+    let (top, sub) = (&cli.read, cli.command.read_options());
+    let quiet = top.quiet || sub.quiet;
+    Globals {
+        threads: thread_count(sub.threads.or(top.threads).unwrap_or(0)),
+        quiet,
+        progress: !quiet && !top.no_progress && !sub.no_progress,
+        variant: match sub.variant.or(top.variant) {
             Some(VariantArg::Chess960) => MissingVariant::Chess960,
             None => MissingVariant::Detect,
         },
-        max_game_bytes: cli.max_game_bytes,
-    };
+        max_game_bytes: sub
+            .max_game_bytes
+            .or(top.max_game_bytes)
+            .unwrap_or(pgn960::pipeline::DEFAULT_MAX_GAME_BYTES),
+    }
+}
+
+/// Runs a parsed command line; returns the exit status.
+pub fn run(cli: Cli) -> Result<i32> {
+    let globals = globals(&cli);
     let status = |invalid: bool| if invalid { EXIT_INVALID } else { EXIT_OK };
     match &cli.command {
         Command::Check(args) => Ok(status(check::run(args, globals)?.rejected > 0)),
@@ -126,17 +119,12 @@ pub fn run(cli: Cli) -> Result<i32> {
             let counts = export::run(args, globals)?;
             Ok(status(counts.rejected > 0))
         }
-        Command::Stats(args) => {
-            stats::run(args, globals)?;
-            Ok(EXIT_OK)
-        }
-        Command::Tree(args) => {
-            tree::run(args, globals)?;
-            Ok(EXIT_OK)
-        }
+        Command::Stats(args) => Ok(status(stats::run(args, globals)?.invalid() > 0)),
+        Command::Tree(args) => Ok(status(tree::run(args, globals)?.invalid() > 0)),
         Command::Report(args) => {
-            report::run(args, globals)?;
-            Ok(EXIT_OK)
+            let page = report::run(args, globals)?;
+            let rejected = page.summary.archive.as_ref().map_or(0, |a| a.rejected);
+            Ok(status(rejected > 0))
         }
         Command::Xfen(args) => Ok(status(xfen::run(args, globals)? > 0)),
         Command::Sp(args) => {
@@ -189,29 +177,20 @@ pub fn report_error(e: &anyhow::Error) -> i32 {
         } else {
             EXIT_OK
         }
-    } else if interrupted {
-        eprintln!("pgn960: interrupted; no output was written");
+    } else if interrupted || crate::signals::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        if crate::output::STDOUT_WRITTEN.load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!("pgn960: interrupted; no file was written, and what went to standard output is incomplete");
+        } else {
+            eprintln!("pgn960: interrupted; no output was written");
+        }
         EXIT_INTERRUPTED
     } else {
-        eprintln!("pgn960: error: {e:#}");
+        let text = format!("{e:#}");
+        eprintln!(
+            "pgn960: error: {}",
+            crate::output::escape_controls(&text, true)
+        );
         EXIT_ERROR
     }
-}
-
-/// The parser of a castling style option (`xfen`, `shredder`).
-pub fn castling_style() -> impl TypedValueParser<Value = CastlingStyle> {
-    PossibleValuesParser::new([
-        PossibleValue::new("xfen").help("KQkq, a file letter only for an inner rook"),
-        PossibleValue::new("shredder").help("file letters, king side first (HAha)"),
-    ])
-    .map(|s| match s.as_str() {
-        "shredder" => CastlingStyle::Shredder,
-        _ => CastlingStyle::Xfen,
-    })
-}
-
-/// The parser of a speed option (`ultra-bullet`, `bullet`, `blitz`, `rapid`, `classical`).
-pub fn speed() -> impl TypedValueParser<Value = Speed> {
-    PossibleValuesParser::new(Speed::ALL.map(|s| PossibleValue::new(s.name())))
-        .map(|s| s.parse().unwrap_or(Speed::Classical))
 }

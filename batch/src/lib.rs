@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod args;
 pub mod cli;
 pub mod commands;
 pub mod driver;

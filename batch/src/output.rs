@@ -80,8 +80,35 @@ impl Sink {
     }
 }
 
+/// Set once bytes went to standard output: an interrupted run then cannot say that no
+/// output was written.
+pub static STDOUT_WRITTEN: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// The message of a write stopped by Ctrl-C or SIGTERM.
+pub const STOPPED_WRITING: &str = "interrupted while writing";
+
+/// Stops a write once the run is interrupted: a table written after the games were read
+/// (`stats --by`) stops too, and nothing is committed.
+fn stop_if_interrupted() -> io::Result<()> {
+    if crate::signals::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(io::Error::other(STOPPED_WRITING));
+    }
+    Ok(())
+}
+
+impl Sink {
+    fn note_stdout(&self, bytes: usize) {
+        if bytes > 0 && matches!(self, Sink::Stdout(_)) {
+            STDOUT_WRITTEN.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        stop_if_interrupted()?;
+        self.note_stdout(buf.len());
         match self {
             Sink::File(f) => f.write(buf),
             Sink::Special(w, _) => w.write(buf),
@@ -90,6 +117,8 @@ impl Write for Sink {
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        stop_if_interrupted()?;
+        self.note_stdout(buf.len());
         match self {
             Sink::File(f) => f.write_all(buf),
             Sink::Special(w, _) => w.write_all(buf),
@@ -112,7 +141,7 @@ impl Write for Sink {
 /// [`pgn960::compression::COMPRESSIONS`]).
 ///
 /// The temporary name is short whatever the target's (`.pgn960-HASH.PID.RANDOM.tmp`, the
-/// hash of the target's name), so a later run writing the same output finds the leftovers
+/// hash of the target's whole name), so a later run writing the same output finds the leftovers
 /// of a run that was killed (its process gone) and removes them. While it is written, the
 /// output is locked (`.pgn960-HASH.lock`, an advisory lock), so two runs writing the same
 /// output at once cannot mix their files: the second is refused.
@@ -124,14 +153,16 @@ pub struct AtomicFile {
     _registered: crate::signals::Registered,
 }
 
-/// The hash that names an output's temporary and lock files (FNV-1a of its name).
+/// The key that names an output's temporary and lock files: 128 bits of the SHA-256 of
+/// its whole name, so that two names never share a lock (a 32-bit hash did:
+/// `out165320.pgn` blocked `out169377.pgn`).
 fn name_hash(target: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let name = target.file_name().map_or(&b""[..], |n| n.as_bytes());
-    let hash = name.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{:08x}", hash as u32 ^ (hash >> 32) as u32)
+    crate::report::sha256::sha256(name)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The directory an output goes to.
@@ -142,8 +173,9 @@ fn directory_of(target: &Path) -> PathBuf {
     }
 }
 
-/// An advisory lock on one output, held while it is written and removed after.
-struct OutputLock {
+/// An advisory lock on one output (a file, or the directory `split` writes), held while it
+/// is written and removed after; its lock file is beside the output.
+pub struct OutputLock {
     path: PathBuf,
     _file: std::fs::File,
     // Removed by an abrupt exit too (a second Ctrl-C), like the temporary files.
@@ -152,7 +184,7 @@ struct OutputLock {
 
 impl OutputLock {
     /// Locks `target`'s lock file, or fails when another run holds it.
-    fn take(target: &Path) -> Result<OutputLock> {
+    pub fn take(target: &Path) -> Result<OutputLock> {
         use std::os::unix::fs::MetadataExt;
         let path = directory_of(target).join(format!(".pgn960-{}.lock", name_hash(target)));
         loop {
@@ -333,6 +365,11 @@ pub struct Finished {
 }
 
 impl Finished {
+    /// The file this becomes.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
     /// Renames the temporary file to the target.
     pub fn commit(self) -> Result<()> {
         let target = self.target;
@@ -502,6 +539,7 @@ impl Sink {
                 file.seek(io::SeekFrom::Start(0))
                     .context("cannot read a temporary file back")?;
                 let mut stdout = io::stdout().lock();
+                STDOUT_WRITTEN.store(true, std::sync::atomic::Ordering::Relaxed);
                 io::copy(&mut file, &mut stdout).context("cannot write to standard output")?;
                 stdout.flush().context("cannot write to standard output")?;
                 Ok(None)
@@ -516,6 +554,239 @@ pub fn commit_all(finished: impl IntoIterator<Item = Option<Finished>>) -> Resul
         file.commit()?;
     }
     Ok(())
+}
+
+/// One output a command plans to write: what it holds (the option that names it, or what
+/// it is), its path and its format.
+#[derive(Debug, Clone)]
+pub struct PlannedOutput {
+    /// What it holds: `-o`, `--rejects`, `reasons of rejected games`, ...
+    pub role: &'static str,
+    /// Where it goes (`-` for standard output).
+    pub path: PathBuf,
+    /// Its format (`pgn`, `tsv`, `csv`, `json`, `svg`, `html`, ...).
+    pub format: &'static str,
+}
+
+/// An output's place in its [`OutputPlan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputId(usize);
+
+/// Every output of a run, from its plan to its commit: a command adds its outputs (and
+/// the directories it writes into), [`OutputPlan::check`]s them before any input is read
+/// (no two the same file, none an input, none a directory's name, none inside a
+/// directory another output writes into), creates each, hands each back finished, and
+/// [`OutputPlan::commit`]s them all only when every one is complete and each can take its
+/// name; dropped before, nothing is left. Its summary goes to standard error, never with
+/// `-q`.
+pub struct OutputPlan {
+    inputs: Vec<PathBuf>,
+    outputs: Vec<PlannedOutput>,
+    directories: Vec<(&'static str, PathBuf)>,
+    finished: Vec<Finished>,
+    quiet: bool,
+}
+
+impl OutputPlan {
+    /// An empty plan for a run over `inputs`; `quiet` silences its summary.
+    pub fn new(inputs: &[PathBuf], quiet: bool) -> OutputPlan {
+        OutputPlan {
+            inputs: inputs.to_vec(),
+            outputs: Vec::new(),
+            directories: Vec::new(),
+            finished: Vec::new(),
+            quiet,
+        }
+    }
+
+    /// Adds an output file.
+    pub fn add(&mut self, role: &'static str, path: &Path, format: &'static str) -> OutputId {
+        self.outputs.push(PlannedOutput {
+            role,
+            path: path.to_path_buf(),
+            format,
+        });
+        OutputId(self.outputs.len() - 1)
+    }
+
+    /// Adds a directory the run writes files into (`split -o DIR`): no other output may
+    /// be inside it.
+    pub fn add_directory(&mut self, role: &'static str, dir: &Path) {
+        self.directories.push((role, dir.to_path_buf()));
+    }
+
+    /// The planned output `id`.
+    pub fn output(&self, id: OutputId) -> &PlannedOutput {
+        &self.outputs[id.0]
+    }
+
+    /// Checks every output before anything is read or written.
+    pub fn check(&self) -> Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        for out in &self.outputs {
+            let bytes = out.path.as_os_str().as_bytes();
+            let dir_name =
+                bytes.ends_with(b"/") || bytes.ends_with(b"/.") || out.path.file_name().is_none();
+            if out.path.as_os_str() != "-" && (dir_name || out.path.is_dir()) {
+                bail!(
+                    "{} {}: names a directory; {} is written to a file",
+                    out.role,
+                    out.path.display(),
+                    out.role
+                );
+            }
+        }
+        let named: Vec<(&str, &Path)> = self
+            .outputs
+            .iter()
+            .map(|o| (o.role, o.path.as_path()))
+            .collect();
+        check_outputs(&named, &self.inputs)?;
+        for (dir_role, dir) in &self.directories {
+            let dir_at = resolved(dir);
+            for out in &self.outputs {
+                if out.path.as_os_str() == "-" || is_special(&out.path) {
+                    continue;
+                }
+                if resolved(&directory_of(&out.path)).starts_with(&dir_at) {
+                    bail!(
+                        "{} {} is inside {} ({dir_role}), which this run writes into: name a file outside it",
+                        out.role,
+                        out.path.display(),
+                        dir.display()
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates output `id` (checked by [`OutputPlan::check`]).
+    pub fn create(&self, id: OutputId) -> Result<Sink> {
+        Sink::create(&self.outputs[id.0].path, &self.inputs)
+    }
+
+    /// Creates output `id` as a tab-separated table (its header written by the caller).
+    pub fn create_tsv(&self, id: OutputId) -> Result<csv::Writer<Sink>> {
+        let mut writer = csv::WriterBuilder::new()
+            .delimiter(b'\t')
+            .from_writer(self.create(id)?);
+        writer.flush()?;
+        Ok(writer)
+    }
+
+    /// Takes back a complete output, to be committed with the others.
+    pub fn finish(&mut self, sink: Sink) -> Result<()> {
+        self.finish_if(sink, true)
+    }
+
+    /// [`OutputPlan::finish`], or, when not `keep`, finished and thrown away (a rejects
+    /// file nobody asked for when no game was rejected).
+    pub fn finish_if(&mut self, sink: Sink, keep: bool) -> Result<()> {
+        if let Some(done) = sink.finish()? {
+            if keep {
+                self.finished.push(done);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back a file rewritten in place (`xfen --in-place`), to be committed with the
+    /// others.
+    pub fn finish_replaced(&mut self, done: Finished) {
+        self.finished.push(done);
+    }
+
+    /// [`OutputPlan::finish`] for a table made by [`OutputPlan::create_tsv`] (or any CSV
+    /// writer over a sink).
+    pub fn finish_csv(&mut self, writer: csv::Writer<Sink>, keep: bool) -> Result<()> {
+        let sink = writer
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("cannot write a table: {}", e.error()))?;
+        self.finish_if(sink, keep)
+    }
+
+    /// Renames every finished output into place, once all are complete and each can take
+    /// its name (its directory exists, it is not a directory).
+    pub fn commit(&mut self) -> Result<()> {
+        for done in &self.finished {
+            let target = done.target();
+            let dir = directory_of(target);
+            if !dir.is_dir() {
+                bail!(
+                    "cannot write {}: {} is not a directory; nothing was written",
+                    target.display(),
+                    dir.display()
+                );
+            }
+            if target.is_dir() {
+                bail!(
+                    "cannot write {}: it is a directory; nothing was written",
+                    target.display()
+                );
+            }
+        }
+        commit_all(std::mem::take(&mut self.finished).into_iter().map(Some))
+    }
+
+    /// Prints a summary of the run on standard error, its control characters escaped;
+    /// nothing with `-q`.
+    pub fn summary(&self, text: &str) {
+        print_summary(text, self.quiet);
+    }
+}
+
+/// Prints a summary on standard error (never standard output, which may carry an
+/// output), its control characters escaped; nothing when `quiet`.
+pub fn print_summary(text: &str, quiet: bool) {
+    if quiet || text.is_empty() {
+        return;
+    }
+    let text = escape_controls(text, true);
+    if text.ends_with('\n') {
+        eprint!("{text}");
+    } else {
+        eprintln!("{text}");
+    }
+}
+
+/// A path resolved for comparing places: canonical when it exists, else its nearest
+/// existing ancestor's canonical path joined with the rest.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(real) = path.canonicalize() {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            resolved(parent).join(name)
+        }
+        _ => std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
+/// `text` with its control characters written as escapes (`\u{1b}`), so that a name read
+/// from a game cannot drive the terminal; line breaks are kept when `keep_newlines`.
+pub fn escape_controls(text: &str, keep_newlines: bool) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -595,6 +866,44 @@ mod tests {
         let alias = dir.path().join(".").join("in.pgn");
         assert!(refuse_input(&alias, std::slice::from_ref(&input)).is_err());
         assert!(refuse_input(&dir.path().join("new.pgn"), &[input]).is_ok());
+    }
+
+    #[test]
+    fn names_that_share_a_32_bit_hash_get_locks_of_their_own() {
+        assert_ne!(
+            name_hash(Path::new("out165320.pgn")),
+            name_hash(Path::new("out169377.pgn"))
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let a = AtomicFile::create(&dir.path().join("out165320.pgn")).unwrap();
+        let b = AtomicFile::create(&dir.path().join("out169377.pgn"));
+        assert!(b.is_ok(), "{:?}", b.err());
+        drop(a);
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("a\u{1b}[31mb", false), "a\\u{1b}[31mb");
+        assert_eq!(escape_controls("a\nb", true), "a\nb");
+        assert_eq!(escape_controls("a\nb", false), "a\\nb");
+        assert_eq!(escape_controls("plain", false), "plain");
+    }
+
+    #[test]
+    fn the_plan_refuses_outputs_inside_a_directory_it_writes_and_directory_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let split = dir.path().join("split");
+        let mut plan = OutputPlan::new(&[], true);
+        plan.add_directory("-o", &split);
+        plan.add("--rejects", &split.join("event-Open.pgn"), "pgn");
+        assert!(plan.check().is_err());
+        let mut plan = OutputPlan::new(&[], true);
+        plan.add_directory("-o", &split);
+        plan.add("--rejects", &dir.path().join("r.pgn"), "pgn");
+        assert!(plan.check().is_ok());
+        let mut plan = OutputPlan::new(&[], true);
+        plan.add("-o", Path::new("nodir/"), "pgn");
+        assert!(plan.check().is_err());
     }
 
     #[test]

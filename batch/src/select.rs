@@ -28,7 +28,7 @@ pub struct Filters {
     /// Only these speeds, from the TimeControl tag (lichess boundaries).
     #[arg(
         long = "time-control",
-        value_parser = crate::cli::speed(),
+        value_parser = crate::args::speed(),
         value_delimiter = ',',
         value_name = "SPEED"
     )]
@@ -201,7 +201,7 @@ impl std::str::FromStr for SpList {
             let s = s.trim();
             match s.parse::<u16>() {
                 Ok(n) if n < 960 => Ok(n),
-                Ok(_) => Err(format!("SP {s} is out of range (0 to 959)")),
+                Ok(_) => Err(crate::args::sp_out_of_range(s)),
                 Err(_) => Err(format!(
                     "{s:?} is not an SP number (expected a list like 518,0-10,100-399)"
                 )),

@@ -41,7 +41,7 @@ impl fmt::Display for BackRank {
 #[non_exhaustive]
 pub enum SpError {
     /// The number is not in 0..=959.
-    #[error("start position number {0} is out of range 0..=959")]
+    #[error("SP {0} is out of range (0 to 959)")]
     OutOfRange(u32),
     /// The text is not eight piece letters.
     #[error("a back rank is 8 letters of K, Q, R, B, N; found {0:?}")]

@@ -1,6 +1,6 @@
 //! Games as records: every game of an input with its verdict and, on request, its tags,
 //! moves, annotations and text — one owned value per game, in input order, read on the
-//! calling thread ([`Records`]) or on a thread pool ([`ParRecords`]).
+//! calling thread ([`Records`]) or on a thread pool by the one pipeline ([`ParRecords`]).
 
 use crate::error::{Error, Result};
 use crate::input::Input;
@@ -8,9 +8,8 @@ use crate::pipeline::{ChunkInfo, ChunkOutput, ChunkSource, PipelineOptions};
 use crate::validate::{validate_chunk, GameKind, ValidGame, ValidateOptions, Verdict};
 use chess960_core::StartKind;
 use pgn_parse::{count_line_breaks, Origin};
-use std::collections::{BTreeMap, VecDeque};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::collections::VecDeque;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
 /// What a record holds beyond the verdict. The default: the verdict and the tags.
@@ -183,9 +182,9 @@ fn make_absolute(records: &mut [GameRecord], info: &ChunkInfo) {
 }
 
 /// Where an ordered iterator gets its chunks' records: the next chunk in input order
-/// (records, where it was, its line breaks), or `None` at the end.
+/// (records, and where it was with its first line and game absolute), or `None` at the end.
 trait Feed {
-    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>>;
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo)>>;
 }
 
 /// Records made absolute, waiting to be handed out in input order: what the sequential
@@ -193,8 +192,6 @@ trait Feed {
 struct Ordered<F> {
     feed: F,
     queue: VecDeque<GameRecord>,
-    next_line: u64,
-    next_game: u64,
     done: bool,
 }
 
@@ -203,8 +200,6 @@ impl<F: Feed> Ordered<F> {
         Ordered {
             feed,
             queue: VecDeque::new(),
-            next_line: 1,
-            next_game: 0,
             done: false,
         }
     }
@@ -219,14 +214,7 @@ impl<F: Feed> Ordered<F> {
                 return None;
             }
             match self.feed.next_records() {
-                Ok(Some((mut out, info, line_breaks))) => {
-                    let info = ChunkInfo {
-                        first_line: self.next_line,
-                        first_game: self.next_game,
-                        ..info
-                    };
-                    self.next_line += line_breaks;
-                    self.next_game += out.games();
+                Ok(Some((mut out, info))) => {
                     make_absolute(&mut out.records, &info);
                     self.queue.extend(out.records);
                 }
@@ -248,10 +236,12 @@ struct Sequential {
     options: RecordOptions,
     read_to: usize,
     junk_bytes: u64,
+    next_line: u64,
+    next_game: u64,
 }
 
 impl Feed for Sequential {
-    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>> {
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo)>> {
         let Some(source) = self.source.as_mut() else {
             return Ok(None);
         };
@@ -268,7 +258,14 @@ impl Feed for Sequential {
         let data = chunk.data.load()?;
         let out = chunk_records(&data, chunk.origin, &self.options, &self.name);
         self.junk_bytes += out.junk_bytes;
-        Ok(Some((out, chunk.info, count_line_breaks(&data))))
+        let info = ChunkInfo {
+            first_line: self.next_line,
+            first_game: self.next_game,
+            ..chunk.info
+        };
+        self.next_line += count_line_breaks(&data);
+        self.next_game += out.games();
+        Ok(Some((out, info)))
     }
 }
 
@@ -286,6 +283,8 @@ impl Records {
             options,
             read_to: 0,
             junk_bytes: 0,
+            next_line: 1,
+            next_game: 0,
         }))
     }
 
@@ -303,91 +302,43 @@ impl Iterator for Records {
     }
 }
 
-/// A finished chunk of [`ParRecords`]: its records and line breaks, or its panic.
-type Finished = (
-    u64,
-    std::thread::Result<Result<(ChunkRecords, u64)>>,
-    ChunkInfo,
-);
+/// What the pipeline hands [`ParRecords`]: a chunk's records in input order (line breaks
+/// already counted into its [`ChunkInfo`]), or the error that ended the run.
+type Delivered = Result<(ChunkRecords, ChunkInfo)>;
 
-/// Chunks validated on a thread pool, taken back in input order.
+/// Chunks validated by [`crate::pipeline::run`] on a thread pool, driven from a thread of
+/// its own and taken back, in input order, through a bounded channel.
 struct Parallel {
-    input: Input,
-    source: Option<ChunkSource>,
-    pool: Arc<rayon::ThreadPool>,
-    name: Arc<str>,
-    options: RecordOptions,
-    sender: Sender<Finished>,
-    receiver: Receiver<Finished>,
-    pending: BTreeMap<u64, Finished>,
-    spawned: u64,
-    emitted: u64,
-    max_in_flight: u64,
-    read_to: usize,
-}
-
-impl Parallel {
-    /// Spawns jobs until the in-flight limit or the end of the input.
-    fn spawn(&mut self) -> Result<()> {
-        while self.spawned - self.emitted < self.max_in_flight {
-            let Some(source) = self.source.as_mut() else {
-                return Ok(());
-            };
-            let chunk = source.next_chunk().map_err(|cause| Error::ReadAt {
-                offset: self.read_to,
-                cause,
-            })?;
-            let Some(chunk) = chunk else {
-                self.source = None;
-                return Ok(());
-            };
-            self.read_to = chunk.info.offset + chunk.info.len;
-            let (id, sender, options, name) = (
-                self.spawned,
-                self.sender.clone(),
-                self.options,
-                Arc::clone(&self.name),
-            );
-            self.pool.spawn(move || {
-                let result = catch_unwind(AssertUnwindSafe(|| {
-                    let data = chunk.data.load()?;
-                    let records = chunk_records(&data, chunk.origin, &options, &name);
-                    Ok((records, count_line_breaks(&data)))
-                }));
-                let _ = sender.send((id, result, chunk.info));
-            });
-            self.spawned += 1;
-        }
-        Ok(())
-    }
+    receiver: Receiver<Delivered>,
 }
 
 impl Feed for Parallel {
-    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo, u64)>> {
-        self.spawn()?;
-        if self.emitted == self.spawned {
-            crate::input::check_unchanged(&self.input)?;
-            return Ok(None);
+    fn next_records(&mut self) -> Result<Option<(ChunkRecords, ChunkInfo)>> {
+        match self.receiver.recv() {
+            Ok(delivered) => delivered.map(Some),
+            Err(_) => Ok(None),
         }
-        while !self.pending.contains_key(&self.emitted) {
-            let finished = self
-                .receiver
-                .recv()
-                .map_err(|_| Error::Internal { start: 0, end: 0 })?;
-            self.pending.insert(finished.0, finished);
-        }
-        let Some((_, result, info)) = self.pending.remove(&self.emitted) else {
-            return Ok(None);
-        };
-        self.emitted += 1;
-        let Ok(result) = result else {
-            return Err(Error::Internal {
-                start: info.offset,
-                end: info.offset + info.len,
-            });
-        };
-        let (out, line_breaks) = result?;
-        Ok(Some((out, info, line_breaks)))
+    }
+}
+
+/// Runs the pipeline over `input`, sending each chunk's records to `sender` in input order;
+/// stops when the receiver is gone.
+fn drive(
+    mut input: Input,
+    options: RecordOptions,
+    pool: Arc<rayon::ThreadPool>,
+    sender: SyncSender<Delivered>,
+) {
+    let name: Arc<str> = Arc::from(input.name.to_string());
+    let outcome = crate::pipeline::run(
+        &mut input,
+        &pool,
+        &PipelineOptions::default(),
+        |bytes, origin| chunk_records(bytes, origin, &options, &name),
+        |out, info| sender.send(Ok((out, info))).map_err(|_| Error::Interrupted),
+    );
+    if let Err(error) = outcome {
+        let _ = sender.send(Err(error));
     }
 }
 
@@ -397,28 +348,10 @@ pub struct ParRecords(Ordered<Parallel>);
 
 impl ParRecords {
     /// The records of `input`, validated on `pool`.
-    pub fn new(
-        mut input: Input,
-        options: RecordOptions,
-        pool: Arc<rayon::ThreadPool>,
-    ) -> ParRecords {
-        let source = ChunkSource::new(&mut input, &PipelineOptions::default());
-        let (sender, receiver) = channel();
-        let max_in_flight = (pool.current_num_threads() as u64 * 4).max(2);
-        ParRecords(Ordered::new(Parallel {
-            name: Arc::from(input.name.to_string()),
-            input,
-            source: Some(source),
-            pool,
-            options,
-            sender,
-            receiver,
-            pending: BTreeMap::new(),
-            spawned: 0,
-            emitted: 0,
-            max_in_flight,
-            read_to: 0,
-        }))
+    pub fn new(input: Input, options: RecordOptions, pool: Arc<rayon::ThreadPool>) -> ParRecords {
+        let (sender, receiver) = sync_channel(pool.current_num_threads() * 4);
+        std::thread::spawn(move || drive(input, options, pool, sender));
+        ParRecords(Ordered::new(Parallel { receiver }))
     }
 }
 

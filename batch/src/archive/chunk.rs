@@ -156,7 +156,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         let start = text.len();
         if opts.write {
             text.extend_from_slice(bytes);
-            if origin.part.is_some_and(|p| p.last) {
+            if counts.last_piece {
                 text.extend_from_slice(b"\n\n");
             }
         }

@@ -3,12 +3,8 @@
 //! normalised as `clean` writes it; and the sink side that counts them and writes the
 //! rejected games, so that games read = selected + not selected + rejected.
 //!
-//! Without `--normalise` a game is read by [`Gate`], a visitor around the library's
-//! [`Validator`]: the selection's tag checks run when the tags are read, and a game they
-//! drop has its movetext skipped, not validated (as `stats --headers-only` does). Such a
-//! game counts as not selected unless the reader found it broken (a parse error, cut
-//! short), which makes it rejected whatever the selection. With `--normalise` every game is
-//! read whole and validated by [`validate_chunk`], then selected.
+//! Games are read by the library's one loop ([`observe_chunk`]) with a [`Picker`] as the
+//! observer.
 
 use super::chunk::{Players, Problem};
 use super::render::render;
@@ -22,10 +18,10 @@ use pgn960::input::{InputName, Source};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{
-    parse_rejection, truncation, validate_chunk, MissingVariant, RejectReason, Rejection,
-    ValidateOptions, Validator, Verdict,
+    observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
+    ValidateOptions, Verdict,
 };
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn_parse::{Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -108,43 +104,10 @@ pub struct Picked {
     pub continued: Option<(Range<usize>, bool)>,
 }
 
-impl Picked {
-    fn empty() -> Picked {
-        Picked {
-            picks: Vec::new(),
-            text: Vec::new(),
-            junk_bytes: 0,
-            first_junk: None,
-            continued: None,
-        }
-    }
-}
-
 impl ChunkOutput for Picked {
     fn games(&self) -> u64 {
         self.picks.len() as u64
     }
-}
-
-/// The verdict of [`Gate`] on one game.
-enum GateVerdict {
-    /// Dropped by its tags, movetext not validated.
-    Dropped(FilteredBy),
-    /// Validated; `failed` is the tag filter it failed (with `--invert`).
-    Judged {
-        verdict: Verdict,
-        failed: Option<FilteredBy>,
-    },
-}
-
-/// A [`Visitor`] that runs the selection's tag checks when a game's tags are read, skips
-/// the movetext of the games they drop and hands the others to a [`Validator`].
-struct Gate<'a, 's> {
-    validator: Validator<'a>,
-    selection: &'s Selection,
-    missing: MissingVariant,
-    failed: Option<FilteredBy>,
-    skipping: bool,
 }
 
 /// The start position the tags give (`None` when they are invalid: the validator says why).
@@ -165,72 +128,6 @@ fn tag_filter(sel: &Selection, tags: &[Tag<'_>], missing: MissingVariant) -> Opt
             None
         }
     })
-}
-
-impl<'a> Visitor<'a> for Gate<'a, '_> {
-    type Output = (GameEnd, GateVerdict);
-
-    fn begin_game(&mut self, offset: usize) {
-        self.failed = None;
-        self.skipping = false;
-        self.validator.begin_game(offset);
-    }
-    fn tag(&mut self, tag: Tag<'a>) {
-        self.validator.tag(tag);
-    }
-    fn end_tags(&mut self) -> Skip {
-        self.failed = tag_filter(self.selection, self.validator.tags(), self.missing);
-        if self.failed.is_some() && !self.selection.invert {
-            self.skipping = true;
-            return Skip(true);
-        }
-        self.validator.end_tags()
-    }
-    fn san(&mut self, san: &'a [u8], offset: usize) {
-        self.validator.san(san, offset);
-    }
-    fn null_move(&mut self, offset: usize) {
-        self.validator.null_move(offset);
-    }
-    fn comment(&mut self, text: &'a [u8], offset: usize) {
-        self.validator.comment(text, offset);
-    }
-    fn nag(&mut self, nag: u16) {
-        self.validator.nag(nag);
-    }
-    fn suffix(&mut self, suffix: Suffix) {
-        self.validator.suffix(suffix);
-    }
-    fn begin_variation(&mut self) -> Skip {
-        self.validator.begin_variation()
-    }
-    fn end_variation(&mut self) {
-        self.validator.end_variation();
-    }
-    fn result(&mut self, result: GameResult) {
-        self.validator.result(result);
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        if !self.skipping {
-            let (end, verdict) = self.validator.end_game(end);
-            let failed = self.failed;
-            return (end, GateVerdict::Judged { verdict, failed });
-        }
-        // The movetext was skipped: only what the reader saw can make the game invalid.
-        let broken = match &end.error {
-            Some(error) => Some(parse_rejection(error)),
-            None => truncation(end.movetext_end, &end.byte_range),
-        };
-        let verdict = match (broken, self.failed) {
-            (Some(rejection), _) => GateVerdict::Judged {
-                verdict: Verdict::Invalid(rejection),
-                failed: None,
-            },
-            (None, Some(f)) => GateVerdict::Dropped(f),
-            (None, None) => GateVerdict::Dropped(FilteredBy::Tag),
-        };
-        (end, verdict)
-    }
 }
 
 /// The validation a pick needs.
@@ -286,49 +183,6 @@ fn problem(rejection: Rejection, tags: &[Tag<'_>], game_line: u32, at: (u32, u32
     }
 }
 
-/// A piece of a game too large to hold (`--max-game-bytes`): the first piece counts the
-/// game once, rejected as too-large; its text and that of the later pieces are copied (when
-/// writing), for the sink to write to the rejects piece by piece. Junk pieces are counted
-/// as junk.
-fn oversized_part(bytes: &[u8], origin: Origin, part: pgn_parse::Part, write: bool) -> Picked {
-    let mut picked = Picked::empty();
-    if !part.game {
-        picked.junk_bytes = bytes.len() as u64;
-        picked.first_junk = part.first.then_some((1, 1));
-        return picked;
-    }
-    if write {
-        picked.text.extend_from_slice(bytes);
-    }
-    let range = 0..picked.text.len();
-    if part.first {
-        let rejection = pgn960::validate::too_large(part.limit, origin.offset);
-        picked.picks.push(Pick::TooLarge {
-            text: LargeText::Piece(range, part.last),
-            problem: problem(rejection, &[], 1, (1, 1)),
-        });
-    } else {
-        picked.continued = Some((range, part.last));
-    }
-    picked
-}
-
-/// `verdict`, or the `too-large` rejection when the game at `range` is over `limit` bytes
-/// (0: no limit): a game read whole from an input held whole (a mapped file) gets the
-/// verdict a streamed one gets in pieces. For the subcommands that read games themselves.
-pub fn limit_verdict(verdict: Verdict, range: &Range<usize>, limit: usize) -> Verdict {
-    if limit > 0 && range.len() > limit {
-        Verdict::Invalid(pgn960::validate::too_large(limit, range.start))
-    } else {
-        verdict
-    }
-}
-
-/// Whether a game of `len` bytes is over the limit.
-fn over_limit(opts: &PickOptions<'_>, len: usize) -> bool {
-    opts.max_game_bytes > 0 && len > opts.max_game_bytes
-}
-
 /// The pick of a game over the limit read whole from a chunk: its text left in the input
 /// for the sink when the input is held whole and the game is large, else copied (a
 /// streamed block or a Parquet row group holds games of a bounded size).
@@ -349,149 +203,150 @@ fn too_large_pick(
     Pick::TooLarge { text, problem }
 }
 
-/// Picks the games of one chunk. `held`: the chunk is part of an input held whole (a
-/// mapped file), from which the sink can copy a game too large ([`run_picks`]).
-pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>, held: bool) -> Picked {
-    let base = origin.offset;
-    let mut text = Vec::new();
-    let mut picks = Vec::new();
-    let validate = validate_options(opts);
-    let key =
-        |tags: &[Tag<'_>], verdict: &Verdict| opts.key.map_or(Vec::new(), |k| k(tags, verdict));
-    if let Some(part) = origin.part {
-        return oversized_part(bytes, origin, part, opts.write);
+/// The observer that picks games. Without `--normalise` the selection's tag checks run
+/// when a game's tags are read, and a game they drop has its movetext skipped, not
+/// validated (as `stats --headers-only` does): it counts as not selected unless the reader
+/// found it broken or too large, which makes it rejected whatever the selection. With
+/// `--normalise` every game is read whole and validated, then selected.
+struct Picker<'p, 's, 'b> {
+    opts: &'p PickOptions<'s>,
+    bytes: &'b [u8],
+    base: usize,
+    held: bool,
+    /// The tag filter the current game failed, once its tags were checked.
+    failed: Option<Option<FilteredBy>>,
+    picks: Vec<Pick>,
+    text: Vec<u8>,
+}
+
+impl<'a> GameObserver<'a> for Picker<'_, '_, '_> {
+    fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
+        if self.opts.normalise.is_some() {
+            self.failed = None;
+            return Skip(false);
+        }
+        let (sel, missing) = (self.opts.selection, self.opts.missing_variant);
+        let failed = tag_filter(sel, tags, missing);
+        self.failed = Some(failed);
+        Skip(failed.is_some() && !sel.invert)
     }
-    if let Some(style) = opts.normalise {
-        let archive = ArchiveOptions {
-            write: true,
-            fen_style: style,
-            ..ArchiveOptions::default()
-        };
-        let counts = validate_chunk(bytes, origin, &validate, false, |judged| {
-            let pick = match judged.verdict {
-                Verdict::Invalid(rejection) if rejection.reason == RejectReason::TooLarge => {
-                    let at = judged.problem_at.unwrap_or((1, 1));
-                    let game_line = judged.line.unwrap_or(1);
-                    let problem = problem(rejection, judged.tags, game_line, at);
-                    too_large_pick(
-                        &mut text,
-                        bytes,
-                        base,
-                        &judged.byte_range,
-                        opts,
-                        held,
-                        problem,
-                    )
-                }
-                Verdict::Invalid(rejection) => {
-                    let at = judged.problem_at.unwrap_or((1, 1));
-                    let game_line = judged.line.unwrap_or(1);
+    fn end_game(&mut self, judged: Judged<'_, 'a>) {
+        let pick = self.pick(judged);
+        self.picks.push(pick);
+    }
+    fn skipped(&mut self, _byte_range: Range<usize>) {
+        let filter = self.failed.flatten().unwrap_or(FilteredBy::Tag);
+        self.picks.push(Pick::Dropped(filter));
+    }
+}
+
+impl Picker<'_, '_, '_> {
+    /// What becomes of a judged game.
+    fn pick(&mut self, judged: Judged<'_, '_>) -> Pick {
+        let (opts, bytes, base) = (self.opts, self.bytes, self.base);
+        let text = &mut self.text;
+        let at = judged.problem_at.unwrap_or((1, 1));
+        let game_line = judged.line.unwrap_or(1);
+        match judged.verdict {
+            Verdict::Invalid(rejection) if rejection.reason == RejectReason::TooLarge => {
+                let problem = problem(rejection, judged.tags, game_line, at);
+                if judged.continues {
                     let range = if opts.write {
-                        copy(&mut text, bytes, base, &judged.byte_range)
+                        copy(text, bytes, base, &judged.byte_range)
                     } else {
                         0..0
                     };
-                    Pick::Rejected {
-                        range,
-                        problem: problem(rejection, judged.tags, game_line, at),
-                    }
+                    return Pick::TooLarge {
+                        text: LargeText::Piece(range, false),
+                        problem,
+                    };
                 }
-                verdict => match decide(opts.selection, judged.tags, &verdict, None) {
-                    Err(f) => Pick::Dropped(f),
-                    Ok(()) => {
-                        let start = text.len();
-                        if opts.write {
-                            match (&verdict, judged.game) {
-                                (Verdict::Valid(valid), Some(game)) => {
-                                    render(game, valid, &archive, &mut text)
-                                }
-                                _ => {
-                                    copy(&mut text, bytes, base, &judged.byte_range);
-                                }
-                            }
-                        }
-                        Pick::Selected {
-                            range: start..text.len(),
-                            key: key(judged.tags, &verdict),
-                        }
-                    }
-                },
-            };
-            picks.push(pick);
-        });
-        return Picked {
-            picks,
-            text,
-            junk_bytes: counts.junk_bytes,
-            first_junk: counts.first_junk,
-            continued: None,
-        };
-    }
-    let mut reader = Reader::with_origin(bytes, origin);
-    let mut gate = Gate {
-        validator: Validator::new(validate),
-        selection: opts.selection,
-        missing: opts.missing_variant,
-        failed: None,
-        skipping: false,
-    };
-    while let Some((end, verdict)) = reader.read_game(&mut gate) {
-        let tags = gate.validator.tags();
-        if over_limit(opts, end.byte_range.len()) {
-            // Whatever its tags and moves: a game over the limit is rejected, as in a stream.
-            let range = &end.byte_range;
-            let game_line = reader.locate(range.start).0;
-            let rejection = pgn960::validate::too_large(opts.max_game_bytes, range.start);
-            let problem = problem(rejection, tags, game_line, (game_line, 1));
-            picks.push(too_large_pick(
-                &mut text, bytes, base, range, opts, held, problem,
-            ));
-            continue;
-        }
-        let pick = match verdict {
-            GateVerdict::Dropped(f) => Pick::Dropped(f),
-            GateVerdict::Judged {
-                verdict: Verdict::Invalid(rejection),
-                ..
-            } => {
-                let range = &end.byte_range;
-                let game_line = reader.locate(range.start).0;
-                let at = reader.locate(rejection.offset.max(range.start));
-                let text_range = if opts.write {
-                    copy(&mut text, bytes, base, range)
+                too_large_pick(
+                    text,
+                    bytes,
+                    base,
+                    &judged.byte_range,
+                    opts,
+                    self.held,
+                    problem,
+                )
+            }
+            Verdict::Invalid(rejection) => {
+                let range = if opts.write {
+                    copy(text, bytes, base, &judged.byte_range)
                 } else {
                     0..0
                 };
                 Pick::Rejected {
-                    range: text_range,
-                    problem: problem(rejection, tags, game_line, at),
+                    range,
+                    problem: problem(rejection, judged.tags, game_line, at),
                 }
             }
-            GateVerdict::Judged { verdict, failed } => {
-                match decide(opts.selection, tags, &verdict, Some(failed)) {
-                    Err(f) => Pick::Dropped(f),
-                    Ok(()) => {
-                        let range = if opts.write {
-                            copy(&mut text, bytes, base, &end.byte_range)
-                        } else {
-                            0..0
-                        };
-                        Pick::Selected {
-                            range,
-                            key: key(tags, &verdict),
+            verdict => match decide(opts.selection, judged.tags, &verdict, self.failed) {
+                Err(f) => Pick::Dropped(f),
+                Ok(()) => {
+                    let start = text.len();
+                    if opts.write {
+                        match (&verdict, judged.game, opts.normalise) {
+                            (Verdict::Valid(valid), Some(game), Some(style)) => {
+                                let archive = ArchiveOptions {
+                                    write: true,
+                                    fen_style: style,
+                                    ..ArchiveOptions::default()
+                                };
+                                render(game, valid, &archive, text)
+                            }
+                            _ => {
+                                copy(text, bytes, base, &judged.byte_range);
+                            }
                         }
                     }
+                    let key = opts.key.map_or(Vec::new(), |k| k(judged.tags, &verdict));
+                    Pick::Selected {
+                        range: start..text.len(),
+                        key,
+                    }
                 }
-            }
-        };
-        picks.push(pick);
+            },
+        }
     }
+}
+
+/// Picks the games of one chunk. `held`: the chunk is part of an input held whole (a
+/// mapped file), from which the sink can copy a game too large ([`run_picks`]).
+pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>, held: bool) -> Picked {
+    let mut picker = Picker {
+        opts,
+        bytes,
+        base: origin.offset,
+        held,
+        failed: None,
+        picks: Vec::new(),
+        text: Vec::new(),
+    };
+    let validate = validate_options(opts);
+    let counts = observe_chunk(
+        bytes,
+        origin,
+        &validate,
+        ReadMode::Replay,
+        false,
+        &mut picker,
+    );
+    let mut text = picker.text;
+    let continued = counts.continued.then(|| {
+        let start = text.len();
+        if opts.write {
+            text.extend_from_slice(bytes);
+        }
+        (start..text.len(), counts.last_piece)
+    });
     Picked {
-        picks,
+        picks: picker.picks,
         text,
-        junk_bytes: reader.junk_bytes(),
-        first_junk: reader.first_junk().map(|at| reader.locate(at)),
-        continued: None,
+        junk_bytes: counts.junk_bytes,
+        first_junk: counts.first_junk,
+        continued,
     }
 }
 

@@ -1,35 +1,53 @@
 //! `pgn960 check`: replay every move of every game and report what is wrong, where.
 
 use crate::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
+use crate::args::Inputs;
 use crate::driver::Globals;
+use crate::output::{escape_controls, OutputPlan};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 
 /// Arguments of `pgn960 check`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Exit status: 0 all games valid, 1 some invalid, 2 usage or I/O error.\n\nExample:\n  pgn960 check lichess_db_chess960_rated_2024-01.pgn.zst"
+    after_help = format!("The problems and the summary are check's output: they go to standard output (-q: none).\n{}\n\nExample:\n  pgn960 check lichess_db_chess960_rated_2024-01.pgn.zst", crate::args::common_help())
 )]
 pub struct CheckArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories (all such files below), or - for stdin.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
-    /// Print a JSON report on standard output instead of the text summary.
+    /// The games to check.
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Print a JSON report on standard output instead of the text summary (the counts of
+    /// `clean`'s report but those of games written, which check does not write).
     #[arg(long)]
     pub json: bool,
     /// Print at most this many problems (0: none).
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub max_errors: usize,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
-/// The JSON report of `check --json`.
+/// The JSON report of `check --json`: the summary without the counts only `clean` fills
+/// (`written`, `deduplicated`).
 #[derive(Debug, Serialize)]
 struct CheckReport<'a> {
     #[serde(flatten)]
-    summary: &'a Summary,
+    summary: serde_json::Map<String, serde_json::Value>,
     first_problems: &'a [RejectRow],
+}
+
+/// The JSON report's summary part.
+fn check_summary(summary: &Summary) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let mut map = match serde_json::to_value(summary)? {
+        serde_json::Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    };
+    map.remove("written");
+    map.remove("deduplicated");
+    Ok(map)
 }
 
 /// Runs `pgn960 check`; returns the summary.
@@ -42,6 +60,9 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
         args.max_errors
     };
     let json = args.json;
+    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
+    let report_id = json.then(|| plan.add("--json", Path::new("-"), "json"));
+    plan.check()?;
     let mut stdout = std::io::stdout().lock();
     // A closed standard output (`check ... | head`) ends the run: the error carries it.
     let mut written: std::io::Result<()> = Ok(());
@@ -53,24 +74,29 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
         &mut |row| {
             if problems.len() < max {
                 if !json && written.is_ok() {
-                    written = writeln!(stdout, "{}", row.message());
+                    written = writeln!(stdout, "{}", escape_controls(&row.message(), false));
                 }
                 problems.push(row.clone());
             }
         },
     )?;
     written?;
-    if json {
+    if let Some(id) = report_id {
         let report = CheckReport {
-            summary: &summary,
+            summary: check_summary(&summary)?,
             first_problems: &problems,
         };
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&report)?)?;
+        drop(stdout);
+        let mut sink = plan.create(id)?;
+        writeln!(sink, "{}", serde_json::to_string_pretty(&report)?)?;
+        plan.finish(sink)?;
+        return plan.commit().map(|()| summary);
     } else if !globals.quiet {
         if !problems.is_empty() {
             writeln!(stdout)?;
         }
-        write!(stdout, "{}", archive::summary_text(&summary, false))?;
+        let text = archive::summary_text(&summary, false);
+        write!(stdout, "{}", escape_controls(&text, true))?;
         if summary.rejected as usize > problems.len() && max > 0 {
             writeln!(
                 stdout,

@@ -1,31 +1,29 @@
 //! `pgn960 clean`: write every valid game normalised, quarantine the rest with a reason.
 
 use crate::archive::{self, ArchiveOptions, Outputs, Summary};
-use crate::cli::castling_style;
+use crate::args::{castling_style, Inputs, RejectsOption};
 use crate::driver::Globals;
-use crate::output::{check_outputs, commit_all, derived_name, is_special, Sink};
+use crate::output::{derived_name, is_special, OutputId, OutputPlan};
 use anyhow::{bail, Result};
 use chess960_core::CastlingStyle;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `pgn960 clean`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Games read = written + rejected + deduplicated, checked at the end of every run.\nOutputs are written to temporary files and renamed when complete; inputs are never modified.\n\nExample:\n  pgn960 clean games.pgn -o clean.pgn --report report.json"
+    after_help = format!("Games read = written + rejected + deduplicated, checked at the end of every run; \
+the summary goes to standard error (-q: none). Inputs are never modified.\n{}\n\nExample:\n  pgn960 clean games.pgn -o clean.pgn --report report.json", crate::args::common_help())
 )]
 pub struct CleanArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    /// The games to clean.
+    #[command(flatten)]
+    pub inputs: Inputs,
     /// The cleaned archive (- for standard output).
     #[arg(short, long, value_name = "OUT.pgn")]
     pub output: PathBuf,
-    /// Where rejected games go, byte for byte as read [default: OUT.rejects.pgn beside a file
-    /// OUT, compressed like it, and only when a game was rejected; none with -o -]; a TSV of
-    /// reasons is written beside it (.tsv).
-    #[arg(long, value_name = "FILE")]
-    pub rejects: Option<PathBuf>,
+    /// Where rejected games go.
+    #[command(flatten)]
+    pub rejects: RejectsOption,
     /// FEN spelling in written Chess960 games: xfen (KQkq, a file letter only for an inner
     /// rook) or shredder (file letters, HAha).
     #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen")]
@@ -57,13 +55,16 @@ pub struct CleanArgs {
     /// Write the counts, by reason, as JSON.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// Where rejected games and their reasons go: `--rejects`, else beside a file named by
 /// `-o` (`OUT.rejects.pgn`, compressed like `OUT`, and `OUT.rejects.tsv`); none when the
 /// kept games go to standard output or a device and `--rejects` is not given.
 fn rejects_paths(args: &CleanArgs) -> Option<(PathBuf, PathBuf, bool)> {
-    if let Some(rejects) = &args.rejects {
+    if let Some(rejects) = &args.rejects.rejects {
         let tsv = derived_name(rejects, "", "tsv", false);
         return Some((rejects.clone(), tsv, true));
     }
@@ -76,32 +77,56 @@ fn rejects_paths(args: &CleanArgs) -> Option<(PathBuf, PathBuf, bool)> {
     Some((pgn, tsv, false))
 }
 
-/// Runs `pgn960 clean`; returns the summary.
-pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
-    let to_stdout = args.output.as_os_str() == "-";
-    let rejects = rejects_paths(args);
-    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
-    if let Some((pgn, tsv, _)) = &rejects {
-        planned.push(("rejected games", pgn));
-        planned.push(("reasons of rejected games", tsv));
+/// The outputs of a clean run, planned.
+struct CleanPlan {
+    plan: OutputPlan,
+    kept: OutputId,
+    /// The rejected games and their reasons, and whether `--rejects` named them.
+    rejects: Option<(OutputId, OutputId, bool)>,
+    report: Option<OutputId>,
+}
+
+impl CleanPlan {
+    fn new(args: &CleanArgs, quiet: bool) -> Result<CleanPlan> {
+        let mut plan = OutputPlan::new(&args.inputs, quiet);
+        let kept = plan.add("-o", &args.output, "pgn");
+        let rejects = rejects_paths(args).map(|(pgn, tsv, asked)| {
+            let games = plan.add("rejected games", &pgn, "pgn");
+            (
+                games,
+                plan.add("reasons of rejected games", &tsv, "tsv"),
+                asked,
+            )
+        });
+        let report = args
+            .report
+            .as_ref()
+            .map(|r| plan.add("--report", r, "json"));
+        plan.check()?;
+        Ok(CleanPlan {
+            plan,
+            kept,
+            rejects,
+            report,
+        })
     }
-    if let Some(report) = &args.report {
-        planned.push(("--report", report));
+
+    fn outputs(&self) -> Result<Outputs> {
+        let mut outputs = Outputs {
+            kept: Some(self.plan.create(self.kept)?),
+            ..Outputs::default()
+        };
+        if let Some((games, tsv, _)) = self.rejects {
+            outputs.rejects = Some(self.plan.create(games)?);
+            outputs.rejects_tsv = Some(self.plan.create_tsv(tsv)?);
+        }
+        Ok(outputs)
     }
-    check_outputs(&planned, &args.inputs)?;
-    let mut outputs = Outputs {
-        kept: Some(Sink::create(&args.output, &args.inputs)?),
-        ..Outputs::default()
-    };
-    if let Some((pgn, tsv, _)) = &rejects {
-        outputs.rejects = Some(Sink::create(pgn, &args.inputs)?);
-        let mut writer = csv::WriterBuilder::new()
-            .delimiter(b'\t')
-            .from_writer(Sink::create(tsv, &args.inputs)?);
-        writer.flush()?;
-        outputs.rejects_tsv = Some(writer);
-    }
-    let opts = ArchiveOptions {
+}
+
+/// The options of the archive run.
+fn archive_options(args: &CleanArgs) -> ArchiveOptions {
+    ArchiveOptions {
         write: true,
         fen_style: args.fen_style,
         strip_comments: args.strip_comments,
@@ -115,14 +140,15 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         min_plies: args.min_plies,
         dedupe: args.dedupe,
         ..ArchiveOptions::default()
-    };
-    let summary = archive::write(&args.inputs, globals, &opts, &mut outputs)?;
+    }
+}
+
+/// Runs `pgn960 clean`; returns the summary.
+pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
+    let mut planned = CleanPlan::new(args, globals.quiet)?;
+    let mut outputs = planned.outputs()?;
+    let summary = archive::write(&args.inputs, globals, &archive_options(args), &mut outputs)?;
     let accounted = summary.written + summary.rejected + summary.deduplicated;
-    let not_written = if outputs.rejects.is_none() {
-        summary.rejected
-    } else {
-        0
-    };
     if accounted != summary.games_read {
         bail!(
             "internal error: games read ({}) != written ({}) + rejected ({}) + deduplicated ({}); outputs not written",
@@ -133,59 +159,53 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
         );
     }
     // Every output is finished before any is renamed into place: a write error on any (a
-    // full disk, a closed pipe) leaves none of them behind.
-    let tsv = match outputs.rejects_tsv.take() {
-        Some(w) => Some(
-            w.into_inner()
-                .map_err(|e| anyhow::anyhow!("cannot write the reasons file: {}", e.error()))?,
-        ),
-        None => None,
-    };
-    let mut finished = Vec::new();
-    // Rejects files nobody asked for are left out when no game was rejected.
-    let keep_rejects = summary.rejected > 0 || rejects.as_ref().is_some_and(|r| r.2);
-    for sink in [tsv, outputs.rejects.take()].into_iter().flatten() {
-        let done = sink.finish()?;
-        if keep_rejects {
-            finished.push(done);
-        }
+    // full disk, a closed pipe) leaves none of them behind. Rejects files nobody asked for
+    // are left out when no game was rejected.
+    let keep_rejects = summary.rejected > 0 || planned.rejects.is_some_and(|r| r.2);
+    let plan = &mut planned.plan;
+    if let Some(tsv) = outputs.rejects_tsv.take() {
+        plan.finish_csv(tsv, keep_rejects)?;
     }
-    finished.push(outputs.kept.take().map(Sink::finish).transpose()?.flatten());
-    if let Some(report) = &args.report {
-        let mut sink = Sink::create(report, &args.inputs)?;
+    if let Some(games) = outputs.rejects.take() {
+        plan.finish_if(games, keep_rejects)?;
+    }
+    if let Some(kept) = outputs.kept.take() {
+        plan.finish(kept)?;
+    }
+    if let Some(id) = planned.report {
+        let mut sink = plan.create(id)?;
         archive::write_json(&mut sink, &summary)?;
-        finished.push(sink.finish()?);
+        plan.finish(sink)?;
     }
-    commit_all(finished)?;
-    if globals.quiet {
-        return Ok(summary);
-    }
-    let mut text = archive::summary_text(&summary, true);
+    let text = summary_text(args, &planned, &summary, keep_rejects);
+    planned.plan.commit()?;
+    planned.plan.summary(&text);
+    Ok(summary)
+}
+
+/// The summary printed after a run.
+fn summary_text(args: &CleanArgs, planned: &CleanPlan, summary: &Summary, keep: bool) -> String {
+    let mut text = archive::summary_text(summary, true);
     text.push_str(&format!(
         "games read {} = written {} + rejected {} + deduplicated {}\n",
         summary.games_read, summary.written, summary.rejected, summary.deduplicated
     ));
-    if !to_stdout {
+    if args.output.as_os_str() != "-" {
         text.push_str(&format!("kept games:     {}\n", args.output.display()));
     }
-    match &rejects {
-        Some((pgn, tsv, _)) if keep_rejects => text.push_str(&format!(
+    let path = |id| planned.plan.output(id).path.display();
+    match planned.rejects {
+        Some((games, tsv, _)) if keep => text.push_str(&format!(
             "rejected games: {} (reasons in {})\n",
-            pgn.display(),
-            tsv.display()
+            path(games),
+            path(tsv)
         )),
         Some(_) => text.push_str("rejected games: none, no rejects file written\n"),
-        None if not_written > 0 => text.push_str(&format!(
-            "rejected games: {not_written} counted, not written (name a file with --rejects)\n"
+        None if summary.rejected > 0 => text.push_str(&format!(
+            "rejected games: {} counted, not written (name a file with --rejects)\n",
+            summary.rejected
         )),
         None => {}
     }
-    if to_stdout {
-        eprint!("{text}");
-    } else {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(text.as_bytes())?;
-        stdout.flush()?;
-    }
-    Ok(summary)
+    text
 }

@@ -1,30 +1,27 @@
 //! `pgn960 export`: games as rows of a Parquet, CSV or JSON Lines table.
 
+use crate::args::{Inputs, TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
 use crate::export::columns::{game_columns, ply_columns, select};
 use crate::export::{
     export_chunk, summary_text, Encoding, ExportCounts, Format, Per, Rows, TableSpec,
 };
-use crate::output::Sink;
+use crate::output::OutputPlan;
 use anyhow::{anyhow, bail, Result};
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Arguments of `pgn960 export`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Columns (docs/export.md): the tags Event, Site, White, Black, Result, WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff, UTCDate, UTCTime, Termination, TimeControl, FEN, then sp, black_sp, variant, start_xfen, plies, moves_san, moves_uci, final_xfen, outcome, speed, clocks, evals, evals_mate, valid, reason, location, source, offset.\nWith --per ply: source, offset, ply, xfen, san, uci, clock, eval, eval_mate, result, sp.\nExit status: 0 all games valid, 1 some invalid (skipped, or exported with --include-invalid), 2 usage or I/O error.\n\nExamples:\n  pgn960 export games.pgn.zst -o games.parquet\n  pgn960 export games.pgn -o plies.parquet --per ply\n  pgn960 export games.pgn -o games.csv --columns Site,sp,Result,plies"
+    after_help = format!("Columns (docs/export.md): the tags Event, Site, White, Black, Result, WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff, UTCDate, UTCTime, Termination, TimeControl, FEN, then sp, black_sp, variant, start_xfen, plies, moves_san, moves_uci, final_xfen, outcome, speed, clocks, evals, evals_mate, valid, reason, location, source, offset.\nWith --per ply: source, offset, ply, xfen, san, uci, clock, eval, eval_mate, result, sp.\nThe summary goes to standard error (-q: none).\n{}\n\nExamples:\n  pgn960 export games.pgn.zst -o games.parquet\n  pgn960 export games.pgn -o plies.parquet --per ply\n  pgn960 export games.pgn -o games.csv --columns Site,sp,Result,plies", crate::args::common_help())
 )]
 pub struct ExportArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
-    /// The table (- for standard output, with --format).
-    #[arg(short, long, value_name = "OUT")]
-    pub output: PathBuf,
-    /// Output format [default: from the extension: .parquet, .csv, .jsonl].
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    /// The games to export.
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// The table: parquet, csv or jsonl (- for standard output, with --format).
+    #[command(flatten)]
+    pub table: TableOutput,
     /// One row per game, or one per ply of every valid game.
     #[arg(long, value_enum, default_value_t = Per::Game)]
     pub per: Per,
@@ -44,17 +41,24 @@ pub struct ExportArgs {
     /// games a MB; memory grows with it: four chunks per thread in flight).
     #[arg(long, value_name = "MB", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub row_group_mb: u32,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// Runs `pgn960 export`; returns the counts.
 pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
-    let format = match args.format.or_else(|| Format::from_path(&args.output)) {
-        Some(f) => f,
-        None => bail!(
-            "cannot tell the format of {} from its extension: give --format parquet, csv or jsonl",
-            args.output.display()
-        ),
-    };
+    let output = &args.table.output;
+    let format = TableFormat::choose(
+        "export",
+        output,
+        args.table.format,
+        &[Format::Parquet, Format::Csv, Format::Jsonl],
+        None,
+    )?;
+    let mut outputs = OutputPlan::new(&args.inputs, globals.quiet);
+    let table = outputs.add("-o", output, format.name());
+    outputs.check()?;
     if args.include_invalid && args.per == Per::Ply {
         bail!("--include-invalid is for per-game tables: invalid games have no plies");
     }
@@ -72,70 +76,73 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
     // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
     // and to read.
     let chunk_bytes = (args.row_group_mb as usize) << 20;
-    let mut sink = Sink::create(&args.output, &args.inputs)?;
+    let mut sink = outputs.create(table)?;
     let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut counts = ExportCounts::default();
-    let mut bytes = 0u64;
-    match format {
+    let mut run = |encoding: &Encoding, write: &mut dyn FnMut(Rows, u64) -> Result<()>| {
+        export_rows(&mut driver, chunk_bytes, &plan, encoding, write)
+    };
+    let (counts, bytes) = match format {
         Format::Csv | Format::Jsonl => {
-            if format == Format::Csv {
-                sink.write_all(&crate::export::text::csv_header(&plan.columns))?;
-            }
             let encoding = if format == Format::Csv {
+                sink.write_all(&crate::export::text::csv_header(&plan.columns))?;
                 Encoding::Csv
             } else {
                 Encoding::Jsonl
             };
-            driver.run_chunks(
-                chunk_bytes,
-                |name, data, origin, info| {
-                    export_chunk(data, origin, info, &name.to_string(), &plan, &encoding)
-                },
-                |_, chunk, info| {
-                    counts.add(&chunk.counts);
-                    bytes += info.len as u64;
-                    match chunk.rows? {
-                        Rows::Text(text) => sink.write_all(&text)?,
-                        #[cfg(feature = "parquet")]
-                        Rows::Parquet(_) => bail!("internal error: Parquet rows for a text table"),
-                    }
-                    Ok(())
-                },
-            )?;
-            let seconds = driver.finish();
-            check_counts(&counts)?;
-            sink.commit()?;
-            report(args, &counts, seconds, bytes);
+            let done = run(&encoding, &mut |rows, _| match rows {
+                Rows::Text(text) => Ok(sink.write_all(&text)?),
+                #[cfg(feature = "parquet")]
+                Rows::Parquet(_) => bail!("internal error: Parquet rows for a text table"),
+            })?;
+            outputs.finish(sink)?;
+            done
         }
         #[cfg(feature = "parquet")]
         Format::Parquet => {
             let (mut file, encoder) = crate::export::parquet::create(sink, &plan.columns)?;
             let encoding = Encoding::Parquet(std::sync::Arc::new(encoder));
-            driver.run_chunks(
-                chunk_bytes,
-                |name, data, origin, info| {
-                    export_chunk(data, origin, info, &name.to_string(), &plan, &encoding)
-                },
-                |_, chunk, info| {
-                    counts.add(&chunk.counts);
-                    bytes += info.len as u64;
-                    match chunk.rows? {
-                        Rows::Parquet(chunks) if chunk.counts.rows > 0 => file.append(chunks)?,
-                        Rows::Parquet(_) => {}
-                        Rows::Text(_) => bail!("internal error: text rows for a Parquet table"),
-                    }
-                    Ok(())
-                },
-            )?;
-            let seconds = driver.finish();
-            check_counts(&counts)?;
-            file.finish()?.commit()?;
-            report(args, &counts, seconds, bytes);
+            let done = run(&encoding, &mut |rows, count| match rows {
+                Rows::Parquet(chunks) if count > 0 => file.append(chunks),
+                Rows::Parquet(_) => Ok(()),
+                Rows::Text(_) => bail!("internal error: text rows for a Parquet table"),
+            })?;
+            outputs.finish(file.finish()?)?;
+            done
         }
         #[cfg(not(feature = "parquet"))]
         Format::Parquet => bail!("this build has no Parquet support (cargo feature `parquet`)"),
-    }
+        Format::Json => bail!("export writes parquet, csv or jsonl, not json"),
+    };
+    let seconds = driver.finish();
+    outputs.commit()?;
+    outputs.summary(&report(args, &counts, seconds, bytes));
     Ok(counts)
+}
+
+/// Exports every game of the inputs, handing each chunk's rows (and their number) to
+/// `write` in input order; returns the counts (checked) and the bytes read.
+fn export_rows(
+    driver: &mut Driver,
+    chunk_bytes: usize,
+    plan: &TableSpec,
+    encoding: &Encoding,
+    write: &mut dyn FnMut(Rows, u64) -> Result<()>,
+) -> Result<(ExportCounts, u64)> {
+    let mut counts = ExportCounts::default();
+    let mut bytes = 0u64;
+    driver.run_chunks(
+        chunk_bytes,
+        |name, data, origin, info| {
+            export_chunk(data, origin, info, &name.to_string(), plan, encoding)
+        },
+        |_, chunk, info| {
+            counts.add(&chunk.counts);
+            bytes += info.len as u64;
+            write(chunk.rows?, chunk.counts.rows)
+        },
+    )?;
+    check_counts(&counts)?;
+    Ok((counts, bytes))
 }
 
 /// Every game read is exported or skipped with a reason: checked before the table is
@@ -152,13 +159,15 @@ fn check_counts(counts: &ExportCounts) -> Result<()> {
     Ok(())
 }
 
-/// Prints the counts (to standard error when the table goes to standard output).
-fn report(args: &ExportArgs, counts: &ExportCounts, seconds: f64, bytes: u64) {
-    let text = summary_text(counts, seconds, bytes);
-    if args.output.as_os_str() == "-" {
-        eprint!("{text}");
-    } else {
-        print!("{text}");
-        println!("table: {} ({} rows)", args.output.display(), counts.rows);
+/// The summary: the counts, and where the table went.
+fn report(args: &ExportArgs, counts: &ExportCounts, seconds: f64, bytes: u64) -> String {
+    let mut text = summary_text(counts, seconds, bytes);
+    if args.table.output.as_os_str() != "-" {
+        text.push_str(&format!(
+            "table: {} ({} rows)\n",
+            args.table.output.display(),
+            counts.rows
+        ));
     }
+    text
 }

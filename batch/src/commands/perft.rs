@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Arguments of `pgn960 perft`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  pgn960 perft --sp 518 5\n  pgn960 perft \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\" 4 --divide\n  pgn960 perft --suite chess960.perft --depth 4"
+    after_help = "Exit status: 0 counted (every count of a suite matched), 1 a suite count mismatched, 2 could not run, 130 interrupted (docs/outputs.md).\n\nExamples:\n  pgn960 perft --sp 518 5\n  pgn960 perft \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\" 4 --divide\n  pgn960 perft --suite chess960.perft --depth 4"
 )]
 pub struct PerftArgs {
     /// A FEN (X-FEN and Shredder-FEN accepted), or the depth when --sp or --suite is given.
@@ -37,6 +37,9 @@ pub struct PerftArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Threads and quiet.
+    #[command(flatten)]
+    pub run: crate::args::RunOptions,
 }
 
 /// What `--json` prints for one position.

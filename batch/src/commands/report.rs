@@ -2,10 +2,9 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
-use crate::archive::pick::limit_verdict;
-use crate::commands::tree::{merge_within, TreeVisitor, DEFAULT_MAX_NODES};
+use crate::commands::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, Sink};
+use crate::output::OutputPlan;
 use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
 use crate::select::{Date, Filters, GameFacts};
 use crate::stats::by::{ByKey, KeyValue};
@@ -14,8 +13,11 @@ use crate::tree::{GameOutcome, Pruning, Tree};
 use anyhow::{bail, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidGame, ValidateOptions, Verdict};
-use pgn_parse::{GameResult, Origin, Reader, Tag};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode, ValidGame,
+    ValidateOptions, Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,17 +25,17 @@ use std::path::PathBuf;
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html"
+    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct ReportArgs {
-    /// PGN files, Parquet tables of games, directories or - (none with --from-stats).
-    #[arg(required_unless_present = "from_stats", conflicts_with = "from_stats")]
+    /// The inputs.
+    #[arg(required_unless_present = "from_stats", conflicts_with = "from_stats", help = crate::args::inputs_help(" (none with --from-stats)"))]
     pub inputs: Vec<PathBuf>,
     /// Where the page goes.
     #[arg(short, long, value_name = "FILE.html")]
     pub output: PathBuf,
     /// Build the page from CSV tables of `pgn960 stats` instead of games (repeatable: an
-    /// SP table, tables cut with --by, a --dfrc table; all of the same games).
+    /// SP table, tables cut with --by, a --dfrc-table table; all of the same games).
     #[arg(long, value_name = "FILE.csv")]
     pub from_stats: Vec<PathBuf>,
     /// With --from-stats: the opening tree, as the JSON of `pgn960 tree`.
@@ -54,6 +56,9 @@ pub struct ReportArgs {
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// The cut keys counted from games, in page order (as `stats --by` counts them).
@@ -235,34 +240,29 @@ impl Plan<'_> {
     }
 }
 
-fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
-    let mut out = ChunkReport::new();
-    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, rejected.
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            out.archive.games_read += 1;
-            out.archive.rejected += 1;
-            let reason = pgn960::validate::RejectReason::TooLarge.name();
-            *out.archive.rejected_by_reason.entry(reason).or_default() += 1;
-        }
-        return out;
+/// The observer of `report`: the archive's counts and, for the tree, the first moves.
+struct ReportObserver<'p, 'o> {
+    plan: &'p Plan<'o>,
+    first: FirstMoves,
+    out: ChunkReport,
+}
+
+impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.first.clear();
+        Skip(false)
     }
-    let mut reader = Reader::with_origin(bytes, origin);
-    // The first `depth` moves kept for the tree, no record of every move: memory does not
-    // grow with a game's length.
-    let options = ValidateOptions {
-        missing_variant: plan.missing_variant,
-        ..ValidateOptions::default()
-    };
-    let mut visitor = TreeVisitor::new(options, plan.depth);
-    while let Some((end, verdict)) = reader.read_game(&mut visitor) {
+    fn main_move(&mut self, step: MainMove<'_, 'a>) {
+        self.first.push(&step);
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let out = &mut self.out;
         out.archive.games_read += 1;
-        match limit_verdict(verdict, &end.byte_range, plan.max_game_bytes) {
+        match game.verdict {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
-                let first_moves = visitor.first_moves(&v.start);
-                let tags = visitor.inner.tags();
-                if let Err(why) = plan.count(&mut out, tags, &v, &first_moves) {
+                let first_moves: Vec<Move> = self.first.moves.iter().map(|&(m, _)| m).collect();
+                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -279,7 +279,29 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
             }
         }
     }
-    out
+}
+
+/// Counts the games of one chunk, read by the library's loop.
+fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
+    let options = ValidateOptions {
+        missing_variant: plan.missing_variant,
+        max_game_bytes: plan.max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    let mut observer = ReportObserver {
+        plan,
+        first: FirstMoves::new(plan.depth, false),
+        out: ChunkReport::new(),
+    };
+    observe_chunk(
+        bytes,
+        origin,
+        &options,
+        ReadMode::Replay,
+        false,
+        &mut observer,
+    );
+    observer.out
 }
 
 /// How many names of events and players the summary lists.
@@ -291,7 +313,9 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
     let mut given: Vec<PathBuf> = args.inputs.clone();
     given.extend(args.from_stats.iter().cloned());
     given.extend(args.from_tree.iter().cloned());
-    check_outputs(&[("-o", &args.output)], &given)?;
+    let mut plan = OutputPlan::new(&given, globals.quiet);
+    let page_id = plan.add("-o", &args.output, "html");
+    plan.check()?;
     let f = &args.filters;
     let selecting = f.min_elo.is_some()
         || f.max_elo_diff.is_some()
@@ -318,19 +342,36 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
         Page::build(&tally, summary, tree)
     };
     let text = html::render(&page)?;
-    let mut sink = Sink::create(&args.output, &given)?;
+    let mut sink = plan.create(page_id)?;
     sink.write_all(text.as_bytes())?;
-    commit_all([sink.finish()?])?;
-    if !globals.quiet {
-        eprintln!(
-            "{}: {} games in the SP table, {} SPs with games, {} bytes",
-            args.output.display(),
-            page.overview.games,
-            page.sps.iter().filter(|r| r.games > 0).count(),
-            text.len()
-        );
+    plan.finish(sink)?;
+    plan.commit()?;
+    let mut summary = format!(
+        "{}: {} games in the SP table, {} SPs with games, {} bytes",
+        args.output.display(),
+        page.overview.games,
+        page.sps.iter().filter(|r| r.games > 0).count(),
+        text.len()
+    );
+    if page.overview.games == 0 {
+        summary.push_str(&nothing_counted(&page));
     }
+    plan.summary(&summary);
     Ok(page)
+}
+
+/// Why the page counts no game, in a line.
+fn nothing_counted(page: &Page) -> String {
+    let excluded = &page.summary.excluded;
+    let rejected = page.summary.archive.as_ref().map_or(0, |a| a.rejected);
+    let most = excluded.iter().max_by_key(|(_, &n)| n);
+    match most {
+        Some((why, &n)) if n >= rejected => {
+            format!("\nnothing was counted: {n} games were left out as {why}")
+        }
+        _ if rejected > 0 => format!("\nnothing was counted: {rejected} games were invalid"),
+        _ => "\nnothing was counted: no game was read".to_string(),
+    }
 }
 
 /// The page from one pass over the games.

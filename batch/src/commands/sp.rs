@@ -8,7 +8,7 @@ use std::io::Write;
 /// Arguments of `pgn960 sp`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  pgn960 sp 518\n  pgn960 sp RNBQKBNR\n  pgn960 sp \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"\n  pgn960 sp --all > sp.tsv\n  pgn960 sp --random --seed 7"
+    after_help = "Exit status: 0 answered, 2 could not (an SP out of range, a back rank or FEN that is no start position, a bad option) (docs/outputs.md).\n\nExamples:\n  pgn960 sp 518\n  pgn960 sp RNBQKBNR\n  pgn960 sp \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"\n  pgn960 sp --all > sp.tsv\n  pgn960 sp --random --seed 7"
 )]
 pub struct SpArgs {
     /// An SP number (0-959), a back rank (8 letters, e.g. RNBQKBNR) or a FEN.
@@ -110,7 +110,7 @@ pub fn resolve_query(query: &str) -> Result<StartInfo> {
     if let Ok(n) = q.parse::<u32>() {
         let sp = u16::try_from(n).ok().filter(|&n| n < SP_COUNT);
         let Some(sp) = sp else {
-            bail!("start position number {n} is out of range 0..=959");
+            bail!("{}", crate::args::sp_out_of_range(n));
         };
         return StartInfo::of_sp(sp);
     }

@@ -10,12 +10,13 @@
 use crate::archive::pick::{
     pick_chunk, run_picks, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
 };
-use crate::cli::castling_style;
+use crate::args::{Inputs, NormaliseOptions, RejectsOption};
+use crate::commands::filter::SideOutputs;
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, derived_name, refuse_input, Sink};
+use crate::output::{refuse_input, OutputPlan};
 use crate::select::{date_span, tag_text, Selection};
 use anyhow::{bail, Context, Result};
-use chess960_core::{CastlingStyle, StartKind};
+use chess960_core::StartKind;
 use pgn960::facts::speed_of;
 use pgn960::validate::Verdict;
 use pgn_parse::Tag;
@@ -138,21 +139,25 @@ impl std::str::FromStr for SplitBy {
 /// Arguments of `pgn960 split`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Files are named by --template (default {key}-{value}.pgn): sp-0518.pgn, \
+    after_help = format!("Files are named by --template (default {{key}}-{{value}}.pgn): sp-0518.pgn, \
 month-2024-03.pgn, event-Rated_Blitz_game.pgn, games-000001.pgn. In a value, every byte \
 but ASCII letters, digits and -_.+ becomes _ (a leading . too) and it is cut to 80 bytes; \
 when more than spaces changed, or the name is already another value's, a hash of the \
 exact value is added (event-Titled_Arena_2024-a8084c2ad71269e9.pgn): no value can leave \
 DIR, and different values get different files. Missing values are `unknown`.\n\
-Games read = selected + not selected + rejected; every selected game is in exactly one file.\n\n\
+Games read = selected + not selected + rejected; every selected game is in exactly one file.\n\
+DIR is locked while a run writes it; a DIR that holds files already is refused unless --force \
+(the earlier files are removed once the new ones are in place) or --append (games are added \
+to the files of the same name; the others stay). No other output may be inside DIR. The \
+summary goes to standard error (-q: none).\n{}\n\n\
 Examples:\n  pgn960 split games.pgn --by sp -o by-sp/\n  \
 pgn960 split games.pgn --by month -o months/ --min-elo 2000 --rejects bad.pgn\n  \
-pgn960 split games.pgn --by games:10000 -o parts/ --template part-{value}.pgn"
+pgn960 split games.pgn --by games:10000 -o parts/ --template part-{{value}}.pgn", crate::args::common_help())
 )]
 pub struct SplitArgs {
-    /// PGN files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), Parquet tables of games, directories, or - for stdin.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    /// The games to split.
+    #[command(flatten)]
+    pub inputs: Inputs,
     /// What to split by: sp, sp-pair, month, year, event, time-control (speed), white,
     /// result, or games:N (files of N games).
     #[arg(long, value_name = "KEY")]
@@ -166,21 +171,29 @@ pub struct SplitArgs {
     /// At most N output files open at once.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_open: usize,
-    /// Write games as `clean` does (X-FEN or --fen-style, canonical SAN) instead of as read.
-    #[arg(long, alias = "normalize")]
-    pub normalise: bool,
-    /// With --normalise: FEN spelling, xfen or shredder.
-    #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen", requires = "normalise")]
-    pub fen_style: CastlingStyle,
-    /// Write rejected (invalid) games here, as read, with a TSV of reasons beside it.
-    #[arg(long, value_name = "FILE")]
-    pub rejects: Option<PathBuf>,
+    /// A DIR that holds files already: replace them (the earlier files are removed once
+    /// the new ones are in place).
+    #[arg(long, conflicts_with = "append")]
+    pub force: bool,
+    /// A DIR that holds files already: add the games to the files of the same name and
+    /// keep the others.
+    #[arg(long)]
+    pub append: bool,
+    /// How games are written.
+    #[command(flatten)]
+    pub normalise: NormaliseOptions,
+    /// Where rejected games go.
+    #[command(flatten)]
+    pub rejects: RejectsOption,
     /// Write the counts and the files written as JSON.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Which games are split (the others are counted).
     #[command(flatten)]
     pub selection: Selection,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// The longest value kept in a file name, in bytes.
@@ -247,6 +260,17 @@ struct Part {
     open: Option<(BufWriter<File>, u64)>,
 }
 
+/// What to do with the files the output directory holds already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Existing {
+    /// Refuse to run.
+    Refuse,
+    /// Remove them once the new files are in place (`--force`).
+    Replace,
+    /// Add the games to the files of the same name (`--append`).
+    Append,
+}
+
 /// The staging directory and its files, at most `max_open` of them open at once.
 struct Parts {
     dir: PathBuf,
@@ -259,12 +283,53 @@ struct Parts {
     lru: BTreeMap<u64, usize>,
     tick: u64,
     committed: bool,
+    existing: Existing,
+    /// The files the directory held before the run.
+    earlier: Vec<PathBuf>,
+    /// Parts added to an earlier file of their name (`--append`), staged whole.
+    appended: Vec<usize>,
+    _lock: crate::output::OutputLock,
+}
+
+/// The files (not our hidden temporary ones) directly in `dir`.
+fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        if !entry.file_name().to_string_lossy().starts_with(".pgn960-") {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 impl Parts {
-    fn create(dir: &Path, max_open: usize) -> Result<Parts> {
+    fn create(
+        dir: &Path,
+        max_open: usize,
+        existing: Existing,
+        inputs: &[PathBuf],
+    ) -> Result<Parts> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+        let real = dir
+            .canonicalize()
+            .with_context(|| format!("cannot read {}", dir.display()))?;
+        let lock = crate::output::OutputLock::take(&real)?;
+        let mut earlier = files_in(dir)?;
+        if let (Some(first), Existing::Refuse) = (earlier.first(), existing) {
+            bail!(
+                "-o {} holds {} file(s) already (e.g. {}): give --force to replace them or --append to add to them",
+                dir.display(),
+                earlier.len(),
+                first.display()
+            );
+        }
+        // An input is never removed, whatever --force says.
+        earlier.retain(|p| refuse_input(p, inputs).is_ok());
         remove_stale_staging(dir);
         let staging = dir.join(format!(".pgn960-split.{}.tmp", std::process::id()));
         // A directory of this process's id is left by nobody alive.
@@ -281,7 +346,55 @@ impl Parts {
             lru: BTreeMap::new(),
             tick: 0,
             committed: false,
+            existing,
+            earlier,
+            appended: Vec::new(),
+            _lock: lock,
         })
+    }
+
+    /// With `--append`: stages part `id` as the earlier file of its name followed by its
+    /// games, so that the rename puts both in place at once.
+    fn stage_append(&mut self, id: usize) -> Result<()> {
+        let target = self.dir.join(&self.parts[id].name);
+        if self.existing != Existing::Append || !target.is_file() {
+            return Ok(());
+        }
+        let whole = self.staging.join(format!("{id}.whole"));
+        let cannot = || format!("cannot write {}", whole.display());
+        let mut out = File::create(&whole).with_context(cannot)?;
+        let mut earlier =
+            File::open(&target).with_context(|| format!("cannot read {}", target.display()))?;
+        let copied = std::io::copy(&mut earlier, &mut out).with_context(cannot)?;
+        if copied > 0 {
+            out.write_all(b"\n").with_context(cannot)?;
+        }
+        let mut new = File::open(self.temp_path(id)).with_context(cannot)?;
+        std::io::copy(&mut new, &mut out).with_context(cannot)?;
+        out.sync_all().with_context(cannot)?;
+        crate::output::readable_by_all(&out);
+        std::fs::rename(&whole, self.temp_path(id)).with_context(cannot)?;
+        self.appended.push(id);
+        Ok(())
+    }
+
+    /// With `--force`: removes the earlier files this run did not replace; returns how many.
+    fn remove_earlier(&self) -> Result<usize> {
+        if self.existing != Existing::Replace {
+            return Ok(0);
+        }
+        let written: std::collections::HashSet<PathBuf> =
+            self.parts.iter().map(|p| self.dir.join(&p.name)).collect();
+        let mut removed = 0;
+        for path in self.earlier.iter().filter(|p| !written.contains(*p)) {
+            if path.is_dir() {
+                continue;
+            }
+            std::fs::remove_file(path)
+                .with_context(|| format!("cannot remove the earlier file {}", path.display()))?;
+            removed += 1;
+        }
+        Ok(removed)
     }
 
     fn temp_path(&self, id: usize) -> PathBuf {
@@ -377,11 +490,15 @@ impl Parts {
             }
             refuse_input(&target, inputs)?;
         }
+        for id in 0..self.parts.len() {
+            self.stage_append(id)?;
+        }
         Ok(())
     }
 
-    /// Renames every file to its name and removes the staging directory.
-    fn commit(mut self) -> Result<Vec<String>> {
+    /// Renames every file to its name and removes the staging directory (and with
+    /// `--force` the earlier files not replaced); returns how many earlier files went.
+    fn commit(mut self) -> Result<usize> {
         for (id, part) in self.parts.iter().enumerate() {
             let target = self.dir.join(&part.name);
             std::fs::rename(self.temp_path(id), &target).with_context(|| {
@@ -389,12 +506,10 @@ impl Parts {
             })?;
         }
         let _ = std::fs::remove_dir(&self.staging);
-        let _ = File::open(&self.dir).and_then(|d| d.sync_all());
         self.committed = true;
-        Ok(std::mem::take(&mut self.parts)
-            .into_iter()
-            .map(|p| p.name)
-            .collect())
+        let removed = self.remove_earlier()?;
+        let _ = File::open(&self.dir).and_then(|d| d.sync_all());
+        Ok(removed)
     }
 }
 
@@ -475,33 +590,61 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
     if std::fs::metadata(&args.output).is_ok_and(|m| !m.is_dir()) {
         bail!("-o {}: not a directory", args.output.display());
     }
-    let tsv = args
-        .rejects
-        .as_ref()
-        .map(|r| derived_name(r, "", "tsv", false));
-    let mut planned: Vec<(&str, &Path)> = Vec::new();
-    if let (Some(rejects), Some(tsv)) = (&args.rejects, &tsv) {
-        planned.push(("--rejects", rejects));
-        planned.push(("reasons of rejected games", tsv));
+    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
+    plan.add_directory("-o", &args.output);
+    let side = SideOutputs::plan(&mut plan, &args.rejects, args.report.as_ref());
+    plan.check()?;
+    let existing = match (args.force, args.append) {
+        (true, _) => Existing::Replace,
+        (_, true) => Existing::Append,
+        _ => Existing::Refuse,
+    };
+    let mut parts = Parts::create(&args.output, args.max_open, existing, &args.inputs)?;
+    let mut rejects = side.create(&plan)?;
+    let summary = split_games(args, globals, &mut parts, &mut rejects)?;
+    parts.finish(&args.inputs)?;
+    let files: BTreeMap<&str, u64> = parts
+        .parts
+        .iter()
+        .map(|p| (p.name.as_str(), p.games))
+        .collect();
+    let report = SplitReport {
+        summary: &summary,
+        directory: args.output.display().to_string(),
+        files,
+    };
+    side.finish(&mut plan, rejects, &report)?;
+    let (count, appended) = (report.files.len(), parts.appended.len());
+    let removed = parts.commit()?;
+    plan.commit()?;
+    let mut text = summary.text();
+    text.push_str(&format!(
+        "files written: {count} in {}",
+        args.output.display()
+    ));
+    match existing {
+        Existing::Replace => text.push_str(&format!(" ({removed} earlier files removed)")),
+        Existing::Append => text.push_str(&format!(" ({appended} of them added to)")),
+        Existing::Refuse => {}
     }
-    if let Some(report) = &args.report {
-        planned.push(("--report", report));
-    }
-    check_outputs(&planned, &args.inputs)?;
-    let mut rejects = Rejects::default();
-    if let (Some(path), Some(tsv)) = (&args.rejects, &tsv) {
-        rejects.games = Some(Sink::create(path, &args.inputs)?);
-        let mut writer = csv::WriterBuilder::new()
-            .delimiter(b'\t')
-            .from_writer(Sink::create(tsv, &args.inputs)?);
-        writer.flush()?;
-        rejects.tsv = Some(writer);
-    }
+    text.push('\n');
+    text.push_str(&side.rejects_text(&plan, summary.rejected));
+    plan.summary(&text);
+    Ok(summary)
+}
+
+/// Reads every game and writes each selected one to its part.
+fn split_games(
+    args: &SplitArgs,
+    globals: Globals,
+    parts: &mut Parts,
+    rejects: &mut Rejects,
+) -> Result<PickSummary> {
     let by = args.by;
     let key = move |tags: &[Tag<'_>], verdict: &Verdict| by.value(tags, verdict);
     let opts = PickOptions {
         selection: &args.selection,
-        normalise: args.normalise.then_some(args.fen_style),
+        normalise: args.normalise.style(),
         write: true,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
@@ -510,7 +653,6 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
             _ => Some(&key as &KeyFn),
         },
     };
-    let mut parts = Parts::create(&args.output, args.max_open)?;
     let mut driver = Driver::new(&args.inputs, globals)?;
     let mut summary = PickSummary {
         inputs: driver.names().iter().map(|n| n.to_string()).collect(),
@@ -535,7 +677,7 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
             };
             tally(
                 &mut summary,
-                &mut rejects,
+                rejects,
                 &name.to_string(),
                 picked,
                 info,
@@ -546,59 +688,6 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
     )?;
     summary.seconds = driver.finish();
     summary.check()?;
-    parts.finish(&args.inputs)?;
-    let files: BTreeMap<String, u64> = parts
-        .parts
-        .iter()
-        .map(|p| (p.name.clone(), p.games))
-        .collect();
-    let mut finished = Vec::new();
-    if let Some(w) = rejects.tsv.take() {
-        let sink = w
-            .into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot write the reasons file: {}", e.error()))?;
-        finished.push(sink.finish()?);
-    }
-    if let Some(sink) = rejects.games.take() {
-        finished.push(sink.finish()?);
-    }
-    if let Some(report) = &args.report {
-        let mut sink = Sink::create(report, &args.inputs)?;
-        let report = SplitReport {
-            summary: &summary,
-            directory: args.output.display().to_string(),
-            files: files.iter().map(|(k, v)| (k.as_str(), *v)).collect(),
-        };
-        serde_json::to_writer_pretty(&mut sink, &report)?;
-        sink.write_all(b"\n")?;
-        finished.push(sink.finish()?);
-    }
-    parts.commit()?;
-    commit_all(finished)?;
-    if globals.quiet {
-        return Ok(summary);
-    }
-    let mut text = summary.text();
-    text.push_str(&format!(
-        "files written: {} in {}\n",
-        files.len(),
-        args.output.display()
-    ));
-    match (&args.rejects, &tsv) {
-        (Some(pgn), Some(tsv)) => text.push_str(&format!(
-            "rejected games: {} (reasons in {})\n",
-            pgn.display(),
-            tsv.display()
-        )),
-        _ if summary.rejected > 0 => text.push_str(&format!(
-            "rejected games: {} counted, not written (name a file with --rejects)\n",
-            summary.rejected
-        )),
-        _ => {}
-    }
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
     Ok(summary)
 }
 

@@ -2,9 +2,9 @@
 //! cut by `--by` keys, with significance per cell, evaluations, engine-match pairs,
 //! filters, exact merging of tables from separate runs, CSV or JSON.
 
-use crate::archive::pick::limit_verdict;
+use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, is_special, Sink};
+use crate::output::{is_special, OutputId, OutputPlan, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
 use crate::stats::by::{ByKey, Key, KeyValue};
 use crate::stats::pairs::{PairGame, Pairer};
@@ -16,42 +16,45 @@ use chess960_core::StartKind;
 use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
 use pgn960::validate::reason::Repair;
-use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
-use pgn960::validate::{truncation, GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, ValidateOptions,
+    Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Output format of the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    /// Comma-separated values with a header row.
-    #[default]
-    Csv,
-    /// A JSON array of rows.
-    Json,
-}
+/// The formats of stats tables.
+const FORMATS: [TableFormat; 2] = [TableFormat::Csv, TableFormat::Json];
 
 /// Arguments of `pgn960 stats`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats games.pgn --by time-control,rating-band -o cuts.csv --report r.json\n  pgn960 stats match.pgn --pairs pairs.csv\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv"
+    after_help = format!("Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats games.pgn --by time-control,rating-band -o cuts.csv --report r.json\n  pgn960 stats match.pgn --pairs pairs.csv\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv\n\n\
+The summary goes to standard error (-q: none). Every table's format is csv or json, from its \
+extension (the --dfrc-table and --pairs tables too), else --format, else csv.\n{}", crate::args::common_help())
 )]
 pub struct StatsArgs {
-    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 stats`).
-    #[arg(required = true)]
+    /// The inputs.
+    #[arg(required = true, help = crate::args::inputs_help(" (with --merge: CSV tables written by `pgn960 stats`)"))]
     pub inputs: Vec<PathBuf>,
-    /// Where the table goes (default: standard output).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-    /// Table format.
-    #[arg(long, value_enum, default_value_t = Format::Csv)]
-    pub format: Format,
+    /// The SP table: csv or json.
+    #[command(flatten)]
+    pub table: TableOutput,
     /// Write the Double Chess960 table (keyed by white SP, black SP) to this file.
     #[arg(long, value_name = "FILE")]
-    pub dfrc: Option<PathBuf>,
+    pub dfrc_table: Option<PathBuf>,
+    /// The old name of --dfrc-table (filter's --dfrc selects games): still taken, with a
+    /// warning.
+    #[arg(
+        long = "dfrc",
+        value_name = "FILE",
+        hide = true,
+        conflicts_with = "dfrc_table"
+    )]
+    pub dfrc_old: Option<PathBuf>,
     /// Count classical games (not marked Chess960, standard start) as SP 518.
     #[arg(long)]
     pub include_classical: bool,
@@ -73,7 +76,7 @@ pub struct StatsArgs {
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
-    /// -o, Double Chess960 tables (recognised by their header) into --dfrc. Tables with
+    /// -o, Double Chess960 tables (recognised by their header) into --dfrc-table. Tables with
     /// --by keys merge with tables of the same keys only.
     #[arg(
         long,
@@ -97,6 +100,9 @@ pub struct StatsArgs {
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// Why a game was not counted.
@@ -141,11 +147,21 @@ pub struct StatsSummary {
     pub by: Vec<&'static str>,
     /// Per cell of the SP table: the significance tests and their verdict.
     pub significance: Vec<CellReport>,
+    /// Per cell of the Double Chess960 table (with --dfrc): the same tests over its pairs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dfrc_significance: Vec<CellReport>,
     /// The engine-match pairs (--pairs).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairsReport>,
     /// Seconds.
     pub seconds: f64,
+}
+
+impl StatsSummary {
+    /// Games not counted because they are invalid.
+    pub fn invalid(&self) -> u64 {
+        self.excluded.get("invalid").copied().unwrap_or(0)
+    }
 }
 
 /// The significance of one cell's SP table, for the JSON report.
@@ -158,11 +174,14 @@ pub struct CellReport {
     pub games: u64,
     /// White's pooled score in the cell.
     pub pooled_white_score: Option<f64>,
-    /// Pearson's chi-square test of homogeneity of the SPs' W/D/L (statistic `chi2`, `df`,
-    /// p-value `p`); absent when not testable.
+    /// The homogeneity test of the SPs' W/D/L (Pearson's `chi2` on `df`, p-value `p` from
+    /// the chi-square law or by permutation, see `method`); absent when not testable.
     pub homogeneity: Option<Homogeneity>,
     /// SPs whose q-value is below 0.05.
     pub significant_sps: Vec<u16>,
+    /// Double Chess960 (white SP, black SP) pairs whose q-value is below 0.05 (DFRC cells).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub significant_pairs: Vec<(u16, u16)>,
     /// Whether any SP differs beyond chance, in one sentence.
     pub verdict: String,
 }
@@ -189,120 +208,62 @@ pub struct PairsReport {
     pub total: crate::stats::pairs::PairRow,
 }
 
-/// The tags stats needs, collected without allocation beyond the FEN values.
-#[derive(Default)]
-struct HeaderVisitor<'a> {
-    tags: Vec<Tag<'a>>,
-    skip: bool,
-}
-
-impl<'a> Visitor<'a> for HeaderVisitor<'a> {
-    type Output = GameEnd;
-    fn begin_game(&mut self, _: usize) {
-        self.tags.clear();
-    }
-    fn tag(&mut self, tag: Tag<'a>) {
-        if matches!(
-            tag.name,
-            b"FEN"
-                | b"Variant"
-                | b"SetUp"
-                | b"Result"
-                | b"WhiteElo"
-                | b"BlackElo"
-                | b"TimeControl"
-                | b"Date"
-                | b"UTCDate"
-                | b"PlyCount"
-                | b"Event"
-                | b"White"
-                | b"Black"
-        ) {
-            self.tags.push(tag);
-        }
-    }
-    fn end_tags(&mut self) -> Skip {
-        Skip(self.skip)
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        end
-    }
-}
-
 fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
     tags.iter().find(|t| t.name == name).map(|t| t.value_str())
 }
 
-/// A [`Validator`] that also reads the `[%eval]` annotations of the main line.
-struct EvalTap<'a> {
-    inner: Validator<'a>,
-    depth: u32,
-    plies: u32,
+/// The observer of `stats`: reads the `[%eval]` annotations of the main line and counts
+/// each judged game.
+struct StatsObserver<'j, 'o> {
+    judge: &'j Judge<'o>,
+    headers_only: bool,
     evals: GameEvals,
+    stats: ChunkStats,
 }
 
-impl<'a> Visitor<'a> for EvalTap<'a> {
-    type Output = (GameEnd, Verdict, GameEvals);
-    fn begin_game(&mut self, offset: usize) {
-        (self.depth, self.plies, self.evals) = (0, 0, GameEvals::default());
-        self.inner.begin_game(offset);
+impl<'a> GameObserver<'a> for StatsObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.evals = GameEvals::default();
+        Skip(false)
     }
-    fn tag(&mut self, tag: Tag<'a>) {
-        self.inner.tag(tag);
-    }
-    fn end_tags(&mut self) -> Skip {
-        self.inner.end_tags()
-    }
-    fn san(&mut self, san: &'a [u8], offset: usize) {
-        self.plies += u32::from(self.depth == 0);
-        self.inner.san(san, offset);
-    }
-    fn null_move(&mut self, offset: usize) {
-        self.plies += u32::from(self.depth == 0);
-        self.inner.null_move(offset);
-    }
-    fn comment(&mut self, text: &'a [u8], offset: usize) {
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
         // Most comments are clocks: only one that holds an evaluation and could change what
         // is kept (the first of the game, or after ply 10 or 20) is parsed.
-        let wanted = !self.evals.any || self.plies == 10 || self.plies == 20;
-        if self.depth == 0 && wanted && has_eval(text) {
+        let wanted = !self.evals.any || plies == 10 || plies == 20;
+        if wanted && has_eval(text) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
                 let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
                 self.evals.any = true;
-                match self.plies {
+                match plies {
                     10 => self.evals.ply10 = Some(cp),
                     20 => self.evals.ply20 = Some(cp),
                     _ => {}
                 }
             }
         }
-        self.inner.comment(text, offset);
     }
-    fn nag(&mut self, nag: u16) {
-        self.inner.nag(nag);
-    }
-    fn suffix(&mut self, suffix: Suffix) {
-        self.inner.suffix(suffix);
-    }
-    fn begin_variation(&mut self) -> Skip {
-        let skip = self.inner.begin_variation();
-        self.depth += u32::from(!skip.0);
-        skip
-    }
-    fn end_variation(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-        self.inner.end_variation();
-    }
-    fn result(&mut self, result: GameResult) {
-        self.inner.result(result);
-    }
-    fn junk(&mut self, range: std::ops::Range<usize>) {
-        self.inner.junk(range);
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        let (end, verdict) = self.inner.end_game(end);
-        (end, verdict, self.evals)
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let verdict = match game.verdict {
+            Verdict::Valid(v) => Ok(Game {
+                kind: v.kind,
+                start: v.class.kind,
+                result: v.result,
+                plies: if self.headers_only {
+                    tag_str(game.tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
+                } else {
+                    Some(v.plies)
+                },
+                evals: self.evals,
+                corrected: v
+                    .repairs
+                    .iter()
+                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
+            }),
+            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
+            Verdict::Invalid(_) => Err(Excluded::Invalid),
+        };
+        self.judge.count(&mut self.stats, game.tags, verdict);
     }
 }
 
@@ -432,103 +393,44 @@ impl Judge<'_> {
     }
 }
 
+/// Counts the games of one chunk, read by the library's loop (tags only with
+/// `--headers-only`).
 fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) -> ChunkStats {
-    let mut stats = ChunkStats {
-        tables: Tables::new(judge.keys.to_vec()),
-        ..ChunkStats::default()
-    };
-    // A game too large to hold comes in pieces: counted once, as invalid (too-large).
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            judge.count(&mut stats, &[], Err(Excluded::Invalid));
-        }
-        return stats;
-    }
-    if headers_only {
-        let mut reader = Reader::with_origin(bytes, origin);
-        let mut v = HeaderVisitor {
-            tags: Vec::new(),
-            skip: true,
-        };
-        while let Some(end) = reader.read_game(&mut v) {
-            let tags = &v.tags;
-            let limit = judge.max_game_bytes;
-            let verdict = if end.error.is_some()
-                || truncation(end.movetext_end, &end.byte_range).is_some()
-                || (limit > 0 && end.byte_range.len() > limit)
-            {
-                Err(Excluded::Invalid)
-            } else {
-                let rule = RuleTags::from_tags(tags);
-                match resolve_start(&rule, judge.missing_variant, &mut Vec::new()) {
-                    Ok(StartOutcome::Chess(start)) => {
-                        let result = tag_str(tags, b"Result").map_or(GameResult::Unknown, |r| {
-                            GameResult::from_bytes(r.as_bytes())
-                        });
-                        let plies = tag_str(tags, b"PlyCount").and_then(|p| p.trim().parse().ok());
-                        Ok(Game {
-                            kind: start.kind,
-                            start: start.class.kind,
-                            result,
-                            plies,
-                            evals: GameEvals::default(),
-                            corrected: false,
-                        })
-                    }
-                    Ok(StartOutcome::Unsupported(_)) => Err(Excluded::Unsupported),
-                    Err(_) => Err(Excluded::Invalid),
-                }
-            };
-            judge.count(&mut stats, tags, verdict);
-        }
-        return stats;
-    }
-    // Each game validated while it is read (no token lists).
-    let mut reader = Reader::with_origin(bytes, origin);
-    let mut tap = EvalTap {
-        inner: Validator::new(ValidateOptions {
-            missing_variant: judge.missing_variant,
-            ..ValidateOptions::default()
-        }),
-        depth: 0,
-        plies: 0,
+    let mut observer = StatsObserver {
+        judge,
+        headers_only,
         evals: GameEvals::default(),
+        stats: ChunkStats {
+            tables: Tables::new(judge.keys.to_vec()),
+            ..ChunkStats::default()
+        },
     };
-    while let Some((end, verdict, evals)) = reader.read_game(&mut tap) {
-        let verdict = match limit_verdict(verdict, &end.byte_range, judge.max_game_bytes) {
-            Verdict::Valid(v) => Ok(Game {
-                kind: v.kind,
-                start: v.class.kind,
-                result: v.result,
-                plies: Some(v.plies),
-                evals,
-                corrected: v
-                    .repairs
-                    .iter()
-                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
-            }),
-            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
-            Verdict::Invalid(_) => Err(Excluded::Invalid),
-        };
-        judge.count(&mut stats, tap.inner.tags(), verdict);
-    }
-    stats
+    let opts = ValidateOptions {
+        missing_variant: judge.missing_variant,
+        max_game_bytes: judge.max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    let mode = if headers_only {
+        ReadMode::TagsOnly
+    } else {
+        ReadMode::Replay
+    };
+    observe_chunk(bytes, origin, &opts, mode, false, &mut observer);
+    observer.stats
 }
 
-/// Writes a table of cells (with its header even when it has no row), finished but not
-/// renamed: the key columns first, then the row's.
+/// Writes a table of cells (with its header even when it has no row): the key columns
+/// first, then the row's.
 fn write_cells(
-    path: &Path,
+    mut sink: Sink,
     keys: &[ByKey],
     cells: impl Iterator<Item = Cell>,
     pairs: bool,
-    format: Format,
-    inputs: &[PathBuf],
+    format: TableFormat,
     mut seen: impl FnMut(&Cell),
-) -> Result<Option<crate::output::Finished>> {
-    let mut sink = Sink::create(path, inputs)?;
+) -> Result<Sink> {
     match format {
-        Format::Csv => {
+        TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(&mut sink);
@@ -547,7 +449,7 @@ fn write_cells(
             }
             w.flush()?;
         }
-        Format::Json => {
+        TableFormat::Json => {
             // Rows as serde_json writes a pretty array, the key fields first in each.
             let mut first = true;
             sink.write_all(b"[")?;
@@ -570,7 +472,7 @@ fn write_cells(
             sink.write_all(if first { &b"]\n"[..] } else { &b"\n]\n"[..] })?;
         }
     }
-    sink.finish()
+    Ok(sink)
 }
 
 /// The report of one cell's significance.
@@ -594,33 +496,51 @@ fn cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
             })
             .map(|r| r.sp)
             .collect(),
+        significant_pairs: Vec::new(),
         verdict: a.verdict.text.clone(),
     }
 }
 
-/// Writes the `--pairs` table, finished but not renamed.
-fn write_pairs(
-    path: &Path,
-    pairer: &Pairer,
-    format: Format,
-    inputs: &[PathBuf],
-) -> Result<Option<crate::output::Finished>> {
-    let mut sink = Sink::create(path, inputs)?;
+/// The report of one Double Chess960 cell: its pairs' tests, named as pairs.
+fn dfrc_cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
+    let a = &cell.analysis;
+    let pair = |i: usize| cell.rows.get(i).map(|r| (r.sp, r.black_sp.unwrap_or(r.sp)));
+    let name = |i: usize| pair(i).map_or(format!("row {i}"), |(w, b)| format!("pair {w}/{b}"));
+    let verdict =
+        crate::stats::significance::verdict_naming(a.homogeneity.as_ref(), &a.tests, &name);
+    CellReport {
+        significant_sps: Vec::new(),
+        significant_pairs: (0..cell.rows.len())
+            .filter(|&i| {
+                a.tests
+                    .get(i)
+                    .and_then(|t| t.q)
+                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
+            })
+            .filter_map(pair)
+            .collect(),
+        verdict: verdict.text,
+        ..cell_report(keys, cell)
+    }
+}
+
+/// Writes the `--pairs` table.
+fn write_pairs(mut sink: Sink, pairer: &Pairer, format: TableFormat) -> Result<Sink> {
     let rows = pairer.rows();
     match format {
-        Format::Csv => {
+        TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
             let mut w = csv::Writer::from_writer(&mut sink);
             for row in &rows {
                 w.serialize(row)?;
             }
             w.flush()?;
         }
-        Format::Json => {
+        TableFormat::Json => {
             serde_json::to_writer_pretty(&mut sink, &rows)?;
             sink.write_all(b"\n")?;
         }
     }
-    sink.finish()
+    Ok(sink)
 }
 
 /// The kinds of table `stats` writes, told apart by their header.
@@ -745,38 +665,133 @@ pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<Merged> {
     Ok(merged)
 }
 
+/// The outputs of a stats run, planned, with their formats.
+struct StatsOutputs {
+    plan: OutputPlan,
+    sp: (OutputId, TableFormat),
+    dfrc: Option<(OutputId, TableFormat)>,
+    pairs: Option<(OutputId, TableFormat)>,
+    report: Option<OutputId>,
+    chart: Option<OutputId>,
+}
+
+impl StatsOutputs {
+    /// Plans every output: each table's format by the one rule (its extension, else
+    /// `--format`, else csv), the chart an SVG file.
+    fn new(args: &StatsArgs, quiet: bool) -> Result<StatsOutputs> {
+        let mut plan = OutputPlan::new(&args.inputs, quiet);
+        let given = args.table.format;
+        let sp_format = TableFormat::choose(
+            "stats",
+            &args.table.output,
+            given,
+            &FORMATS,
+            Some(TableFormat::Csv),
+        )?;
+        let mut table = |role, path: &Path| -> Result<(OutputId, TableFormat)> {
+            let format = TableFormat::choose("stats", path, given, &FORMATS, Some(sp_format))?;
+            Ok((plan.add(role, path, format.name()), format))
+        };
+        let sp = table("-o", &args.table.output)?;
+        let dfrc = dfrc_path(args)
+            .map(|p| table("--dfrc-table", p))
+            .transpose()?;
+        let pairs = args
+            .pairs
+            .as_ref()
+            .map(|p| table("--pairs", p))
+            .transpose()?;
+        let report = args
+            .report
+            .as_ref()
+            .map(|p| plan.add("--report", p, "json"));
+        let chart = args.chart.as_ref().map(|p| plan.add("--chart", p, "svg"));
+        if let Some(chart) = &args.chart {
+            let svg = chart
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+            if !svg && chart.as_os_str() != "-" && !is_special(chart) {
+                bail!(
+                    "--chart writes SVG: name the file .svg ({} is not)",
+                    chart.display()
+                );
+            }
+        }
+        plan.check()?;
+        Ok(StatsOutputs {
+            plan,
+            sp,
+            dfrc,
+            pairs,
+            report,
+            chart,
+        })
+    }
+}
+
+/// The Double Chess960 table's path: `--dfrc-table`, or the old `--dfrc` with a warning.
+fn dfrc_path(args: &StatsArgs) -> Option<&PathBuf> {
+    if args.dfrc_old.is_some() {
+        eprintln!("pgn960: stats --dfrc is now --dfrc-table (filter's --dfrc selects games); --dfrc still works for now");
+    }
+    args.dfrc_table.as_ref().or(args.dfrc_old.as_ref())
+}
+
+/// Counts every game of the inputs into tables (and the pairs into `pairer`).
+fn count_games(
+    args: &StatsArgs,
+    globals: Globals,
+    summary: &mut StatsSummary,
+    pairer: &mut Pairer,
+) -> Result<Tables> {
+    let filters = args.filters.clone();
+    let judge = Judge {
+        filters: &filters,
+        include_classical: args.include_classical,
+        missing_variant: globals.variant,
+        keys: &args.by,
+        band_width: args.band_width,
+        pairs: args.pairs.is_some(),
+        max_game_bytes: globals.max_game_bytes,
+    };
+    let mut driver = Driver::new(&args.inputs, globals)?;
+    let mut tables = Tables::new(args.by.clone());
+    let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+    driver.run(
+        |bytes, origin| process(bytes, origin, &judge, args.headers_only),
+        |_, chunk, _| {
+            tables.merge(chunk.tables);
+            summary.games_read += chunk.read;
+            summary.counted += chunk.counted;
+            summary.counted_double_chess960 += chunk.counted_pairs;
+            summary.results_corrected += chunk.results_corrected;
+            for (k, v) in chunk.excluded {
+                *excluded.entry(k).or_default() += v;
+            }
+            for game in chunk.pair_games {
+                pairer.push(game);
+            }
+            Ok(())
+        },
+    )?;
+    driver.finish();
+    pairer.finish();
+    summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+    Ok(tables)
+}
+
 /// Runs `pgn960 stats`.
 pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
     let mut summary = StatsSummary::default();
-    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
-    for (role, path) in [
-        ("--dfrc", &args.dfrc),
-        ("--pairs", &args.pairs),
-        ("--report", &args.report),
-        ("--chart", &args.chart),
-    ] {
-        if let Some(path) = path {
-            planned.push((role, path));
-        }
-    }
-    check_outputs(&planned, &args.inputs)?;
-    if let Some(chart) = &args.chart {
-        let svg = chart
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-        if !svg && chart.as_os_str() != "-" && !is_special(chart) {
-            bail!(
-                "--chart writes SVG: name the file .svg ({} is not)",
-                chart.display()
-            );
-        }
-    }
+    let mut outputs = StatsOutputs::new(args, globals.quiet)?;
     let mut pairer = Pairer::default();
     let (tables, write_sp, write_dfrc) = if args.merge {
         let merged = merge_tables(&args.inputs, &args.by)?;
-        if merged.double_chess960 && args.dfrc.is_none() {
-            bail!("Double Chess960 tables were given: name the merged table with --dfrc FILE");
+        if merged.double_chess960 && outputs.dfrc.is_none() {
+            bail!(
+                "Double Chess960 tables were given: name the merged table with --dfrc-table FILE"
+            );
         }
         (
             merged.tables,
@@ -784,146 +799,131 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
             merged.double_chess960,
         )
     } else {
-        let filters = args.filters.clone();
-        let judge = Judge {
-            filters: &filters,
-            include_classical: args.include_classical,
-            missing_variant: globals.variant,
-            keys: &args.by,
-            band_width: args.band_width,
-            pairs: args.pairs.is_some(),
-            max_game_bytes: globals.max_game_bytes,
-        };
-        let mut driver = Driver::new(&args.inputs, globals)?;
-        let mut tables = Tables::new(args.by.clone());
-        let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
-        driver.run(
-            |bytes, origin| process(bytes, origin, &judge, args.headers_only),
-            |_, chunk, _| {
-                tables.merge(chunk.tables);
-                summary.games_read += chunk.read;
-                summary.counted += chunk.counted;
-                summary.counted_double_chess960 += chunk.counted_pairs;
-                summary.results_corrected += chunk.results_corrected;
-                for (k, v) in chunk.excluded {
-                    *excluded.entry(k).or_default() += v;
-                }
-                for game in chunk.pair_games {
-                    pairer.push(game);
-                }
-                Ok(())
-            },
-        )?;
-        driver.finish();
-        pairer.finish();
-        summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
-        (tables, true, args.dfrc.is_some())
+        let tables = count_games(args, globals, &mut summary, &mut pairer)?;
+        (tables, true, outputs.dfrc.is_some())
     };
     summary.by = tables.keys.iter().map(|k| k.column()).collect();
     // Every output is finished before any is renamed into place.
-    let inputs = &args.inputs;
+    let plan = &mut outputs.plan;
     let keys = &tables.keys;
-    let mut finished = Vec::new();
-    let mut reports = Vec::new();
     if write_sp {
         let cells = tables.sp_keys().into_iter().map(|k| tables.sp_cell(&k));
-        finished.push(write_cells(
-            &args.output,
-            keys,
-            cells,
-            false,
-            args.format,
-            inputs,
-            |cell| reports.push(cell_report(keys, cell)),
-        )?);
+        let (id, format) = outputs.sp;
+        let mut reports = Vec::new();
+        let sink = write_cells(plan.create(id)?, keys, cells, false, format, |cell| {
+            reports.push(cell_report(keys, cell))
+        })?;
+        plan.finish(sink)?;
+        summary.significance = reports;
     }
-    summary.significance = reports;
-    if let (Some(dfrc), true) = (&args.dfrc, write_dfrc) {
+    if let (Some((id, format)), true) = (outputs.dfrc, write_dfrc) {
         let cells = tables.pair_cells().into_iter();
-        finished.push(write_cells(
-            dfrc,
-            keys,
-            cells,
-            true,
-            args.format,
-            inputs,
-            |_| {},
-        )?);
+        let mut dfrc_reports = Vec::new();
+        let sink = write_cells(plan.create(id)?, keys, cells, true, format, |cell| {
+            dfrc_reports.push(dfrc_cell_report(keys, cell))
+        })?;
+        plan.finish(sink)?;
+        summary.dfrc_significance = dfrc_reports;
     }
-    if let Some(path) = &args.pairs {
-        finished.push(write_pairs(path, &pairer, args.format, inputs)?);
-        let total = pairer.rows().pop();
-        summary.pairs = total.map(|total| PairsReport {
-            player_a: pairer.players.as_ref().map(|p| p.0.clone()),
-            player_b: pairer.players.as_ref().map(|p| p.1.clone()),
-            pairs: total.pairs,
-            unpaired_games: pairer.unpaired_games,
-            other_pairs: pairer.other_pairs,
-            total,
-        });
+    if let Some((id, format)) = outputs.pairs {
+        plan.finish(write_pairs(plan.create(id)?, &pairer, format)?)?;
+        summary.pairs = pairs_report(&pairer);
     }
     summary.seconds = started.elapsed().as_secs_f64();
-    if let Some(report) = &args.report {
-        let mut sink = Sink::create(report, inputs)?;
+    if let Some(id) = outputs.report {
+        let mut sink = plan.create(id)?;
         crate::archive::write_json(&mut sink, &summary)?;
-        finished.push(sink.finish()?);
+        plan.finish(sink)?;
     }
-    if let Some(chart) = &args.chart {
+    if let Some(id) = outputs.chart {
         let svg = crate::stats::chart::draw(&tables, args.chart_min_games)?;
-        let mut sink = Sink::create(chart, inputs)?;
+        let mut sink = plan.create(id)?;
         sink.write_all(svg.as_bytes())?;
-        finished.push(sink.finish()?);
+        plan.finish(sink)?;
     }
-    commit_all(finished)?;
-    if !args.merge && !globals.quiet {
-        let dfrc = match &args.dfrc {
-            Some(path) => format!("in {}", path.display()),
-            None => "their table: --dfrc FILE".to_string(),
-        };
-        let mut text = format!(
-            "games read: {}, counted: {} in the SP table + {} Double Chess960 games ({dfrc})",
-            summary.games_read, summary.counted, summary.counted_double_chess960
-        );
-        for (k, v) in &summary.excluded {
-            text.push_str(&format!(", {k}: {v}"));
-        }
-        if !args.headers_only {
-            text.push_str(&format!(
-                "; results corrected by the final position: {}",
-                summary.results_corrected
-            ));
-        }
-        eprintln!("{text}");
-        if let Some(p) = &summary.pairs {
-            eprintln!(
-                "pairs: {} ({} vs {}), score {}, Elo {} [{}, {}]; unpaired games: {}, pairs of other players: {}",
-                p.pairs,
-                p.player_a.as_deref().unwrap_or("-"),
-                p.player_b.as_deref().unwrap_or("-"),
-                p.total.score.map_or("-".into(), |s| format!("{s:.4}")),
-                p.total.elo.map_or("-".into(), |e| format!("{e:.1}")),
-                p.total.elo_lo.map_or("-".into(), |e| format!("{e:.1}")),
-                p.total.elo_hi.map_or("-".into(), |e| format!("{e:.1}")),
-                p.unpaired_games,
-                p.other_pairs
-            );
-        }
-        if summary.significance.len() == 1 {
-            eprintln!("{}", summary.significance[0].verdict);
-        } else if !summary.significance.is_empty() {
-            let differ = summary
-                .significance
-                .iter()
-                .filter(|c| {
-                    c.homogeneity.as_ref().is_some_and(|h| h.p < 0.05)
-                        || !c.significant_sps.is_empty()
-                })
-                .count();
-            eprintln!(
-                "{} cells; in {differ} of them some SP differs beyond chance (the verdicts are in --report)",
-                summary.significance.len()
-            );
-        }
+    outputs.plan.commit()?;
+    if !args.merge {
+        outputs.plan.summary(&summary_text(args, &summary));
     }
     Ok(summary)
+}
+
+/// The pairs' part of the report.
+fn pairs_report(pairer: &Pairer) -> Option<PairsReport> {
+    let total = pairer.rows().pop()?;
+    Some(PairsReport {
+        player_a: pairer.players.as_ref().map(|p| p.0.clone()),
+        player_b: pairer.players.as_ref().map(|p| p.1.clone()),
+        pairs: total.pairs,
+        unpaired_games: pairer.unpaired_games,
+        other_pairs: pairer.other_pairs,
+        total,
+    })
+}
+
+/// The summary of a run over games: the counts, why games were not counted (and, when
+/// none was, that nothing was), the pairs and the verdicts.
+fn summary_text(args: &StatsArgs, summary: &StatsSummary) -> String {
+    let dfrc = match args.dfrc_table.as_ref().or(args.dfrc_old.as_ref()) {
+        Some(path) => format!("in {}", path.display()),
+        None => "their table: --dfrc-table FILE".to_string(),
+    };
+    let mut text = format!(
+        "games read: {}, counted: {} in the SP table + {} Double Chess960 games ({dfrc})",
+        summary.games_read, summary.counted, summary.counted_double_chess960
+    );
+    for (k, v) in &summary.excluded {
+        text.push_str(&format!(", {k}: {v}"));
+    }
+    if !args.headers_only {
+        text.push_str(&format!(
+            "; results corrected by the final position: {}",
+            summary.results_corrected
+        ));
+    }
+    text.push('\n');
+    if summary.counted + summary.counted_double_chess960 == 0 {
+        text.push_str(&nothing_counted(summary));
+    }
+    if let Some(p) = &summary.pairs {
+        text.push_str(&format!(
+            "pairs: {} ({} vs {}), score {}, Elo {} [{}, {}]; unpaired games: {}, pairs of other players: {}\n",
+            p.pairs,
+            p.player_a.as_deref().unwrap_or("-"),
+            p.player_b.as_deref().unwrap_or("-"),
+            p.total.score.map_or("-".into(), |s| format!("{s:.4}")),
+            p.total.elo.map_or("-".into(), |e| format!("{e:.1}")),
+            p.total.elo_lo.map_or("-".into(), |e| format!("{e:.1}")),
+            p.total.elo_hi.map_or("-".into(), |e| format!("{e:.1}")),
+            p.unpaired_games,
+            p.other_pairs
+        ));
+    }
+    if summary.significance.len() == 1 {
+        text.push_str(&format!("{}\n", summary.significance[0].verdict));
+    } else if !summary.significance.is_empty() {
+        let differ = summary
+            .significance
+            .iter()
+            .filter(|c| {
+                c.homogeneity.as_ref().is_some_and(|h| h.p < 0.05) || !c.significant_sps.is_empty()
+            })
+            .count();
+        text.push_str(&format!(
+            "{} cells; in {differ} of them some SP differs beyond chance (the verdicts are in --report)\n",
+            summary.significance.len()
+        ));
+    }
+    text
+}
+
+/// Why no game was counted, in one line: the reason most games were left out for.
+pub fn nothing_counted(summary: &StatsSummary) -> String {
+    match summary.excluded.iter().max_by_key(|(_, &n)| n) {
+        Some((why, n)) => format!(
+            "nothing was counted: of {} games read, {n} were left out as {why} (the counts above say why each game was)\n",
+            summary.games_read
+        ),
+        None => "nothing was counted: no game was read\n".to_string(),
+    }
 }

@@ -2,9 +2,9 @@
 //! valid games, with results, ratings, performance and evaluations per node; trees of
 //! separate runs merged exactly; memory bounded by a node budget.
 
-use crate::archive::pick::limit_verdict;
+use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::output::{check_outputs, commit_all, Sink};
+use crate::output::{OutputPlan, Sink};
 use crate::select::{FilteredBy, Filters, GameFacts};
 use crate::tree::positions::{PositionTable, Reached};
 use crate::tree::table::{self, WriteOptions};
@@ -13,12 +13,14 @@ use anyhow::{Context, Result};
 use chess960_core::{Move, Position, StartKind};
 use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{GameKind, MissingVariant, ValidateOptions, Validator, Verdict};
-use pgn_parse::{GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn960::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode,
+    ValidateOptions, Verdict,
+};
+use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The default node budget: about 1.7 GB of nodes (104 bytes each).
 pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
@@ -26,18 +28,16 @@ pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
 /// Arguments of `pgn960 tree`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "CSV columns: sp, path, san, uci, games, white_wins, draws, black_wins, white_score, mean_white_elo, mean_black_elo, performance, mean_eval, then complete and the sums that make --merge exact (docs/tree.md). Each start position has a row of its own (empty path, san and uci) before its moves.\nWith --positions: sp, ply, zobrist, xfen, then the same columns from games on.\n\nExamples:\n  pgn960 tree games.pgn.zst --depth 8 -o tree.csv\n  pgn960 tree games.pgn --sp 518 --depth 4 --min-games 20 -o tree.json\n  pgn960 tree --merge jan.csv feb.csv -o q1.csv"
+    after_help = format!("CSV columns: sp, path, san, uci, games, white_wins, draws, black_wins, white_score, mean_white_elo, mean_black_elo, performance, mean_eval, then complete and the sums that make --merge exact (docs/tree.md). Each start position has a row of its own (empty path, san and uci) before its moves.\nWith --positions: sp, ply, zobrist, xfen, then the same columns from games on.\n\nExamples:\n  pgn960 tree games.pgn.zst --depth 8 -o tree.csv\n  pgn960 tree games.pgn --sp 518 --depth 4 --min-games 20 -o tree.json\n  pgn960 tree --merge jan.csv feb.csv -o q1.csv\n\n\
+The summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct TreeArgs {
-    /// PGN files, Parquet tables of games, directories or - (with --merge: CSV tables written by `pgn960 tree`).
-    #[arg(required = true)]
+    /// The inputs.
+    #[arg(required = true, help = crate::args::inputs_help(" (with --merge: CSV tables written by `pgn960 tree`)"))]
     pub inputs: Vec<PathBuf>,
-    /// Where the tree goes (default: standard output).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-    /// Output format [default: json for a .json file, else csv].
-    #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    /// The tree: csv or json.
+    #[command(flatten)]
+    pub table: TableOutput,
     /// Plies of each game's main line counted.
     #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
@@ -74,6 +74,9 @@ pub struct TreeArgs {
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// A set of start positions given by `--sp`.
@@ -91,9 +94,10 @@ impl SpSet {
 pub fn parse_sp_list(text: &str) -> Result<SpSet, String> {
     let mut set = vec![false; 960];
     for part in text.split(',').map(str::trim) {
-        let number = |s: &str| match s.trim().parse::<u16>() {
-            Ok(n) if n < 960 => Ok(n),
-            _ => Err(format!("{s:?} is not a start position number (0..=959)")),
+        let number = |s: &str| match s.trim().parse::<u64>() {
+            Ok(n) if n < 960 => Ok(n as u16),
+            Ok(_) => Err(crate::args::sp_out_of_range(s.trim())),
+            _ => Err(format!("{s:?} is not a start position number")),
         };
         let (lo, hi) = match part.split_once('-') {
             Some((a, b)) => (number(a)?, number(b)?),
@@ -158,111 +162,98 @@ pub struct TreeSummary {
     pub seconds: f64,
 }
 
-/// A visitor that validates each game ([`Validator`]) and keeps the SAN of its first
-/// main-line plies and the evaluation after each.
-pub(crate) struct TreeVisitor<'a> {
-    pub(crate) inner: Validator<'a>,
+/// What `tree` and `report` keep of a game's main line while the library reads it: its
+/// first `max_plies` moves, the evaluation after each and (when asked) the position after
+/// each. Memory stays bounded by `max_plies`, not by the game.
+pub(crate) struct FirstMoves {
     max_plies: usize,
-    variation_depth: u32,
-    plies: usize,
-    sans: Vec<&'a [u8]>,
-    evals: Vec<Option<i64>>,
+    keep_positions: bool,
+    /// The first moves, with the evaluation after each.
+    pub(crate) moves: Vec<(Move, Option<i64>)>,
+    /// The position after each of them (when kept).
+    pub(crate) positions: Vec<Position>,
 }
 
-impl<'a> TreeVisitor<'a> {
-    /// A visitor validating with `options` (no move records kept: memory stays bounded
-    /// by `max_plies`, not by the game) and keeping the first `max_plies` main-line SANs.
-    pub(crate) fn new(options: ValidateOptions, max_plies: usize) -> TreeVisitor<'a> {
-        TreeVisitor {
-            inner: Validator::new(ValidateOptions {
-                moves: false,
-                ..options
-            }),
+impl FirstMoves {
+    /// Keeps the first `max_plies` moves, and the positions after them if `keep_positions`.
+    pub(crate) fn new(max_plies: usize, keep_positions: bool) -> FirstMoves {
+        FirstMoves {
             max_plies,
-            variation_depth: 0,
-            plies: 0,
-            sans: Vec::new(),
-            evals: Vec::new(),
+            keep_positions,
+            moves: Vec::new(),
+            positions: Vec::new(),
         }
     }
 
-    /// The first main-line moves of the game just read (valid, from `start`).
-    pub(crate) fn first_moves(&self, start: &Position) -> Vec<Move> {
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(self.sans.len());
-        for san in &self.sans {
-            let Ok(m) = pos.parse_san(san) else {
-                break;
-            };
-            pos.play_unchecked(m);
-            moves.push(m);
-        }
-        moves
+    /// A new game's tags were read.
+    pub(crate) fn clear(&mut self) {
+        self.moves.clear();
+        self.positions.clear();
     }
-}
 
-impl<'a> Visitor<'a> for TreeVisitor<'a> {
-    type Output = (GameEnd, Verdict);
-    fn begin_game(&mut self, offset: usize) {
-        self.variation_depth = 0;
-        self.plies = 0;
-        self.sans.clear();
-        self.evals.clear();
-        self.inner.begin_game(offset);
-    }
-    fn tag(&mut self, tag: Tag<'a>) {
-        self.inner.tag(tag);
-    }
-    fn end_tags(&mut self) -> Skip {
-        self.inner.end_tags()
-    }
-    fn san(&mut self, san: &'a [u8], offset: usize) {
-        if self.variation_depth == 0 {
-            self.plies += 1;
-            if self.sans.len() < self.max_plies {
-                self.sans.push(san);
-                self.evals.push(None);
+    /// A main-line move was played.
+    pub(crate) fn push(&mut self, step: &MainMove<'_, '_>) {
+        if self.moves.len() < self.max_plies {
+            self.moves.push((step.chess_move, None));
+            if self.keep_positions {
+                self.positions.push(step.after.clone());
             }
         }
-        self.inner.san(san, offset);
     }
-    fn null_move(&mut self, offset: usize) {
-        self.inner.null_move(offset);
-    }
-    fn comment(&mut self, text: &'a [u8], offset: usize) {
-        if self.variation_depth == 0 && self.plies > 0 && self.plies <= self.sans.len() {
+
+    /// A main-line comment after `plies` plies: its evaluation, for a kept move.
+    pub(crate) fn comment(&mut self, text: &[u8], plies: u32) {
+        let Some(index) = (plies as usize).checked_sub(1) else {
+            return;
+        };
+        if let Some(slot) = self.moves.get_mut(index) {
             if let Some(eval) = Annotations::parse(text).eval {
                 let cp = (eval.capped_pawns(EVAL_CAP_CP as f64 / 100.0) * 100.0).round() as i64;
-                self.evals[self.plies - 1] = Some(cp);
+                slot.1 = Some(cp);
             }
         }
-        self.inner.comment(text, offset);
     }
-    fn nag(&mut self, nag: u16) {
-        self.inner.nag(nag);
+}
+
+/// The observer of `tree`: the first moves of each game, counted into a chunk's tree.
+struct TreeObserver<'p, 'o> {
+    plan: &'p Plan<'o>,
+    first: FirstMoves,
+    out: ChunkTree,
+}
+
+impl<'a> GameObserver<'a> for TreeObserver<'_, '_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.first.clear();
+        Skip(false)
     }
-    fn suffix(&mut self, suffix: Suffix) {
-        self.inner.suffix(suffix);
+    fn main_move(&mut self, step: MainMove<'_, 'a>) {
+        self.first.push(&step);
     }
-    fn begin_variation(&mut self) -> Skip {
-        let skip = self.inner.begin_variation();
-        if !skip.0 {
-            self.variation_depth += 1;
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
+        self.first.comment(text, plies);
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let (out, plan) = (&mut self.out, self.plan);
+        out.read += 1;
+        let (sp, outcome) = match judge(&game.verdict, game.tags, plan) {
+            Ok(counted) => counted,
+            Err(why) => {
+                *out.excluded.entry(why).or_default() += 1;
+                return;
+            }
+        };
+        let moves = &self.first.moves;
+        if plan.positions {
+            let reached: Vec<Reached> = (self.first.positions.iter().zip(moves))
+                .enumerate()
+                .map(|(i, (pos, (_, eval)))| Reached::new(pos, i as u32 + 1, *eval))
+                .collect();
+            out.positions.add_game(sp, &reached, outcome);
+        } else {
+            out.tree.add_game(sp, moves, outcome);
         }
-        skip
-    }
-    fn end_variation(&mut self) {
-        self.variation_depth = self.variation_depth.saturating_sub(1);
-        self.inner.end_variation();
-    }
-    fn result(&mut self, result: GameResult) {
-        self.inner.result(result);
-    }
-    fn junk(&mut self, range: Range<usize>) {
-        self.inner.junk(range);
-    }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
-        self.inner.end_game(end)
+        out.counted += 1;
     }
 }
 
@@ -293,56 +284,27 @@ struct Plan<'a> {
     max_game_bytes: usize,
 }
 
+/// Counts the games of one chunk, read by the library's loop.
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
-    let mut out = ChunkTree::default();
-    // A game too large to hold comes in pieces (`--max-game-bytes`): counted once, invalid.
-    if let Some(part) = origin.part {
-        if part.game && part.first {
-            out.read = 1;
-            out.excluded.insert(Excluded::Invalid, 1);
-        }
-        return out;
-    }
-    let mut reader = Reader::with_origin(bytes, origin);
     let options = ValidateOptions {
         missing_variant: plan.missing_variant,
+        max_game_bytes: plan.max_game_bytes,
         ..ValidateOptions::default()
     };
-    let mut v = TreeVisitor::new(options, plan.depth);
-    let mut moves: Vec<(Move, Option<i64>)> = Vec::new();
-    while let Some((end, verdict)) = reader.read_game(&mut v) {
-        out.read += 1;
-        let verdict = limit_verdict(verdict, &end.byte_range, plan.max_game_bytes);
-        match judge(&verdict, v.inner.tags(), plan) {
-            Ok((sp, game)) => {
-                let Some(valid) = verdict.valid() else {
-                    continue;
-                };
-                // The moves were validated: they replay from the game's start.
-                let mut pos: Position = valid.start.clone();
-                moves.clear();
-                let mut reached = Vec::new();
-                for (san, eval) in v.sans.iter().zip(&v.evals) {
-                    let Ok(m) = pos.parse_san(san) else {
-                        break;
-                    };
-                    pos.play_unchecked(m);
-                    moves.push((m, *eval));
-                    if plan.positions {
-                        reached.push(Reached::new(&pos, moves.len() as u32, *eval));
-                    }
-                }
-                if plan.positions {
-                    out.positions.add_game(sp, &reached, game);
-                } else {
-                    out.tree.add_game(sp, &moves, game);
-                }
-                out.counted += 1;
-            }
-            Err(why) => *out.excluded.entry(why).or_default() += 1,
-        }
-    }
-    out
+    let mut observer = TreeObserver {
+        plan,
+        first: FirstMoves::new(plan.depth, plan.positions),
+        out: ChunkTree::default(),
+    };
+    observe_chunk(
+        bytes,
+        origin,
+        &options,
+        ReadMode::Replay,
+        false,
+        &mut observer,
+    );
+    observer.out
 }
 
 /// The SP and outcome of a game that counts, or why it does not.
@@ -390,18 +352,14 @@ fn judge(
 }
 
 /// The format asked for, else the one the output's name says.
-fn format_of(args: &TreeArgs) -> Format {
-    args.format.unwrap_or_else(|| {
-        let name = args.output.to_string_lossy().to_ascii_lowercase();
-        let json = [".json", ".json.zst", ".json.gz", ".json.bz2", ".json.xz"]
-            .iter()
-            .any(|e| name.ends_with(e));
-        if json {
-            Format::Json
-        } else {
-            Format::Csv
-        }
-    })
+fn format_of(args: &TreeArgs) -> Result<Format> {
+    TableFormat::choose(
+        "tree",
+        &args.table.output,
+        args.table.format,
+        &[TableFormat::Csv, TableFormat::Json],
+        Some(TableFormat::Csv),
+    )
 }
 
 /// Adds `other` to `tree` within `budget` nodes: when they would not fit, the tree is
@@ -419,15 +377,74 @@ pub fn merge_within(
         .context("the tree's counts overflow")
 }
 
+/// What a tree run grows: the tree (or the positions) within the node budget.
+struct Grown<'t> {
+    tree: &'t mut Tree,
+    positions: &'t mut PositionTable,
+    pruning: &'t mut Pruning,
+    budget: usize,
+}
+
+/// Counts every game of the inputs into the tree (or the positions) and the summary.
+fn count_games(
+    args: &TreeArgs,
+    globals: Globals,
+    summary: &mut TreeSummary,
+    grown: &mut Grown<'_>,
+) -> Result<()> {
+    let filters = args.filters.clone();
+    let plan = Plan {
+        depth: args.depth as usize,
+        positions: args.positions,
+        filters: &filters,
+        sps: args.sp.as_ref(),
+        include_classical: args.include_classical,
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+    };
+    let mut driver = Driver::new(&args.inputs, globals)?;
+    let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+    driver.run(
+        |bytes, origin| process(bytes, origin, &plan),
+        |_, chunk, _| {
+            summary.games_read += chunk.read;
+            summary.counted += chunk.counted;
+            for (k, v) in chunk.excluded {
+                *excluded.entry(k).or_default() += v;
+            }
+            if args.positions {
+                grown
+                    .positions
+                    .merge(chunk.positions, grown.budget, grown.pruning)
+            } else {
+                merge_within(grown.tree, &chunk.tree, grown.budget, grown.pruning)
+            }
+        },
+    )?;
+    driver.finish();
+    let excluded_total: u64 = excluded.values().sum();
+    if summary.games_read != summary.counted + excluded_total {
+        anyhow::bail!(
+            "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
+            summary.games_read,
+            summary.counted
+        );
+    }
+    summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+    Ok(())
+}
+
 /// Runs `pgn960 tree`.
 pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
     let started = std::time::Instant::now();
-    let mut planned: Vec<(&str, &Path)> = vec![("-o", &args.output)];
-    if let Some(report) = &args.report {
-        planned.push(("--report", report));
-    }
-    check_outputs(&planned, &args.inputs)?;
-    let format = format_of(args);
+    let format = format_of(args)?;
+    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
+    let tree_id = plan.add("-o", &args.table.output, format.name());
+    let report_id = args
+        .report
+        .as_ref()
+        .map(|r| plan.add("--report", r, "json"));
+    plan.check()?;
     let budget = usize::try_from(args.max_nodes).unwrap_or(usize::MAX);
     let mut summary = TreeSummary {
         max_nodes: args.max_nodes,
@@ -443,43 +460,13 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
                 .with_context(|| format!("while merging {}", path.display()))?;
         }
     } else {
-        let filters = args.filters.clone();
-        let plan = Plan {
-            depth: args.depth as usize,
-            positions: args.positions,
-            filters: &filters,
-            sps: args.sp.as_ref(),
-            include_classical: args.include_classical,
-            missing_variant: globals.variant,
-            max_game_bytes: globals.max_game_bytes,
+        let mut grown = Grown {
+            tree: &mut tree,
+            positions: &mut positions,
+            pruning: &mut pruning,
+            budget,
         };
-        let mut driver = Driver::new(&args.inputs, globals)?;
-        let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
-        driver.run(
-            |bytes, origin| process(bytes, origin, &plan),
-            |_, chunk, _| {
-                summary.games_read += chunk.read;
-                summary.counted += chunk.counted;
-                for (k, v) in chunk.excluded {
-                    *excluded.entry(k).or_default() += v;
-                }
-                if args.positions {
-                    positions.merge(chunk.positions, budget, &mut pruning)
-                } else {
-                    merge_within(&mut tree, &chunk.tree, budget, &mut pruning)
-                }
-            },
-        )?;
-        driver.finish();
-        let excluded_total: u64 = excluded.values().sum();
-        if summary.games_read != summary.counted + excluded_total {
-            anyhow::bail!(
-                "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
-                summary.games_read,
-                summary.counted
-            );
-        }
-        summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
+        count_games(args, globals, &mut summary, &mut grown)?;
     }
     summary.nodes = if args.positions {
         positions.len() as u64
@@ -494,29 +481,26 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
         depth,
         min_games: args.min_games,
     };
-    let inputs = &args.inputs;
-    let mut sink = Sink::create(&args.output, inputs)?;
+    let mut sink = plan.create(tree_id)?;
     if args.positions {
         positions.write(&mut sink, format, args.min_games)?;
     } else {
         write_tree(&mut sink, &tree, format, opts)?;
     }
-    let mut finished = vec![sink.finish()?];
-    if let Some(report) = &args.report {
-        let mut sink = Sink::create(report, inputs)?;
+    plan.finish(sink)?;
+    if let Some(id) = report_id {
+        let mut sink = plan.create(id)?;
         crate::archive::write_json(&mut sink, &summary)?;
-        finished.push(sink.finish()?);
+        plan.finish(sink)?;
     }
-    commit_all(finished)?;
-    if !globals.quiet {
-        eprintln!("{}", summary_text(&summary, args.merge));
-    }
+    plan.commit()?;
+    plan.summary(&summary_text(&summary, args.merge));
     Ok(summary)
 }
 
 fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) -> Result<()> {
     match format {
-        Format::Csv => {
+        Format::Csv | Format::Jsonl | Format::Parquet => {
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(&mut *sink);
@@ -534,7 +518,14 @@ fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) 
     Ok(())
 }
 
-/// The one-line summary.
+impl TreeSummary {
+    /// Games not counted because they are invalid.
+    pub fn invalid(&self) -> u64 {
+        self.excluded.get("invalid").copied().unwrap_or(0)
+    }
+}
+
+/// The summary (a line, and one more when the tree was pruned or nothing was counted).
 fn summary_text(s: &TreeSummary, merge: bool) -> String {
     let mut text = if merge {
         format!("tables merged: {} nodes", s.nodes)
@@ -558,6 +549,15 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
             "\n{why} --max-nodes {}: {} nodes dropped ({} evictions, last below {} games), {} game tails not counted; every node written is exact",
             s.max_nodes, p.nodes_dropped, p.evictions, p.threshold, p.game_tails_dropped
         ));
+    }
+    if !merge && s.counted == 0 {
+        match s.excluded.iter().max_by_key(|(_, &n)| n) {
+            Some((why, n)) => text.push_str(&format!(
+                "\nnothing was counted: of {} games read, {n} were left out as {why}",
+                s.games_read
+            )),
+            None => text.push_str("\nnothing was counted: no game was read"),
+        }
     }
     text
 }

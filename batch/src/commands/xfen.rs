@@ -1,9 +1,9 @@
 //! `pgn960 xfen`: convert every FEN between X-FEN and Shredder-FEN, in PGN `FEN` tags (the
 //! rest of each game byte-identical) or in FEN/EPD lists (EPD operations kept as they are).
 
-use crate::cli::castling_style;
+use crate::args::castling_style;
 use crate::driver::{Driver, Globals};
-use crate::output::{commit_all, AtomicFile, Sink};
+use crate::output::{print_summary, AtomicFile, OutputPlan, Sink};
 use anyhow::{bail, Result};
 use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
@@ -27,7 +27,7 @@ pub enum InputKind {
 /// Arguments of `pgn960 xfen`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  pgn960 xfen openings.epd --to shredder -o openings.shredder.epd\n  pgn960 xfen games.pgn -o games.xfen.pgn\n  pgn960 xfen book.epd --in-place"
+    after_help = format!("The counts and the FENs that could not be read go to standard error (-q: none).\n{}\n\nExamples:\n  pgn960 xfen openings.epd --to shredder -o openings.shredder.epd\n  pgn960 xfen games.pgn -o games.xfen.pgn\n  pgn960 xfen book.epd --in-place", crate::args::common_help())
 )]
 pub struct XfenArgs {
     /// PGN files or FEN/EPD lists (default: standard input).
@@ -61,6 +61,9 @@ pub struct XfenArgs {
     /// (with -o FILE or --in-place).
     #[arg(long)]
     pub json: bool,
+    /// Threads, quiet, progress, variant, game size limit.
+    #[command(flatten)]
+    pub read: crate::args::ReadOptions,
 }
 
 /// What `xfen --json` prints.
@@ -318,16 +321,18 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
     if args.json && to_stdout && !args.in_place {
         bail!("--json prints on standard output: name the converted output with -o FILE");
     }
+    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
+    let out_id = (!args.in_place).then(|| plan.add("-o", &args.output, "pgn or fen"));
+    plan.check()?;
     let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut shared_out = match (args.in_place, to_stdout && args.strict) {
-        (true, _) => None,
-        (false, true) => Some(Sink::spooled_stdout()?),
-        (false, false) => Some(Sink::create(&args.output, &args.inputs)?),
+    let mut shared_out = match (out_id, to_stdout && args.strict) {
+        (None, _) => None,
+        (Some(_), true) => Some(Sink::spooled_stdout()?),
+        (Some(id), false) => Some(plan.create(id)?),
     };
     let mut report = XfenReport::default();
     // Files rewritten in place are renamed over their inputs only once every input is done.
     let mut rewritten = Vec::new();
-    let (mut fens, mut changed, mut failed) = (0u64, 0u64, 0u64);
     let mut messages = Vec::new();
     let to = args.to;
     driver.for_each_input(|run| {
@@ -338,16 +343,7 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
             );
         }
         let kind = detect_kind(args.input_kind, run.name, &mut run.input)?;
-        let mut in_place = match (args.in_place, run.name) {
-            (true, InputName::File(p)) => {
-                if !matches!(run.input.source, Source::Whole(_)) {
-                    bail!("--in-place rewrites plain files only, not {}", p.display());
-                }
-                Some(AtomicFile::replacing(p)?)
-            }
-            (true, _) => bail!("--in-place needs files, not standard input"),
-            _ => None,
-        };
+        let mut in_place = open_in_place(args, run)?;
         let cut = match kind {
             InputKind::Pgn => Cut::Games,
             _ => Cut::Lines,
@@ -360,6 +356,11 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                 _ => convert_fen_list(bytes, to),
             },
             |chunk, info| {
+                // Noted before the write: a closed pipe (`xfen ... | head`) ends the run
+                // with the status of what was read.
+                if !chunk.problems.is_empty() {
+                    crate::signals::note_invalid();
+                }
                 match (in_place.as_mut(), shared_out.as_mut()) {
                     (Some(f), _) => f.write_all(&chunk.text)?,
                     (None, Some(out)) => out.write_all(&chunk.text)?,
@@ -377,12 +378,9 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                         });
                     }
                 }
-                fens += chunk.fens;
-                changed += chunk.changed;
-                failed += chunk.problems.len() as u64;
-                if failed > 0 {
-                    crate::signals::note_invalid();
-                }
+                report.fens += chunk.fens;
+                report.rewritten += chunk.changed;
+                report.unreadable += chunk.problems.len() as u64;
                 Ok(())
             },
         )?;
@@ -392,33 +390,59 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
         Ok(())
     })?;
     driver.finish();
-    if !globals.quiet && !args.json {
-        for m in &messages {
-            eprintln!("{m}");
-        }
-        if failed as usize > messages.len() {
-            eprintln!(
-                "({} more FENs could not be read)",
-                failed as usize - messages.len()
-            );
-        }
-        eprintln!("{fens} FENs read, {changed} rewritten, {failed} could not be read (passed through unchanged)");
-    }
+    let failed = report.unreadable;
+    print_summary(
+        &summary_text(&messages, &report),
+        globals.quiet || args.json,
+    );
     if args.strict && failed > 0 {
         bail!("{failed} FENs could not be read (--strict): nothing written");
     }
-    let mut finished: Vec<_> = rewritten.into_iter().map(Some).collect();
-    if let Some(out) = shared_out {
-        finished.push(out.finish()?);
+    for done in rewritten {
+        plan.finish_replaced(done);
     }
-    commit_all(finished)?;
+    if let Some(out) = shared_out {
+        plan.finish(out)?;
+    }
+    plan.commit()?;
     if args.json {
-        report.fens = fens;
-        report.rewritten = changed;
-        report.unreadable = failed;
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
     Ok(failed)
+}
+
+/// The file an input is rewritten to with `--in-place` (a plain file only).
+fn open_in_place(args: &XfenArgs, run: &crate::driver::InputRun<'_>) -> Result<Option<AtomicFile>> {
+    match (args.in_place, run.name) {
+        (true, InputName::File(p)) => {
+            if !matches!(run.input.source, Source::Whole(_)) {
+                bail!("--in-place rewrites plain files only, not {}", p.display());
+            }
+            Ok(Some(AtomicFile::replacing(p)?))
+        }
+        (true, _) => bail!("--in-place needs files, not standard input"),
+        _ => Ok(None),
+    }
+}
+
+/// The FENs that could not be read (the first 20, escaped) and the counts.
+fn summary_text(messages: &[String], report: &XfenReport) -> String {
+    let mut text = String::new();
+    for m in messages {
+        text.push_str(&format!("{}\n", crate::output::escape_controls(m, false)));
+    }
+    let failed = report.unreadable;
+    if failed as usize > messages.len() {
+        text.push_str(&format!(
+            "({} more FENs could not be read)\n",
+            failed as usize - messages.len()
+        ));
+    }
+    text.push_str(&format!(
+        "{} FENs read, {} rewritten, {failed} could not be read (passed through unchanged)",
+        report.fens, report.rewritten
+    ));
+    text
 }
 
 #[cfg(test)]

@@ -14,29 +14,9 @@ use pgn960::pipeline::{ChunkInfo, ChunkOutput};
 use pgn960::table::{table_rows, Grain};
 use pgn_parse::Origin;
 
-/// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Apache Parquet, zstd-compressed, one row group per --row-group-mb of PGN.
-    Parquet,
-    /// Comma-separated values with a header; lists space-separated.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-impl Format {
-    /// The format a file name's extension names.
-    pub fn from_path(path: &std::path::Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "parquet" => Some(Format::Parquet),
-            "csv" => Some(Format::Csv),
-            "jsonl" | "ndjson" => Some(Format::Jsonl),
-            _ => None,
-        }
-    }
-}
+/// The output formats of `export`: [`crate::args::TableFormat`]'s Parquet, CSV (a header;
+/// lists space-separated) and JSON Lines.
+pub use crate::args::TableFormat as Format;
 
 /// One row per game, or one per ply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -81,7 +81,7 @@ pub struct Overview {
     pub games: u64,
     /// White's pooled score.
     pub pooled_score: Option<f64>,
-    /// Pearson's chi-square test of the 960×3 W/D/L table.
+    /// The homogeneity test of the 960×3 W/D/L table (chi-square law or permutation).
     pub homogeneity: Option<Homogeneity>,
     /// SPs with q < 0.05.
     pub significant: usize,

@@ -73,12 +73,10 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
     let ns: Vec<f64> = (0..=steps)
         .map(|i| 1.0 + (max_n * 1.05 - 1.0).max(0.0) * i as f64 / steps as f64)
         .collect();
+    // Bands at whole game counts (the exact band moves in whole half points).
     let band = |f: &Funnel, n: f64| {
-        let half = f.z * f.sd * ((f.total_games - n).max(0.0) / (n * f.total_games)).sqrt();
-        (
-            (f.mean - half).clamp(0.0, 1.0),
-            (f.mean + half).clamp(0.0, 1.0),
-        )
+        f.band(n.round().max(1.0) as u64)
+            .unwrap_or((f.mean, f.mean))
     };
     if let Some(f) = funnel95.filter(|f| f.total_games > 0.0) {
         let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n, band(&f, n).1)).collect();

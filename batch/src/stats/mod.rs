@@ -2,6 +2,7 @@
 
 pub mod by;
 pub mod chart;
+pub mod exact;
 pub mod pairs;
 pub mod pentanomial;
 pub mod significance;

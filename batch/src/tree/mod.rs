@@ -7,14 +7,9 @@ pub mod table;
 
 use chess960_core::Move;
 
-/// Output format of a tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// One row per node, depth first.
-    Csv,
-    /// A nested tree per start position.
-    Json,
-}
+/// Output format of a tree: csv (one row per node, depth first) or json (a nested tree per
+/// start position), of the one vocabulary of table formats.
+pub use crate::args::TableFormat as Format;
 
 /// No node (the end of a sibling list, no children).
 const NONE: u32 = u32::MAX;

@@ -204,7 +204,7 @@ impl PositionTable {
             }
         });
         match format {
-            Format::Csv => {
+            Format::Csv | Format::Jsonl | Format::Parquet => {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
                     .from_writer(&mut *out);

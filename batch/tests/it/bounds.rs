@@ -335,8 +335,9 @@ fn filter_and_report_count_a_game_over_the_limit_once_as_too_large() {
     assert!(filter.contains("rejected, too-large: 1"), "{filter}");
     // (`tree`: see `tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces`.)
     let page = dir.path().join("r.html");
+    // An invalid game (too-large) makes the status 1 (docs/outputs.md).
     let (code, report) = run(&["report", "-o", page.to_str().unwrap()]);
-    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(code, Some(1), "{report}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("too-large"), "the page names the reason");
 }
@@ -525,7 +526,7 @@ fn tree_counts_a_game_over_the_limit_once_as_invalid_not_its_pieces() {
             table.as_os_str(),
             input.as_os_str(),
         ]);
-        assert_eq!(code, Some(0), "{text}");
+        assert_eq!(code, Some(1), "{text}");
         assert!(
             text.contains("games read: 3, counted: 0, nodes: 0, invalid: 1, unfinished: 2"),
             "{}: {text}",

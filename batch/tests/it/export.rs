@@ -67,7 +67,8 @@ fn every_game_is_exported_or_counted_and_invalid_ones_carry_reason_and_location(
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.jsonl");
     let assert = export(&fixture("sample.pgn"), &out, &[]).code(1);
-    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    // The summary goes to standard error (docs/outputs.md).
+    let stdout = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(
         stdout.contains("games read 40 = exported 36 + skipped 4"),
         "{stdout}"

@@ -14,8 +14,9 @@ fn stats(args: &[&str], inputs: &[&Path], out: &Path) -> String {
         .args(args)
         .output()
         .unwrap();
+    // 1 when games were invalid (docs/outputs.md).
     assert!(
-        result.status.success(),
+        matches!(result.status.code(), Some(0 | 1)),
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
@@ -165,7 +166,7 @@ fn dfrc_classical_and_filters() {
     let report = dir.path().join("r.json");
     let csv = stats(
         &[
-            "--dfrc",
+            "--dfrc-table",
             pairs.to_str().unwrap(),
             "--report",
             report.to_str().unwrap(),
@@ -216,10 +217,10 @@ fn merging_checks_what_it_is_given() {
         .arg(fixture("sample.pgn"))
         .arg("-o")
         .arg(&sp)
-        .arg("--dfrc")
+        .arg("--dfrc-table")
         .arg(&dfrc)
         .assert()
-        .success();
+        .code(1);
     // An empty Double Chess960 table still has its header.
     let empty = std::fs::read_to_string(&dfrc).unwrap();
     assert!(empty.starts_with("sp,black_sp,start,games,"), "{empty}");
@@ -231,8 +232,11 @@ fn merging_checks_what_it_is_given() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     };
     let os = |p: &Path| p.as_os_str().to_owned();
-    // A Double Chess960 table needs --dfrc for its merged table.
-    fails(&["--merge".as_ref(), &os(&sp), &os(&dfrc)], "--dfrc FILE");
+    // A Double Chess960 table needs --dfrc-table for its merged table.
+    fails(
+        &["--merge".as_ref(), &os(&sp), &os(&dfrc)],
+        "--dfrc-table FILE",
+    );
     // A file that is not one of our tables.
     fails(
         &["--merge".as_ref(), &os(&fixture("sample.pgn"))],
@@ -281,7 +285,7 @@ fn merging_checks_what_it_is_given() {
         .args([&sp, &dfrc, &sp])
         .arg("-o")
         .arg(&m)
-        .arg("--dfrc")
+        .arg("--dfrc-table")
         .arg(&md)
         .assert()
         .success();
@@ -300,7 +304,7 @@ fn outputs_of_stats_are_checked_before_reading() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let st = d.join("st.csv");
-    for other in ["--dfrc", "--report", "--chart"] {
+    for other in ["--dfrc-table", "--report", "--chart"] {
         let target = if other == "--chart" {
             d.join("st.svg")
         } else {
@@ -333,4 +337,102 @@ fn outputs_of_stats_are_checked_before_reading() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--chart writes SVG"));
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn tag_only_games_are_counted_by_headers_only() {
+    // A header-only database (each game its tags, no movetext), written by python-chess from
+    // the corpus: `stats --headers-only` counts it as it counts the games with their moves,
+    // python-chess's results are the oracle for the totals, and `check` still rejects every
+    // game as no-moves, naming the Result tag it saw.
+    const TEST: &str = "stats::tag_only_games_are_counted_by_headers_only";
+    let Some(input) = shared_data(TEST, "corpus/lichess-style-4000.pgn") else {
+        return;
+    };
+    let Some(python) = python_with(TEST, &["chess"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tags_only = dir.path().join("tags-only.pgn");
+    let script = "import sys, chess.pgn, collections\n\
+        f = open(sys.argv[1], encoding='utf-8-sig')\n\
+        out = open(sys.argv[2], 'w', encoding='utf-8')\n\
+        c = collections.Counter()\n\
+        while (g := chess.pgn.read_game(f)) is not None:\n\
+        \x20   for k, v in g.headers.items():\n\
+        \x20       out.write('[%s \"%s\"]\\n' % (k, v.replace('\\\\', '\\\\\\\\').replace('\"', '\\\\\"')))\n\
+        \x20   out.write('\\n')\n\
+        \x20   c[g.headers.get('Result', '*')] += 1\n\
+        print(sum(c.values()), c['1-0'], c['1/2-1/2'], c['0-1'])\n";
+    let oracle = std::process::Command::new(python)
+        .args(["-c", script])
+        .arg(&input)
+        .arg(&tags_only)
+        .output()
+        .unwrap();
+    assert!(
+        oracle.status.success(),
+        "{}",
+        String::from_utf8_lossy(&oracle.stderr)
+    );
+    let totals: Vec<u64> = String::from_utf8_lossy(&oracle.stdout)
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let report = dir.path().join("r.json");
+    let table = stats(
+        &["--headers-only", "--report", report.to_str().unwrap()],
+        &[&tags_only],
+        &dir.path().join("t.csv"),
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(summary["games_read"], totals[0], "{summary}");
+    let sum = |name: &str| -> u64 {
+        column(&table, name)
+            .iter()
+            .map(|v| v.parse::<u64>().unwrap())
+            .sum()
+    };
+    let counted = summary["counted"].as_u64().unwrap();
+    assert!(counted > 3_000, "{summary}");
+    assert_eq!(
+        sum("white_wins") + sum("draws") + sum("black_wins"),
+        counted
+    );
+    assert!(
+        sum("white_wins") <= totals[1]
+            && sum("draws") <= totals[2]
+            && sum("black_wins") <= totals[3]
+    );
+    // The same table as the games with their moves give, read by their tags.
+    let with_moves = stats(&["--headers-only"], &[&input], &dir.path().join("m.csv"));
+    assert_eq!(table, with_moves);
+    let check = pgn960()
+        .arg("check")
+        .arg("--json")
+        .arg(&tags_only)
+        .output()
+        .unwrap();
+    let check: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(
+        check["rejected_by_reason"]["no-moves"], totals[0],
+        "{check}"
+    );
+    let clean_rejects = dir.path().join("rejects.pgn");
+    pgn960()
+        .args(["clean", "-o"])
+        .arg(dir.path().join("c.pgn"))
+        .arg("--rejects")
+        .arg(&clean_rejects)
+        .arg(&tags_only)
+        .output()
+        .unwrap();
+    let tsv = std::fs::read_to_string(dir.path().join("rejects.tsv")).unwrap_or_default();
+    // (CSV quoting doubles the quotes around the tag's value.)
+    let named = tsv
+        .lines()
+        .filter(|l| l.contains("no-moves") && l.contains("the Result tag says \"\""))
+        .count();
+    assert_eq!(named as u64, totals[0], "{}", &tsv[..tsv.len().min(500)]);
 }

@@ -276,7 +276,7 @@ fn merge_refuses_other_tables() {
         .arg(&stats)
         .arg(fixture("sample.pgn"))
         .assert()
-        .success();
+        .code(1);
     let out = pgn960()
         .args(["tree", "--merge"])
         .arg(&stats)

@@ -1,8 +1,9 @@
 //! Validating every game of a buffer, read the fastest way the options allow, with the
 //! line and column of every problem.
 
-use super::{parse_rejection, validate, ValidateOptions, Validator, Verdict};
-use pgn_parse::{read_games_at, Game, LineIndex, Origin, Reader, Tag};
+use super::observe::{observe_chunk, over_limit, GameObserver, ReadMode};
+use super::{parse_rejection, validate, ValidateOptions, Verdict};
+use pgn_parse::{read_games_at, Game, LineIndex, Origin, Tag};
 use std::ops::Range;
 
 /// One game of a buffer with its verdict, handed to the caller of [`validate_chunk`].
@@ -42,118 +43,141 @@ pub struct ChunkCounts {
     /// Whether the buffer is a later piece of a game too large ([`Judged::continues`]):
     /// its bytes belong to the last game of the buffer before.
     pub continued: bool,
+    /// For a later piece ([`ChunkCounts::continued`]): whether the game ends with it.
+    pub last_piece: bool,
 }
 
 /// Lines of a buffer, located in increasing order.
-struct Lines<'b> {
+pub(super) struct Lines<'b> {
     bytes: &'b [u8],
     base: usize,
     index: LineIndex,
 }
 
-impl Lines<'_> {
-    fn locate(&mut self, offset: usize) -> (u32, u32) {
+impl<'b> Lines<'b> {
+    /// The lines of `bytes`, a buffer starting at `origin`.
+    pub(super) fn new(bytes: &'b [u8], origin: Origin) -> Lines<'b> {
+        Lines {
+            bytes,
+            base: origin.offset,
+            index: LineIndex::new(origin.line),
+        }
+    }
+
+    /// The (line, column) of an absolute offset.
+    pub(super) fn locate(&mut self, offset: usize) -> (u32, u32) {
         self.index
             .locate(self.bytes, offset.saturating_sub(self.base))
+    }
+
+    /// The line of a game (when rejected, or `all`) and the place of its problem.
+    pub(super) fn locate_game(
+        &mut self,
+        verdict: &Verdict,
+        range: &Range<usize>,
+        all: bool,
+    ) -> (Option<u32>, Option<(u32, u32)>) {
+        let rejection = verdict.rejection();
+        let line = (all || rejection.is_some()).then(|| self.locate(range.start).0);
+        let problem_at = rejection.map(|r| self.locate(r.offset.max(range.start)));
+        (line, problem_at)
+    }
+
+    /// Bytes scanned so far.
+    pub(super) fn bytes_scanned(&self) -> u64 {
+        self.index.bytes_scanned()
     }
 }
 
 /// Reads and validates every game of `bytes` (a buffer starting at `origin`), calling `f`
-/// for each in order. With [`ValidateOptions::canonical_san`] each game is read whole
-/// (tokens kept for writing it again); otherwise it is validated while it is read. Both
-/// give the same verdicts. Locations are found for rejected games, and for every game when
-/// `locate_all`; they cost a pass over the bytes before them, in increasing order only.
+/// for each in order: [`observe_chunk`] with an observer that wants the judged games only.
+/// With [`ValidateOptions::canonical_san`] each game is read whole (tokens kept for writing
+/// it again); otherwise it is validated while it is read. Both give the same verdicts.
+/// Locations are found for rejected games, and for every game when `locate_all`; they cost
+/// a pass over the bytes before them, in increasing order only.
 pub fn validate_chunk<'a>(
     bytes: &'a [u8],
     origin: Origin,
     opts: &ValidateOptions,
     locate_all: bool,
-    mut f: impl FnMut(Judged<'_, 'a>),
+    f: impl FnMut(Judged<'_, 'a>),
 ) -> ChunkCounts {
-    if let Some(part) = origin.part {
-        return oversized_part(bytes, origin, part, f);
-    }
-    let too_large = |verdict: &mut Verdict, range: &Range<usize>| {
-        if opts.max_game_bytes > 0 && range.len() > opts.max_game_bytes {
-            *verdict = Verdict::Invalid(super::too_large(opts.max_game_bytes, range.start));
-        }
-    };
-    let mut lines = Lines {
+    let mut observer = EachGame(f);
+    observe_chunk(
         bytes,
-        base: origin.offset,
-        index: LineIndex::new(origin.line),
-    };
-    let mut locate = |verdict: &Verdict, range: &Range<usize>| {
-        let rejection = verdict.rejection();
-        let line = (locate_all || rejection.is_some()).then(|| lines.locate(range.start).0);
-        let problem_at = rejection.map(|r| lines.locate(r.offset.max(range.start)));
-        (line, problem_at)
-    };
-    let mut counts = ChunkCounts::default();
-    if opts.canonical_san {
-        let mut games = read_games_at(bytes, origin);
-        for (index, item) in games.by_ref().enumerate() {
-            let (tags, game, byte_range, verdict) = match &item {
-                Ok(game) => {
-                    let mut verdict = validate(game, *opts);
-                    too_large(&mut verdict, &game.byte_range);
-                    note_latin1(&mut verdict, bytes, origin, &game.byte_range, opts);
-                    note_invisible(&mut verdict, bytes, origin, &game.tags);
-                    (&game.tags[..], Some(game), game.byte_range.clone(), verdict)
-                }
-                Err(bad) => {
-                    let mut verdict = Verdict::Invalid(parse_rejection(&bad.error));
-                    too_large(&mut verdict, &bad.byte_range);
-                    (&bad.tags[..], None, bad.byte_range.clone(), verdict)
-                }
-            };
-            let (line, problem_at) = locate(&verdict, &byte_range);
-            f(Judged {
-                index: index as u64,
-                byte_range,
-                tags,
-                game,
-                verdict,
-                line,
-                problem_at,
-                continues: false,
-            });
-            counts.games += 1;
-        }
-        counts.junk_bytes = games.reader().junk_bytes();
-        counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
-        counts.bytes_located = lines.index.bytes_scanned();
-    } else {
-        let mut reader = Reader::with_origin(bytes, origin);
-        let mut validator = Validator::new(*opts);
-        while let Some((end, mut verdict)) = reader.read_game(&mut validator) {
-            note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
-            too_large(&mut verdict, &end.byte_range);
-            note_invisible(&mut verdict, bytes, origin, validator.tags());
-            let (line, problem_at) = locate(&verdict, &end.byte_range);
-            f(Judged {
-                index: counts.games,
-                byte_range: end.byte_range,
-                tags: validator.tags(),
-                game: None,
-                verdict,
-                line,
-                problem_at,
-                continues: false,
-            });
-            counts.games += 1;
-        }
-        counts.junk_bytes = reader.junk_bytes();
-        counts.first_junk = reader.first_junk().map(|at| lines.locate(at));
-        counts.bytes_located = lines.index.bytes_scanned();
+        origin,
+        opts,
+        ReadMode::Replay,
+        locate_all,
+        &mut observer,
+    )
+}
+
+/// An observer that hands every judged game to a closure.
+struct EachGame<F>(F);
+
+impl<'a, F: FnMut(Judged<'_, 'a>)> GameObserver<'a> for EachGame<F> {
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        (self.0)(game);
     }
+}
+
+/// The games of a buffer read whole (tokens kept, for writing them again), each validated
+/// from its tokens and handed to `observer` (its `tags` are told, its skip ignored).
+pub(super) fn read_whole<'a, O: GameObserver<'a>>(
+    bytes: &'a [u8],
+    origin: Origin,
+    opts: &ValidateOptions,
+    locate_all: bool,
+    lines: &mut Lines<'_>,
+    observer: &mut O,
+) -> ChunkCounts {
+    let mut counts = ChunkCounts::default();
+    let mut games = read_games_at(bytes, origin);
+    for (index, item) in games.by_ref().enumerate() {
+        let (tags, game, byte_range, verdict) = match &item {
+            Ok(game) => {
+                observer.tags(&game.tags);
+                let mut verdict = validate(game, *opts);
+                if let Some(too_large) = over_limit(opts, &game.byte_range) {
+                    verdict = too_large;
+                }
+                note_latin1(&mut verdict, bytes, origin, &game.byte_range, opts);
+                note_invisible(&mut verdict, bytes, origin, &game.tags);
+                (&game.tags[..], Some(game), game.byte_range.clone(), verdict)
+            }
+            Err(bad) => {
+                observer.tags(&bad.tags);
+                let mut verdict = Verdict::Invalid(parse_rejection(&bad.error));
+                if let Some(too_large) = over_limit(opts, &bad.byte_range) {
+                    verdict = too_large;
+                }
+                (&bad.tags[..], None, bad.byte_range.clone(), verdict)
+            }
+        };
+        let (line, problem_at) = lines.locate_game(&verdict, &byte_range, locate_all);
+        observer.end_game(Judged {
+            index: index as u64,
+            byte_range,
+            tags,
+            game,
+            verdict,
+            line,
+            problem_at,
+            continues: false,
+        });
+        counts.games += 1;
+    }
+    counts.junk_bytes = games.reader().junk_bytes();
+    counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
+    counts.bytes_located = lines.bytes_scanned();
     counts
 }
 
 /// A piece of a stretch too large to hold: its first piece is a game rejected as
 /// [`super::RejectReason::TooLarge`] (when the stretch is a game), later pieces continue it;
 /// a stretch of junk is counted as junk.
-fn oversized_part<'a>(
+pub(super) fn oversized_part<'a>(
     bytes: &'a [u8],
     origin: Origin,
     part: pgn_parse::Part,
@@ -178,12 +202,13 @@ fn oversized_part<'a>(
         counts.games = 1;
     } else {
         counts.continued = true;
+        counts.last_piece = part.last;
     }
     counts
 }
 
 /// When normalising, a valid game whose text is not UTF-8 is read as Latin-1: a repair.
-fn note_latin1(
+pub(super) fn note_latin1(
     verdict: &mut Verdict,
     bytes: &[u8],
     origin: Origin,
@@ -200,7 +225,12 @@ fn note_latin1(
 
 /// A valid game with a tag line behind invisible characters (not the byte order mark that
 /// starts the input): a repair, counted once per game.
-fn note_invisible(verdict: &mut Verdict, bytes: &[u8], origin: Origin, tags: &[Tag<'_>]) {
+pub(super) fn note_invisible(
+    verdict: &mut Verdict,
+    bytes: &[u8],
+    origin: Origin,
+    tags: &[Tag<'_>],
+) {
     let Verdict::Valid(valid) = verdict else {
         return;
     };

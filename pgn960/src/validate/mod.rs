@@ -10,6 +10,7 @@
 //!   verdict and where its problem is.
 
 mod chunk;
+mod observe;
 pub mod reason;
 mod replay;
 pub mod start;
@@ -17,10 +18,11 @@ pub mod variant;
 mod visitor;
 
 pub use chunk::{validate_chunk, ChunkCounts, Judged};
+pub use observe::{observe_chunk, GameObserver, MainMove, ReadMode};
 pub use reason::{RejectReason, Repair};
 pub use replay::Replay;
 pub use start::MissingVariant;
-pub use visitor::{core_san, Validator};
+pub use visitor::{core_san, structural_rejection, Validator};
 
 use crate::annotations::Annotations;
 use chess960_core::{
@@ -267,14 +269,25 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
     Rejection::new(reason, detail, error.offset)
 }
 
-/// The rejection of a game whose movetext stopped without a result (`None` if it has one).
-pub fn truncation(ending: pgn_parse::MovetextEnd, byte_range: &Range<usize>) -> Option<Rejection> {
+/// The rejection of a game whose movetext stopped without a result (`None` if it has one);
+/// `tags` are the game's (a game without movetext names the Result tag it has).
+pub fn truncation(
+    ending: pgn_parse::MovetextEnd,
+    byte_range: &Range<usize>,
+    tags: &[pgn_parse::Tag<'_>],
+) -> Option<Rejection> {
     let why = match ending {
         pgn_parse::MovetextEnd::Result(_) => return None,
         pgn_parse::MovetextEnd::NoMovetext => {
             let offset = byte_range.start;
-            let why = "tags without movetext: no moves and no result";
-            return Some(Rejection::new(RejectReason::NoMoves, why.into(), offset));
+            let why = match tags.iter().find(|t| t.name == b"Result") {
+                Some(tag) => format!(
+                    "tags without movetext: no moves (the Result tag says {}; --headers-only counts it)",
+                    quoted(&tag.value_str())
+                ),
+                None => "tags without movetext: no moves and no result".to_string(),
+            };
+            return Some(Rejection::new(RejectReason::NoMoves, why, offset));
         }
         pgn_parse::MovetextEnd::EndOfInput => {
             "no result at the end of the file: the game was cut short"
@@ -287,7 +300,7 @@ pub fn truncation(ending: pgn_parse::MovetextEnd, byte_range: &Range<usize>) -> 
 
 /// Validates one game read whole (its structure, tags and every move).
 pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
-    if let Some(rejection) = truncation(game.movetext_end, &game.byte_range) {
+    if let Some(rejection) = truncation(game.movetext_end, &game.byte_range, &game.tags) {
         return Verdict::Invalid(rejection);
     }
     let mut replay = match Replay::start(&game.tags, game.byte_range.start, opts) {

@@ -45,6 +45,8 @@ pub struct Replay {
     /// Offset of the game's first byte.
     game_start: usize,
     failure: Option<Rejection>,
+    /// The move of the last SAN, when it was a main-line move that was played.
+    last_main: Option<Move>,
 }
 
 fn mix(h: u64) -> u64 {
@@ -128,6 +130,7 @@ impl Replay {
             tokens: 0,
             game_start,
             failure: None,
+            last_main: None,
         })
     }
 
@@ -135,6 +138,14 @@ impl Replay {
     /// ignored).
     pub fn has_failed(&self) -> bool {
         self.failure.is_some()
+    }
+
+    /// The main-line move the last SAN played, with the positions before and after it
+    /// (`None` when the last SAN was in a variation or did not resolve).
+    pub fn last_main_move(&self) -> Option<(&Position, Move, &Position)> {
+        let m = self.last_main?;
+        let main = self.lines.first()?;
+        Some((main.before_last.as_ref()?, m, &main.current))
     }
 
     fn fail(&mut self, rejection: Rejection) {
@@ -165,6 +176,7 @@ impl Replay {
         offset: usize,
     ) {
         self.tokens += 1;
+        self.last_main = None;
         if self.failure.is_some() {
             return;
         }
@@ -222,6 +234,7 @@ impl Replay {
             });
         }
         if depth == 1 {
+            self.last_main = Some(m);
             self.plies += 1;
             if self.opts.dedupe_key {
                 let z = line.current.zobrist();

@@ -2,7 +2,7 @@
 
 use super::replay::Replay;
 use super::{parse_rejection, truncation, RejectReason, Rejection, ValidateOptions, Verdict};
-use chess960_core::{CastlingSide, San};
+use chess960_core::{CastlingSide, Move, Position, San};
 use pgn_parse::{DecodedSan, GameEnd, GameResult, SanAction, Skip, Tag, Visitor};
 
 /// A [`Visitor`] that validates each game while it is read: no token list is built, the
@@ -67,6 +67,19 @@ impl<'a> Validator<'a> {
     /// The tags of the game read last.
     pub fn tags(&self) -> &[Tag<'a>] {
         &self.tags
+    }
+
+    /// What a game without a `Variant` tag is, for this validator.
+    pub(super) fn missing_variant(&self) -> super::MissingVariant {
+        self.opts.missing_variant
+    }
+
+    /// The main-line move the last SAN played, with the positions before and after it.
+    pub(super) fn last_main_move(&self) -> Option<(&Position, Move, &Position)> {
+        match &self.state {
+            State::Replaying(replay) => replay.last_main_move(),
+            _ => None,
+        }
     }
 
     fn replay(&mut self) -> Option<&mut Replay> {
@@ -163,10 +176,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
     }
     fn end_game(&mut self, end: GameEnd) -> Self::Output {
         let state = std::mem::replace(&mut self.state, State::Tags);
-        let structural = match &end.error {
-            Some(error) => Some(parse_rejection(error)),
-            None => truncation(end.movetext_end, &end.byte_range),
-        };
+        let structural = structural_rejection(&end, &self.tags);
         let verdict = match (structural, state) {
             (Some(rejection), _) => Verdict::Invalid(rejection),
             (None, State::Replaying(replay)) => replay.finish(&self.tags),
@@ -179,6 +189,15 @@ impl<'a> Visitor<'a> for Validator<'a> {
             )),
         };
         (end, verdict)
+    }
+}
+
+/// The rejection the reader's view of a game alone decides: a parse error, or a movetext
+/// cut short or missing (`None` when the game is whole); `tags` are the game's.
+pub fn structural_rejection(end: &GameEnd, tags: &[Tag<'_>]) -> Option<Rejection> {
+    match &end.error {
+        Some(error) => Some(parse_rejection(error)),
+        None => truncation(end.movetext_end, &end.byte_range, tags),
     }
 }
 
