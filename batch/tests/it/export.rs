@@ -247,7 +247,7 @@ fn duckdb_pyarrow_and_polars_read_the_tables_and_agree_with_stats() {
         .arg("-o")
         .arg(&stats)
         .assert()
-        .success();
+        .code(predicates::ord::le(1)); // 1: the input holds invalid games
     // The stats table's counts, from SQL over the exported Parquet and CSV.
     let script = r#"
 import sys, duckdb, pyarrow.parquet as pq, polars as pl
@@ -485,7 +485,7 @@ fn shards_queried_by_duckdb_over_a_glob_and_merged_stats_equal_the_whole() {
             .arg("-o")
             .arg(&table)
             .assert()
-            .success();
+            .code(predicates::ord::le(1)); // 1: the shard holds invalid games
         tables.push(table);
     }
     let (whole, merged) = (dir.path().join("whole.csv"), dir.path().join("merged.csv"));
@@ -495,7 +495,7 @@ fn shards_queried_by_duckdb_over_a_glob_and_merged_stats_equal_the_whole() {
         .arg("-o")
         .arg(&whole)
         .assert()
-        .success();
+        .code(predicates::ord::le(1)); // 1: the input holds invalid games
     pgn960()
         .args(["stats", "--merge"])
         .args(&tables)

@@ -16,8 +16,9 @@ fn tree(args: &[&str], inputs: &[&Path], out: &Path) -> String {
         .args(args)
         .output()
         .unwrap();
+    // 0: every game counted; 1: some were invalid (the sample holds invalid games on purpose).
     assert!(
-        result.status.success(),
+        matches!(result.status.code(), Some(0 | 1)),
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
