@@ -322,8 +322,14 @@ fn range(start: Option<u64>, end: Option<u64>) -> PyResult<Option<(u64, u64)>> {
 }
 
 fn start_job(job: Job) -> PyResult<Receiver<Item>> {
-    if job.range.is_some() && job.names.len() != 1 {
-        return Err(option_error("a byte range is of one file"));
+    if let Some((start, end)) = job.range {
+        let [name] = job.names.as_slice() else {
+            return Err(option_error("a byte range is of one file"));
+        };
+        // A range the input cannot give is refused at the call, not when the batches come.
+        let input = pgn960::input::open(name).map_err(from_library)?;
+        pgn960::range::range_options(&input, start, end, PipelineOptions::default())
+            .map_err(from_library)?;
     }
     Ok(start(job))
 }

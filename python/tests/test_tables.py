@@ -46,7 +46,7 @@ def test_polars_and_duckdb_read_the_stream_without_a_copy():
     assert frame.height == whole.num_rows
     assert frame["plies"].sum() == pa.compute.sum(whole["plies"]).as_py()
     reader = pgn960.scan(corpus(), columns="sp,plies")
-    total = duckdb.sql("select sum(plies) as n from reader").fetchone()[0]
+    total = duckdb.sql("select sum(plies) as n from reader").fetchall()[0][0]
     assert total == frame["plies"].sum()
 
 

@@ -241,13 +241,14 @@ fn duckdb_pyarrow_and_polars_read_the_tables_and_agree_with_stats() {
         let assert = export(&input, out, &[]);
         assert!(matches!(assert.get_output().status.code(), Some(0 | 1)));
     }
+    // Exit 1 where the input holds invalid games (the sample does on purpose).
     pgn960()
         .arg("stats")
         .arg(&input)
         .arg("-o")
         .arg(&stats)
         .assert()
-        .code(predicates::ord::le(1)); // 1: the input holds invalid games
+        .code(predicates::ord::le(1));
     // The stats table's counts, from SQL over the exported Parquet and CSV.
     let script = r#"
 import sys, duckdb, pyarrow.parquet as pq, polars as pl
@@ -485,17 +486,18 @@ fn shards_queried_by_duckdb_over_a_glob_and_merged_stats_equal_the_whole() {
             .arg("-o")
             .arg(&table)
             .assert()
-            .code(predicates::ord::le(1)); // 1: the shard holds invalid games
+            .code(predicates::ord::le(1));
         tables.push(table);
     }
     let (whole, merged) = (dir.path().join("whole.csv"), dir.path().join("merged.csv"));
+    // Exit 1 where the input holds invalid games (the sample does on purpose).
     pgn960()
         .arg("stats")
         .arg(&input)
         .arg("-o")
         .arg(&whole)
         .assert()
-        .code(predicates::ord::le(1)); // 1: the input holds invalid games
+        .code(predicates::ord::le(1));
     pgn960()
         .args(["stats", "--merge"])
         .args(&tables)
