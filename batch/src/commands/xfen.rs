@@ -8,7 +8,10 @@ use anyhow::{bail, Result};
 use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
 use pgn960::pipeline::{ChunkOutput, Cut};
-use pgn_parse::{read_games_at, LineIndex, Origin};
+use pgn960::validate::{
+    observe_chunk, GameObserver, Judged, ReadMode, RejectReason, ValidateOptions,
+};
+use pgn_parse::{LineIndex, Origin, Skip, Tag};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -251,7 +254,39 @@ fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
     out
 }
 
-fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
+/// What `xfen` sees of a chunk's games through the library's loop, in input order: each
+/// `FEN` tag (the moves are skipped), and each game too large whose tags were not read.
+#[derive(Default)]
+struct FenTags<'a> {
+    seen: Vec<Seen<'a>>,
+}
+
+enum Seen<'a> {
+    Fen(Tag<'a>),
+    /// A game over `--max-game-bytes` handed over in pieces, at this absolute offset.
+    Unread(usize),
+}
+
+impl<'a> GameObserver<'a> for FenTags<'a> {
+    fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
+        let fens = tags.iter().filter(|t| t.name == b"FEN");
+        self.seen.extend(fens.copied().map(Seen::Fen));
+        Skip(true)
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let too_large = game.verdict.rejection().map(|r| r.reason) == Some(RejectReason::TooLarge);
+        if too_large && game.tags.is_empty() {
+            self.seen.push(Seen::Unread(game.byte_range.start));
+        }
+    }
+}
+
+fn convert_pgn(
+    bytes: &[u8],
+    origin: Origin,
+    to: CastlingStyle,
+    max_game_bytes: usize,
+) -> Converted {
     let base = origin.offset;
     let mut out = Converted {
         text: Vec::with_capacity(bytes.len() + 64),
@@ -259,36 +294,44 @@ fn convert_pgn(bytes: &[u8], origin: Origin, to: CastlingStyle) -> Converted {
         fens: 0,
         changed: 0,
     };
+    let mut seen = FenTags::default();
+    let opts = ValidateOptions {
+        max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    observe_chunk(bytes, origin, &opts, ReadMode::Replay, false, &mut seen);
     let mut lines = LineIndex::new(1);
     let mut copied = 0;
-    // A later piece of a game too large to hold (its tags were in the first): as it is.
-    let games = match origin.part {
-        Some(part) if !part.first => None,
-        _ => Some(read_games_at(bytes, origin)),
-    };
-    for game in games.into_iter().flatten() {
-        let tags = match &game {
-            Ok(g) => &g.tags,
-            Err(b) => &b.tags,
-        };
-        for tag in tags.iter().filter(|t| t.name == b"FEN") {
-            out.fens += 1;
-            let start = tag.raw_value.as_ptr() as usize - bytes.as_ptr() as usize;
-            let end = start + tag.raw_value.len();
-            let value = tag.value_str();
-            match convert_fen(value.trim(), to) {
-                Ok(new) if new.as_bytes() != tag.raw_value => {
-                    out.changed += 1;
-                    out.text.extend_from_slice(&bytes[copied..start]);
-                    out.text.extend_from_slice(new.as_bytes());
-                    copied = end;
-                }
-                Ok(_) => {}
-                Err(reason) => out.problems.push(Problem {
-                    local_line: lines.locate(bytes, tag.offset - base).0,
-                    reason: format!("FEN {}: {reason}", pgn960::validate::quoted(&value)),
-                }),
+    for item in seen.seen {
+        let tag = match item {
+            Seen::Fen(tag) => tag,
+            Seen::Unread(offset) => {
+                out.problems.push(Problem {
+                    local_line: lines.locate(bytes, offset - base).0,
+                    reason: format!(
+                        "a game of more than {} bytes (--max-game-bytes) is copied as written: a FEN in it is not converted",
+                        pgn960::validate::thousands(max_game_bytes as u64)
+                    ),
+                });
+                continue;
             }
+        };
+        out.fens += 1;
+        let start = tag.raw_value.as_ptr() as usize - bytes.as_ptr() as usize;
+        let end = start + tag.raw_value.len();
+        let value = tag.value_str();
+        match convert_fen(value.trim(), to) {
+            Ok(new) if new.as_bytes() != tag.raw_value => {
+                out.changed += 1;
+                out.text.extend_from_slice(&bytes[copied..start]);
+                out.text.extend_from_slice(new.as_bytes());
+                copied = end;
+            }
+            Ok(_) => {}
+            Err(reason) => out.problems.push(Problem {
+                local_line: lines.locate(bytes, tag.offset - base).0,
+                reason: format!("FEN {}: {reason}", pgn960::validate::quoted(&value)),
+            }),
         }
     }
     out.text.extend_from_slice(&bytes[copied..]);
@@ -352,7 +395,7 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
         run.run(
             cut,
             |bytes, origin| match kind {
-                InputKind::Pgn => convert_pgn(bytes, origin, to),
+                InputKind::Pgn => convert_pgn(bytes, origin, to, globals.max_game_bytes),
                 _ => convert_fen_list(bytes, to),
             },
             |chunk, info| {
