@@ -122,9 +122,17 @@ def test_paths_globs_and_a_directory_read_alike(spark):
     assert places(by_dir) == expected
 
 
-def test_a_zst_input_is_one_partition(spark, tmp_path):
-    path = tmp_path / "corpus.pgn.zst"
-    run_cli("clean", "-q", corpus(), "-o", path)
+@pytest.mark.parametrize(
+    "name, make",
+    [
+        ("corpus.pgn.zst", ["clean", "-q"]),
+        ("corpus.parquet", ["export", "-q", "--movetext"]),
+    ],
+    ids=["zst", "lichess-parquet"],
+)
+def test_a_compressed_file_or_parquet_table_is_one_partition(spark, tmp_path, name, make):
+    path = tmp_path / name
+    run_cli(*make, corpus(), "-o", path)
     df = spark.read.format("pgn960").option("partitions", 4).load(str(path))
     assert df.rdd.getNumPartitions() == 1
     assert df.count() == cli_check(path)["games_read"]
