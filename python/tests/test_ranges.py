@@ -3,18 +3,31 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
 import pgn960
 from pgn960._plan import expand_globs, pack, plan
-from conftest import FIXTURES, fixture_files, shared_files
+from conftest import FIXTURES, ROOT, fixture_files, shared_files
+
+SHARED = Path(os.environ.get("PGN960_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def files_to_cut() -> list[str]:
+    """The fixtures, and the corpus and real files of the shared data where it is (in CI
+    its absence fails the test)."""
+    files = fixture_files()
+    if os.environ.get("CI") or SHARED.is_dir():
+        files += shared_files()
+    return [str(p) for p in files]
 
 
 def test_random_cut_points_read_every_game_exactly_once_in_order():
-    files = [str(p) for p in fixture_files() + shared_files()]
+    files = files_to_cut()
     wholes = {
         path: pgn960.to_arrow(path, columns="offset,valid,reason", include_invalid=True)
         for path in files
