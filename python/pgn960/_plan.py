@@ -102,7 +102,8 @@ def plan(
 
 def pack(ranges: Sequence[Range], n: int) -> list[list[Range]]:
     """``ranges`` in order into at most ``n`` partitions of about equal bytes: a range
-    goes to the partition its middle byte falls in; empty partitions are dropped."""
+    goes to the partition its middle byte falls in; empty partitions are dropped, and
+    ranges of one file that meet within a partition are joined."""
     total = sum(end - start for _, start, end in ranges)
     bins: list[list[Range]] = [[] for _ in range(n)]
     before = 0
@@ -112,7 +113,19 @@ def pack(ranges: Sequence[Range], n: int) -> list[list[Range]]:
         index = min(n - 1, int(middle * n / total)) if total else 0
         bins[index].append(r)
         before += size
-    return [b for b in bins if b]
+    return [coalesce(b) for b in bins if b]
+
+
+def coalesce(ranges: Sequence[Range]) -> list[Range]:
+    """``ranges`` with each run of ranges of one file that meet joined into one range:
+    one read per file and partition (a read counts the lines before its start)."""
+    out: list[Range] = []
+    for path, start, end in ranges:
+        if out and out[-1][0] == path and out[-1][2] == start:
+            out[-1] = (path, out[-1][1], end)
+        else:
+            out.append((path, start, end))
+    return out
 
 
 def parse_bool(name: str, value: object) -> bool:

@@ -64,12 +64,13 @@ def test_partitions_asked_are_contiguous_ordered_and_as_many_as_asked(n):
     assert pa.concat_tables(read).equals(whole)
 
 
-def test_pack_keeps_order_and_evens_out_bytes():
+def test_pack_keeps_order_evens_out_bytes_and_joins_ranges_that_meet():
     ranges = [("f", i * 10, i * 10 + 10) for i in range(40)]
-    parts = pack(ranges, 4)
-    assert [r for p in parts for r in p] == ranges
-    assert [sum(e - s for _, s, e in p) for p in parts] == [100, 100, 100, 100]
+    assert pack(ranges, 4) == [[("f", 0, 100)], [("f", 100, 200)], [("f", 200, 300)],
+                               [("f", 300, 400)]]
     assert pack(ranges[:2], 4) == [[ranges[0]], [ranges[1]]]
+    files = [("a", 0, 10), ("a", 10, 20), ("b", 0, 10), ("b", 10, 20)]
+    assert pack(files, 1) == [[("a", 0, 20), ("b", 0, 20)]]
 
 
 def test_a_glob_matching_nothing_is_an_option_error(tmp_path):
