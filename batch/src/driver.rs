@@ -5,7 +5,7 @@
 
 use crate::progress::Progress;
 use crate::signals::INTERRUPTED;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use pgn960::input::{self, Input, InputName};
 use pgn960::pipeline::{self, ChunkInfo, ChunkOutput, Cut, PipelineOptions};
 use pgn960::validate::MissingVariant;
@@ -128,12 +128,12 @@ impl Driver {
                 |value: T, info| {
                     let chunk_games = value.games();
                     games += chunk_games;
-                    sink(name, value, &info)?;
+                    sink(name, value, &info).map_err(OutputError::wrap)?;
                     progress.advance(info.source_bytes, chunk_games);
                     Ok::<(), anyhow::Error>(())
                 },
             )
-            .with_context(|| format!("while reading {name}"))?;
+            .map_err(|e| OutputError::or_reading(e, name))?;
             require_games(name, games, &head)
         })
     }
@@ -238,11 +238,38 @@ impl InputRun<'_> {
             process,
             |value: T, info| {
                 let games = value.games();
-                sink(value, &info)?;
+                sink(value, &info).map_err(OutputError::wrap)?;
                 progress.advance(info.source_bytes, games);
                 Ok::<(), anyhow::Error>(())
             },
         )
-        .with_context(|| format!("while reading {}", self.name))
+        .map_err(|e| OutputError::or_reading(e, self.name))
     }
 }
+
+/// An error of a command's sink (its outputs), carried through the reading loop so that it
+/// is not called an error "while reading" the input (a full disk named the input).
+#[derive(Debug)]
+struct OutputError(anyhow::Error);
+
+impl OutputError {
+    fn wrap(error: anyhow::Error) -> anyhow::Error {
+        anyhow::Error::new(OutputError(error))
+    }
+
+    /// The sink's error as it was; any other error is one while reading `name`.
+    fn or_reading(error: anyhow::Error, name: &InputName) -> anyhow::Error {
+        match error.downcast::<OutputError>() {
+            Ok(OutputError(error)) => error,
+            Err(error) => error.context(format!("while reading {name}")),
+        }
+    }
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for OutputError {}

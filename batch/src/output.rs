@@ -105,26 +105,41 @@ impl Sink {
     }
 }
 
+impl Sink {
+    /// An error of writing, naming what was written (a full disk says which output).
+    fn naming(&self, error: io::Error) -> io::Error {
+        let what = match self {
+            Sink::File(f) => f.target().display().to_string(),
+            Sink::Special(_, path) => path.display().to_string(),
+            Sink::Stdout(_) => "standard output".to_string(),
+            Sink::Spool(_) => "a temporary file".to_string(),
+        };
+        io::Error::new(error.kind(), format!("cannot write {what}: {error}"))
+    }
+}
+
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         stop_if_interrupted()?;
         self.note_stdout(buf.len());
-        match self {
+        let written = match self {
             Sink::File(f) => f.write(buf),
             Sink::Special(w, _) => w.write(buf),
             Sink::Stdout(w) => w.write(buf),
             Sink::Spool(w) => w.write(buf),
-        }
+        };
+        written.map_err(|e| self.naming(e))
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         stop_if_interrupted()?;
         self.note_stdout(buf.len());
-        match self {
+        let written = match self {
             Sink::File(f) => f.write_all(buf),
             Sink::Special(w, _) => w.write_all(buf),
             Sink::Stdout(w) => w.write_all(buf),
             Sink::Spool(w) => w.write_all(buf),
-        }
+        };
+        written.map_err(|e| self.naming(e))
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {

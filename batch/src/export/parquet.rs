@@ -93,16 +93,26 @@ pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFil
 impl<W: Write + Send> ParquetFile<W> {
     /// Appends a chunk's column chunks as one row group.
     pub fn append(&mut self, chunks: Vec<ArrowColumnChunk>) -> Result<()> {
-        let mut group = self.writer.next_row_group()?;
+        let mut group = self.writer.next_row_group().map_err(written)?;
         for chunk in chunks {
-            chunk.append_to_row_group(&mut group)?;
+            chunk.append_to_row_group(&mut group).map_err(written)?;
         }
-        group.close()?;
+        group.close().map_err(written)?;
         Ok(())
     }
 
     /// Writes the footer; returns the output.
     pub fn finish(self) -> Result<W> {
-        Ok(self.writer.into_inner()?)
+        self.writer.into_inner().map_err(written)
+    }
+}
+
+/// A Parquet writer's error. An error of the output itself comes out as that error: the
+/// crate wraps it as `External`, and its cause was printed twice (`External: No space left
+/// on device: No space left on device`).
+fn written(error: parquet::errors::ParquetError) -> anyhow::Error {
+    match error {
+        parquet::errors::ParquetError::External(inner) => anyhow::anyhow!("{inner}"),
+        other => other.into(),
     }
 }

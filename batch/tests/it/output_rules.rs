@@ -486,3 +486,46 @@ fn rejects_tsv_cells_are_spreadsheet_safe_and_export_stays_exact() {
     assert!(table.contains(hostile), "{table}");
     assert!(!table.contains(&format!("'{hostile}")), "{table}");
 }
+
+/// A full disk (`/dev/full`) is named as the output that could not be written, once, not
+/// as an error "while reading" the input, whatever the command and format.
+#[test]
+fn a_full_disk_names_the_output_once() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Enough games that the outputs' buffers fill while the input is being read.
+    let input = games(dir.path());
+    let text = std::fs::read_to_string(&input).unwrap().repeat(3_000);
+    std::fs::write(&input, text).unwrap();
+    for args in [
+        &["clean", "-o", "/dev/full"][..],
+        &["filter", "-o", "/dev/full"],
+        &[
+            "export",
+            "--per",
+            "ply",
+            "--format",
+            "csv",
+            "-o",
+            "/dev/full",
+        ],
+        &["export", "--format", "parquet", "-o", "/dev/full"],
+    ] {
+        let out = pgn960().args(args).arg(&input).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("cannot write /dev/full: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("while reading"), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.matches("No space left").count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+    }
+}
