@@ -41,13 +41,17 @@ pub mod annotations;
 pub mod compression;
 mod error;
 pub mod facts;
+pub mod fold;
 pub mod input;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod pipeline;
 pub mod range;
 mod records;
+pub mod select;
+pub mod stats;
 pub mod table;
+pub mod tree;
 pub mod validate;
 
 pub use error::{Error, Result};

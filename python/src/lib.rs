@@ -23,9 +23,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", py.get_type::<errors::InputError>())?;
     m.add("OptionError", py.get_type::<errors::OptionError>())?;
     m.add("IoError", py.get_type::<errors::IoError>())?;
-    m.add_class::<game::Game>()?;
+    m.add_class::<game::GameObject>()?;
     m.add_class::<game::GameIter>()?;
-    m.add_class::<scan::Summary>()?;
+    m.add_class::<scan::CheckSummary>()?;
     m.add_function(wrap_pyfunction!(game::read, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan::to_arrow, m)?)?;

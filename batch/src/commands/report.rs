@@ -2,17 +2,17 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
-use crate::commands::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
-use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
-use crate::select::{Date, Filters, GameFacts};
-use crate::stats::by::{ByKey, KeyValue};
-use crate::stats::table::Winner;
-use crate::tree::{GameOutcome, Pruning, Tree};
-use anyhow::{bail, Result};
+use crate::report::{html, tables, value_rank, NameTally, Page, PageSummary, Tally};
+use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
+use pgn960::select::{Date, Filters, GameFacts};
+use pgn960::stats::by::{ByKey, KeyValue};
+use pgn960::stats::table::Winner;
+use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
+use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode, ValidGame,
     ValidateOptions, Verdict,
@@ -68,7 +68,7 @@ const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 #[derive(Default)]
 struct ChunkReport {
     tally: Tally,
-    archive: crate::archive::Summary,
+    archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
     excluded: BTreeMap<&'static str, u64>,
@@ -178,7 +178,7 @@ impl Plan<'_> {
         let facts = GameFacts::from_tags(tags);
         if let Some(f) =
             self.filters
-                .check(&facts, crate::select::date_span(tags), Some(game.plies))
+                .check(&facts, pgn960::select::date_span(tags), Some(game.plies))
         {
             return Err(f.name());
         }
@@ -393,7 +393,8 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     driver.run(
         |bytes, origin| process(bytes, origin, &plan),
         |_, chunk, _| {
-            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)?;
+            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
+                .context("the tree's counts overflow")?;
             all.merge(chunk);
             Ok(())
         },
@@ -407,7 +408,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         .collect();
     archive.bytes = bytes;
     archive.seconds = started.elapsed().as_secs_f64();
-    let summary = Summary {
+    let summary = PageSummary {
         inputs: archive.inputs.clone(),
         from_tables: false,
         counted: all.counted,

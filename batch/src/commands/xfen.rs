@@ -91,7 +91,7 @@ struct XfenProblem {
 
 /// A FEN that could not be read.
 #[derive(Debug, Clone)]
-struct Problem {
+struct FenProblem {
     local_line: u32,
     reason: String,
 }
@@ -99,7 +99,7 @@ struct Problem {
 /// What one chunk became.
 struct Converted {
     text: Vec<u8>,
-    problems: Vec<Problem>,
+    problems: Vec<FenProblem>,
     fens: u64,
     changed: u64,
 }
@@ -223,7 +223,7 @@ fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
                 .count();
         let (content, ending) = raw.split_at(content_end);
         let Ok(line) = std::str::from_utf8(content) else {
-            out.problems.push(Problem {
+            out.problems.push(FenProblem {
                 local_line: i as u32 + 1,
                 reason: "not UTF-8 text".into(),
             });
@@ -243,7 +243,7 @@ fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
             Err(reason) => {
                 out.text.truncate(before);
                 out.fens += 1;
-                out.problems.push(Problem {
+                out.problems.push(FenProblem {
                     local_line: i as u32 + 1,
                     reason,
                 });
@@ -306,7 +306,7 @@ fn convert_pgn(
         let tag = match item {
             Seen::Fen(tag) => tag,
             Seen::Unread(offset) => {
-                out.problems.push(Problem {
+                out.problems.push(FenProblem {
                     local_line: lines.locate(bytes, offset - base).0,
                     reason: format!(
                         "a game of more than {} bytes (--max-game-bytes) is copied as written: a FEN in it is not converted",
@@ -328,7 +328,7 @@ fn convert_pgn(
                 copied = end;
             }
             Ok(_) => {}
-            Err(reason) => out.problems.push(Problem {
+            Err(reason) => out.problems.push(FenProblem {
                 local_line: lines.locate(bytes, tag.offset - base).0,
                 reason: format!("FEN {}: {reason}", pgn960::validate::quoted(&value)),
             }),

@@ -5,19 +5,19 @@
 //! after m tests). SPs with a Benjamini–Hochberg q-value below 0.05 are marked and named;
 //! when there are none, the chart says that none stands out.
 
-use super::significance::{analyse, Funnel, Wdl, ALPHA};
-use super::table::{back_rank, Tables};
 use anyhow::{anyhow, Result};
+use pgn960::stats::significance::{analyse, Funnel, Wdl, ALPHA};
+use pgn960::stats::table::{back_rank, SpTables};
 use plotters::prelude::*;
 
 /// Draws the chart of `tables` (all `--by` cells added up) as SVG text.
-pub fn draw(tables: &Tables, min_games: u64) -> Result<String> {
+pub fn draw(tables: &SpTables, min_games: u64) -> Result<String> {
     let mut svg = String::new();
     draw_into(tables, min_games, &mut svg)?;
     Ok(svg)
 }
 
-fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
+fn draw_into(tables: &SpTables, min_games: u64, svg: &mut String) -> Result<()> {
     let wdl: Vec<Wdl> = tables.pooled_sp_counts().iter().map(Wdl::from).collect();
     let analysis = analyse(&wdl);
     let total = analysis.pooled.games;
