@@ -7,7 +7,7 @@ use crate::output::{print_summary, AtomicFile, OutputPlan, Sink};
 use anyhow::{bail, Result};
 use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
-use pgn960::pipeline::{ChunkOutput, Cut};
+use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::validate::{
     observe_chunk, GameObserver, Judged, ReadMode, RejectReason, ValidateOptions,
 };
@@ -87,6 +87,34 @@ struct XfenProblem {
     file: String,
     line: u64,
     reason: String,
+}
+
+impl XfenReport {
+    /// Counts a converted chunk and notes its problems (the first 20 as messages, the
+    /// first 1000 in the report).
+    fn note(
+        &mut self,
+        chunk: &Converted,
+        file: &str,
+        info: &ChunkInfo,
+        messages: &mut Vec<String>,
+    ) {
+        for p in &chunk.problems {
+            if messages.len() < 20 {
+                messages.push(format!("{file}:{}: {}", info.line(p.local_line), p.reason));
+            }
+            if self.problems.len() < 1000 {
+                self.problems.push(XfenProblem {
+                    file: file.to_string(),
+                    line: info.line(p.local_line),
+                    reason: p.reason.clone(),
+                });
+            }
+        }
+        self.fens += chunk.fens;
+        self.rewritten += chunk.changed;
+        self.unreadable += chunk.problems.len() as u64;
+    }
 }
 
 /// A FEN that could not be read.
@@ -409,21 +437,7 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                     (None, Some(out)) => out.write_all(&chunk.text)?,
                     (None, None) => {}
                 }
-                for p in &chunk.problems {
-                    if messages.len() < 20 {
-                        messages.push(format!("{name}:{}: {}", info.line(p.local_line), p.reason));
-                    }
-                    if report.problems.len() < 1000 {
-                        report.problems.push(XfenProblem {
-                            file: name.to_string(),
-                            line: info.line(p.local_line),
-                            reason: p.reason.clone(),
-                        });
-                    }
-                }
-                report.fens += chunk.fens;
-                report.rewritten += chunk.changed;
-                report.unreadable += chunk.problems.len() as u64;
+                report.note(&chunk, &name.to_string(), info, &mut messages);
                 Ok(())
             },
         )?;

@@ -175,44 +175,9 @@ impl PositionTable {
                     &b.1.xfen,
                 ))
         });
-        let rows = rows.into_iter().map(|(&(sp, key), e)| {
-            // The side that moved into the position is the one not to move in it.
-            let mover = if e.xfen.split(' ').nth(1) == Some("w") {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let r = NodeRow::new(
-                sp,
-                String::new(),
-                String::new(),
-                String::new(),
-                None,
-                &e.counts,
-                true,
-            );
-            PositionRow {
-                sp,
-                ply: e.ply,
-                zobrist: format!("{key:016x}"),
-                xfen: e.xfen.clone(),
-                games: r.games,
-                white_wins: r.white_wins,
-                draws: r.draws,
-                black_wins: r.black_wins,
-                white_score: r.white_score,
-                mean_white_elo: r.mean_white_elo,
-                mean_black_elo: r.mean_black_elo,
-                performance: performance(&e.counts, mover),
-                mean_eval: r.mean_eval,
-                rated_games: r.rated_games,
-                white_elo_sum: r.white_elo_sum,
-                black_elo_sum: r.black_elo_sum,
-                rated_white_half_points: r.rated_white_half_points,
-                eval_games: r.eval_games,
-                eval_centipawns: r.eval_centipawns,
-            }
-        });
+        let rows = rows
+            .into_iter()
+            .map(|(&(sp, key), e)| position_row(sp, key, e));
         match format {
             TextFormat::Csv => {
                 let mut w = csv::WriterBuilder::new()
@@ -231,5 +196,45 @@ impl PositionTable {
             }
         }
         Ok(())
+    }
+}
+
+/// The row of a position reached from `sp` (`key`: its Zobrist key).
+fn position_row(sp: u16, key: u64, e: &Entry) -> PositionRow {
+    // The side that moved into the position is the one not to move in it.
+    let mover = if e.xfen.split(' ').nth(1) == Some("w") {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let r = NodeRow::new(
+        sp,
+        String::new(),
+        String::new(),
+        String::new(),
+        None,
+        &e.counts,
+        true,
+    );
+    PositionRow {
+        sp,
+        ply: e.ply,
+        zobrist: format!("{key:016x}"),
+        xfen: e.xfen.clone(),
+        games: r.games,
+        white_wins: r.white_wins,
+        draws: r.draws,
+        black_wins: r.black_wins,
+        white_score: r.white_score,
+        mean_white_elo: r.mean_white_elo,
+        mean_black_elo: r.mean_black_elo,
+        performance: performance(&e.counts, mover),
+        mean_eval: r.mean_eval,
+        rated_games: r.rated_games,
+        white_elo_sum: r.white_elo_sum,
+        black_elo_sum: r.black_elo_sum,
+        rated_white_half_points: r.rated_white_half_points,
+        eval_games: r.eval_games,
+        eval_centipawns: r.eval_centipawns,
     }
 }
