@@ -182,6 +182,17 @@ impl TableFormat {
         }
     }
 
+    /// The library's text format of a stats or tree table: json, else csv (the only text
+    /// formats those tables have).
+    pub fn text(self) -> pgn960::stats::TextFormat {
+        match self {
+            TableFormat::Json => pgn960::stats::TextFormat::Json,
+            TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
+                pgn960::stats::TextFormat::Csv
+            }
+        }
+    }
+
     /// The format a file name's extension names, after a compression suffix
     /// (`t.csv.zst`: csv); `None` for standard output or another extension.
     pub fn of_path(path: &Path) -> Option<TableFormat> {
@@ -263,16 +274,10 @@ pub fn castling_style() -> impl TypedValueParser<Value = CastlingStyle> {
 }
 
 /// The parser of a speed option (`ultra-bullet`, `bullet`, `blitz`, `rapid`, `classical`).
-pub fn speed() -> impl TypedValueParser<Value = pgn960::facts::Speed> {
-    use pgn960::facts::Speed;
-    PossibleValuesParser::new(Speed::ALL.map(|s| PossibleValue::new(s.name())))
-        .map(|s| s.parse().unwrap_or(Speed::Classical))
-}
+pub use pgn960::select::speed_parser as speed;
 
 /// The one wording of a start position number out of range.
-pub fn sp_out_of_range(text: impl std::fmt::Display) -> String {
-    format!("SP {text} is out of range (0 to 959)")
-}
+pub use pgn960::select::sp_out_of_range;
 
 #[cfg(test)]
 mod tests {

@@ -13,7 +13,5 @@ pub mod export;
 pub mod output;
 pub mod progress;
 pub mod report;
-pub mod select;
 pub mod signals;
 pub mod stats;
-pub mod tree;

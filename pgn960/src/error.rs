@@ -69,6 +69,15 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// An input or a table whose content cannot be used: a format not read, no game in
+    /// it, a table that is not one pgn960 writes (the message says which row).
+    #[error("{name}: {message}")]
+    Content {
+        /// The input or table.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),

@@ -25,8 +25,13 @@
 //! }
 //! ```
 //!
-//! This crate has no command-line dependencies; the `pgn960` binary (crate `pgn960-cli`)
-//! stands on it. Lower layers are public for programs that want them: [`validate`] (the
+//! The analyses of the command line are here too, as plain functions over inputs and
+//! options returning plain data: [`stats::compute`] (per-SP tables, `--by` cuts,
+//! significance, pairs), [`tree::compute`] (opening trees) and the game filters of
+//! [`select`]; their rows are written by [`stats::write_table`] and [`tree::write_tree`].
+//!
+//! This crate has no command-line dependencies (clap only behind the `clap` feature, for
+//! the filters' flags); the `pgn960` binary (crate `pgn960-cli`) stands on it. Lower layers are public for programs that want them: [`validate`] (the
 //! rules of a verdict, as a [`pgn_parse::Visitor`] or over a parsed game), [`pipeline`]
 //! (chunks processed in parallel, results in input order) and [`input`].
 //!
@@ -41,13 +46,17 @@ pub mod annotations;
 pub mod compression;
 mod error;
 pub mod facts;
+pub mod fold;
 pub mod input;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod pipeline;
 pub mod range;
 mod records;
+pub mod select;
+pub mod stats;
 pub mod table;
+pub mod tree;
 pub mod validate;
 
 pub use error::{Error, Result};

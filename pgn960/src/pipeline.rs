@@ -173,7 +173,7 @@ impl std::ops::Deref for ChunkData {
 }
 
 /// One chunk: its bytes, how to read them, and where it was.
-pub struct Chunk {
+pub struct SourceChunk {
     /// The bytes.
     pub data: ChunkData,
     /// The origin to read them with (lines counted from 1, games from 0).
@@ -282,7 +282,7 @@ impl ChunkSource {
 
     /// The next chunk, or `None` at the end of the input. With
     /// [`PipelineOptions::lines_at_cut`], its `info.first_line` is absolute.
-    pub fn next_chunk(&mut self) -> std::io::Result<Option<Chunk>> {
+    pub fn next_chunk(&mut self) -> std::io::Result<Option<SourceChunk>> {
         let mut chunk = self.cut()?;
         if let (Some(next_line), Some(chunk)) = (self.next_line.as_mut(), chunk.as_mut()) {
             chunk.info.first_line = *next_line;
@@ -294,7 +294,7 @@ impl ChunkSource {
         Ok(chunk)
     }
 
-    fn cut(&mut self) -> std::io::Result<Option<Chunk>> {
+    fn cut(&mut self) -> std::io::Result<Option<SourceChunk>> {
         let info = |offset: usize, len: usize, source_bytes: u64| ChunkInfo {
             offset,
             len,
@@ -343,7 +343,7 @@ impl ChunkSource {
                 *offset += len;
                 let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
                 let games = Arc::clone(games);
-                Ok(Some(Chunk {
+                Ok(Some(SourceChunk {
                     data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
                     origin: Origin {
                         offset: start,
@@ -359,7 +359,7 @@ impl ChunkSource {
                     },
                 }))
             }
-            SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| Chunk {
+            SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| SourceChunk {
                 info: info(c.range.start, c.range.len(), c.range.len() as u64),
                 origin: c.origin(),
                 data: ChunkData::Shared(Arc::clone(bytes), c.range),
@@ -375,7 +375,7 @@ impl ChunkSource {
                 };
                 let (offset, len) = (block.offset, block.data.len());
                 let source_bytes = self.source_advance(read);
-                Ok(Some(Chunk {
+                Ok(Some(SourceChunk {
                     data: ChunkData::Owned(block.data),
                     origin,
                     info: info(offset, len, source_bytes),
@@ -411,7 +411,7 @@ type Finished<T> = (std::thread::Result<Result<(T, u64), Error>>, ChunkInfo);
 
 /// A chunk's work on a worker: its bytes made, `process` run over them, their line breaks
 /// counted, a panic caught.
-fn work<T, P>(chunk: Chunk, process: &P) -> Finished<T>
+fn work<T, P>(chunk: SourceChunk, process: &P) -> Finished<T>
 where
     P: Fn(&[u8], Origin, &ChunkInfo) -> T,
 {
@@ -449,7 +449,7 @@ impl<'o> Feeder<'o> {
 
     /// Hands `spawn` the next chunks with their numbers while fewer than the limit are in
     /// flight, `done` of them having reached the sink.
-    fn fill(&mut self, done: u64, mut spawn: impl FnMut(u64, Chunk)) -> Result<(), Error> {
+    fn fill(&mut self, done: u64, mut spawn: impl FnMut(u64, SourceChunk)) -> Result<(), Error> {
         while !self.exhausted && self.cut - done < self.max_in_flight {
             if self.options.stopped() {
                 return Err(Error::Interrupted);

@@ -13,7 +13,9 @@ Parquet table of games in the lichess dataset schema — as the ``pgn960`` comma
 Reading: :func:`read` (``Game`` objects), :func:`to_arrow` (a ``pyarrow.Table`` with the
 columns and types of ``pgn960 export``), :func:`scan` (the same as a bounded-memory
 ``pyarrow.RecordBatchReader``), :func:`read_range` and :func:`partitions` (byte ranges for
-distributed engines), :func:`check` (counts by reason). Positions: :func:`sp_of`,
+distributed engines), :func:`check` (counts by reason). Analyses (``pyarrow.Table``s with
+the columns of the command's CSV): :func:`stats`, :func:`merge_stats`, :func:`tree`,
+:func:`pentanomials`. Positions: :func:`sp_of`,
 :func:`start_fen`, :func:`to_xfen`, :func:`to_shredder`. Errors: :class:`Error` and its
 subclasses :class:`InputError`, :class:`OptionError`, :class:`IoError`.
 """
@@ -27,6 +29,7 @@ import pyarrow as pa
 
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
+from ._analysis import merge_stats, pentanomials, stats, table_from_csv, tree
 
 __all__ = [
     "Error",
@@ -36,6 +39,8 @@ __all__ = [
     "OptionError",
     "Summary",
     "check",
+    "merge_stats",
+    "pentanomials",
     "partitions",
     "read",
     "read_range",
@@ -43,9 +48,12 @@ __all__ = [
     "schema",
     "sp_of",
     "start_fen",
+    "stats",
+    "table_from_csv",
     "to_arrow",
     "to_shredder",
     "to_xfen",
+    "tree",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]

@@ -78,3 +78,55 @@ def to_shredder(fens: Sequence[Optional[str]]) -> list[Optional[str]]: ...
 @overload
 def to_shredder(fens: pa.Array) -> pa.Array: ...
 def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
+
+KeyNames = Union[str, Sequence[str], None]
+
+def table_from_csv(data: Union[bytes, PathLike], *, text: Sequence[str] = ()) -> pa.Table: ...
+def stats(
+    src: Source,
+    *,
+    by: KeyNames = None,
+    headers_only: bool = False,
+    include_classical: bool = False,
+    band_width: int = 200,
+    double_chess960: bool = False,
+    min_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    time_control: KeyNames = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table: ...
+def merge_stats(tables: Sequence[pa.Table]) -> pa.Table: ...
+def tree(
+    src: Source,
+    *,
+    depth: int = 2,
+    sp: Union[int, str, None] = None,
+    min_games: int = 1,
+    max_nodes: int = 16_000_000,
+    include_classical: bool = False,
+    min_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    time_control: KeyNames = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table: ...
+def pentanomials(
+    src: Source,
+    *,
+    include_classical: bool = False,
+    min_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    time_control: KeyNames = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table: ...

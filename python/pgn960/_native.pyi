@@ -109,3 +109,29 @@ def sp_of(fens: Any) -> Any: ...
 def to_xfen(fens: Any) -> Any: ...
 def to_shredder(fens: Any) -> Any: ...
 def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
+def stats(
+    src: list[str],
+    threads: int,
+    variant: str,
+    by: list[str],
+    band_width: int,
+    headers_only: bool,
+    include_classical: bool,
+    dfrc: bool,
+    filters: dict[str, Any],
+) -> bytes: ...
+def merge_stats(tables: list[bytes]) -> bytes: ...
+def tree(
+    src: list[str],
+    threads: int,
+    variant: str,
+    depth: int,
+    sp: Optional[str],
+    min_games: int,
+    max_nodes: int,
+    include_classical: bool,
+    filters: dict[str, Any],
+) -> bytes: ...
+def pentanomials(
+    src: list[str], threads: int, variant: str, include_classical: bool, filters: dict[str, Any]
+) -> bytes: ...

@@ -77,6 +77,7 @@ pub fn from_library(error: pgn960::Error) -> PyErr {
         E::Interrupted => PyKeyboardInterrupt::new_err(message),
         E::Parquet { name, .. } => located::<InputError>(message, path_at(name)),
         E::Range { name, .. } => located::<OptionError>(message, path_at(name)),
+        E::Content { name, .. } => located::<InputError>(message, path_at(name)),
         E::Internal { start, .. } => located::<Error>(
             message,
             At {

@@ -14,17 +14,17 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// One game with its verdict.
-#[pyclass(module = "pgn960", frozen)]
-pub struct Game {
+#[pyclass(module = "pgn960", name = "Game", frozen)]
+pub struct GameObject {
     record: GameRecord,
 }
 
-fn moves(game: &Game) -> &[MoveRecord] {
+fn moves(game: &GameObject) -> &[MoveRecord] {
     game.record.valid().map_or(&[], |v| &v.moves[..])
 }
 
 #[pymethods]
-impl Game {
+impl GameObject {
     /// Whether the game is valid (legal under its rules, possibly repaired).
     #[getter]
     fn valid(&self) -> bool {
@@ -326,7 +326,7 @@ impl GameIter {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<GameObject>> {
         // Never wait for the lock while holding the GIL: its holder may be waiting for it.
         let mut reading = self.state.try_lock().map_err(|_| {
             crate::errors::option_error("the games are being read by another thread")
@@ -337,7 +337,7 @@ impl GameIter {
                 return Ok(None);
             };
             if reading.include_invalid || record.valid().is_some() {
-                return Ok(Some(Game { record }));
+                return Ok(Some(GameObject { record }));
             }
         }
     }

@@ -7,6 +7,7 @@
 //! (Ctrl-C) every 100 ms; no panic crosses into Python (pyo3 turns one into a
 //! `PanicException`, and the pipeline already turns a worker's panic into an error).
 
+mod analysis;
 mod errors;
 mod game;
 mod positions;
@@ -23,15 +24,19 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", py.get_type::<errors::InputError>())?;
     m.add("OptionError", py.get_type::<errors::OptionError>())?;
     m.add("IoError", py.get_type::<errors::IoError>())?;
-    m.add_class::<game::Game>()?;
+    m.add_class::<game::GameObject>()?;
     m.add_class::<game::GameIter>()?;
-    m.add_class::<scan::Summary>()?;
+    m.add_class::<scan::CheckSummary>()?;
     m.add_function(wrap_pyfunction!(game::read, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan::to_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(scan::check, m)?)?;
     m.add_function(wrap_pyfunction!(scan::partitions, m)?)?;
     m.add_function(wrap_pyfunction!(scan::schema, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::merge_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::tree, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::pentanomials, m)?)?;
     m.add_function(wrap_pyfunction!(positions::sp_of, m)?)?;
     m.add_function(wrap_pyfunction!(positions::start_fen, m)?)?;
     m.add_function(wrap_pyfunction!(positions::to_xfen, m)?)?;

@@ -388,8 +388,8 @@ pub fn schema(
 }
 
 /// What `check` found: games by verdict and reason.
-#[pyclass(module = "pgn960", frozen, get_all)]
-pub struct Summary {
+#[pyclass(module = "pgn960", name = "Summary", frozen, get_all)]
+pub struct CheckSummary {
     /// Games read.
     pub games: u64,
     /// Valid games.
@@ -403,7 +403,7 @@ pub struct Summary {
 }
 
 #[pymethods]
-impl Summary {
+impl CheckSummary {
     fn __repr__(&self, py: Python<'_>) -> String {
         let reasons = self
             .reasons
@@ -426,7 +426,7 @@ pub fn check(
     src: Vec<PathBuf>,
     threads: usize,
     variant: &str,
-) -> PyResult<Summary> {
+) -> PyResult<CheckSummary> {
     let mut spec = TableSpec::new(Grain::Game, &[], false, &[], true).map_err(option_error)?;
     spec.columns.clear();
     spec.missing_variant = missing_variant(variant)?;
@@ -449,7 +449,7 @@ pub fn check(
     let unsupported = reasons
         .get_item("unsupported-variant")?
         .map_or(Ok(0), |n| n.extract::<u64>())?;
-    Ok(Summary {
+    Ok(CheckSummary {
         games: counts.games_read,
         valid: counts.valid,
         invalid: counts.rejected,

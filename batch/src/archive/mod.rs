@@ -21,7 +21,7 @@ use pgn960::validate::MissingVariant;
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
-pub use summary::{summary_text, write_json, write_json_report, RejectRow, Summary};
+pub use summary::{summary_text, write_json, write_json_report, ArchiveSummary, RejectRow};
 
 /// What to do with the games beyond checking them.
 #[derive(Debug, Clone)]
@@ -82,7 +82,7 @@ struct Collector<'o, R> {
     opts: &'o ArchiveOptions,
     outputs: &'o mut Outputs,
     on_reject: R,
-    summary: Summary,
+    summary: ArchiveSummary,
     seen: HashSet<u128>,
     first_output: bool,
 }
@@ -201,7 +201,7 @@ pub fn run(
     opts: &ArchiveOptions,
     outputs: &mut Outputs,
     on_reject: &mut dyn FnMut(&RejectRow),
-) -> Result<Summary> {
+) -> Result<ArchiveSummary> {
     let opts = &with_globals(opts, globals);
     let mut driver = Driver::new(inputs, globals)?;
     let mut collector = Collector::new(&driver, opts, outputs, on_reject);
@@ -220,7 +220,7 @@ pub fn write(
     globals: Globals,
     opts: &ArchiveOptions,
     outputs: &mut Outputs,
-) -> Result<Summary> {
+) -> Result<ArchiveSummary> {
     let opts = &with_globals(opts, globals);
     let mut driver = Driver::new(inputs, globals)?;
     let mut collector = Collector::new(&driver, opts, outputs, |_: &RejectRow| {});
@@ -247,9 +247,9 @@ impl<'o, R: FnMut(&RejectRow)> Collector<'o, R> {
         outputs: &'o mut Outputs,
         on_reject: R,
     ) -> Self {
-        let summary = Summary {
+        let summary = ArchiveSummary {
             inputs: driver.names().iter().map(|n| n.to_string()).collect(),
-            ..Summary::default()
+            ..ArchiveSummary::default()
         };
         Collector {
             opts,
@@ -262,8 +262,8 @@ impl<'o, R: FnMut(&RejectRow)> Collector<'o, R> {
     }
 
     /// The counts, with the run's time.
-    fn finish(self, driver: Driver) -> Summary {
-        Summary {
+    fn finish(self, driver: Driver) -> ArchiveSummary {
+        ArchiveSummary {
             seconds: driver.finish(),
             ..self.summary
         }

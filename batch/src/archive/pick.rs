@@ -11,11 +11,11 @@ use super::render::render;
 use super::{reject_row, ArchiveOptions};
 use crate::driver::Driver;
 use crate::output::Sink;
-use crate::select::{FilteredBy, Selection, StartInfo};
 use anyhow::Result;
 use chess960_core::CastlingStyle;
 use pgn960::input::{InputName, Source};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
+use pgn960::select::{FilteredBy, Selection, TaggedStart};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::{
     observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
@@ -111,10 +111,10 @@ impl ChunkOutput for Picked {
 }
 
 /// The start position the tags give (`None` when they are invalid: the validator says why).
-fn start_info(tags: &[Tag<'_>], missing: MissingVariant) -> Option<StartInfo> {
+fn start_info(tags: &[Tag<'_>], missing: MissingVariant) -> Option<TaggedStart> {
     match resolve_start(&RuleTags::from_tags(tags), missing, &mut Vec::new()) {
-        Ok(StartOutcome::Chess(start)) => Some(StartInfo::Chess(start.kind, start.class.kind)),
-        Ok(StartOutcome::Unsupported(_)) => Some(StartInfo::Other),
+        Ok(StartOutcome::Chess(start)) => Some(TaggedStart::Chess(start.kind, start.class.kind)),
+        Ok(StartOutcome::Unsupported(_)) => Some(TaggedStart::Other),
         Err(_) => None,
     }
 }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// Counts of a run, as printed and written to `--report` / `--json`.
 #[derive(Debug, Default, Clone, Serialize)]
-pub struct Summary {
+pub struct ArchiveSummary {
     /// The inputs, in order.
     pub inputs: Vec<String>,
     /// Games read.
@@ -105,7 +105,7 @@ impl RejectRow {
 }
 
 /// The human-readable summary printed at the end of a run.
-pub fn summary_text(s: &Summary, cleaning: bool) -> String {
+pub fn summary_text(s: &ArchiveSummary, cleaning: bool) -> String {
     let mut out = String::new();
     let mb = s.bytes as f64 / 1e6;
     out.push_str(&format!(

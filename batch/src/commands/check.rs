@@ -1,6 +1,6 @@
 //! `pgn960 check`: replay every move of every game and report what is wrong, where.
 
-use crate::archive::{self, ArchiveOptions, Outputs, RejectRow, Summary};
+use crate::archive::{self, ArchiveOptions, ArchiveSummary, Outputs, RejectRow};
 use crate::args::Inputs;
 use crate::driver::Globals;
 use crate::output::{escape_controls, OutputPlan};
@@ -40,7 +40,7 @@ struct CheckReport<'a> {
 }
 
 /// The JSON report's summary part.
-fn check_summary(summary: &Summary) -> Result<serde_json::Map<String, serde_json::Value>> {
+fn check_summary(summary: &ArchiveSummary) -> Result<serde_json::Map<String, serde_json::Value>> {
     let mut map = match serde_json::to_value(summary)? {
         serde_json::Value::Object(map) => map,
         _ => serde_json::Map::new(),
@@ -51,7 +51,7 @@ fn check_summary(summary: &Summary) -> Result<serde_json::Map<String, serde_json
 }
 
 /// Runs `pgn960 check`; returns the summary.
-pub fn run(args: &CheckArgs, globals: Globals) -> Result<Summary> {
+pub fn run(args: &CheckArgs, globals: Globals) -> Result<ArchiveSummary> {
     let mut problems: Vec<RejectRow> = Vec::new();
     let mut outputs = Outputs::default();
     let max = if globals.quiet && !args.json {

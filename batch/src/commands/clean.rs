@@ -1,6 +1,6 @@
 //! `pgn960 clean`: write every valid game normalised, quarantine the rest with a reason.
 
-use crate::archive::{self, ArchiveOptions, Outputs, Summary};
+use crate::archive::{self, ArchiveOptions, ArchiveSummary, Outputs};
 use crate::args::{castling_style, Inputs, RejectsOption};
 use crate::driver::Globals;
 use crate::output::{derived_name, is_special, OutputId, OutputPlan};
@@ -144,7 +144,7 @@ fn archive_options(args: &CleanArgs) -> ArchiveOptions {
 }
 
 /// Runs `pgn960 clean`; returns the summary.
-pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
+pub fn run(args: &CleanArgs, globals: Globals) -> Result<ArchiveSummary> {
     let mut planned = CleanPlan::new(args, globals.quiet)?;
     let mut outputs = planned.outputs()?;
     let summary = archive::write(&args.inputs, globals, &archive_options(args), &mut outputs)?;
@@ -184,7 +184,12 @@ pub fn run(args: &CleanArgs, globals: Globals) -> Result<Summary> {
 }
 
 /// The summary printed after a run.
-fn summary_text(args: &CleanArgs, planned: &CleanPlan, summary: &Summary, keep: bool) -> String {
+fn summary_text(
+    args: &CleanArgs,
+    planned: &CleanPlan,
+    summary: &ArchiveSummary,
+    keep: bool,
+) -> String {
     let mut text = archive::summary_text(summary, true);
     text.push_str(&format!(
         "games read {} = written {} + rejected {} + deduplicated {}\n",

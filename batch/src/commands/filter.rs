@@ -7,8 +7,8 @@ use crate::archive::pick::{
 use crate::args::{Inputs, NormaliseOptions, RejectsOption};
 use crate::driver::{Driver, Globals};
 use crate::output::{derived_name, OutputId, OutputPlan};
-use crate::select::Selection;
 use anyhow::Result;
+use pgn960::select::Selection;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -7,7 +7,7 @@ use chess960_core::perft::{parse_suite, perft};
 use chess960_core::{CastlingNotation, Move, Position};
 use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -192,6 +192,8 @@ fn parse_depth(text: &str) -> Result<u32> {
 /// The result of one suite entry: its mismatches (or its rejection), counts checked, nodes.
 type EntryResult = (Vec<Mismatch>, u64, u64);
 
+/// Checks every entry of the suite at `path` to `max_depth`, in parallel, and writes the
+/// mismatches and a summary line (or the JSON report); whether all counts matched.
 fn run_suite(
     path: &PathBuf,
     max_depth: u32,
@@ -209,34 +211,7 @@ fn run_suite(
         suite
             .par_iter()
             .map(|entry| {
-                if INTERRUPTED.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let mismatch = |depth, expected, got, error| Mismatch {
-                    line: entry.line,
-                    id: entry.id.clone(),
-                    fen: entry.fen.clone(),
-                    depth,
-                    expected,
-                    got,
-                    error,
-                };
-                let pos = match Position::from_fen(&entry.fen) {
-                    Ok(pos) => pos,
-                    Err(e) => {
-                        return Some((vec![mismatch(None, None, None, Some(e.to_string()))], 0, 0))
-                    }
-                };
-                let (mut found, mut checked, mut nodes) = (Vec::new(), 0, 0);
-                for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= max_depth) {
-                    let got = perft(&pos, depth);
-                    checked += 1;
-                    nodes += got;
-                    if got != expected {
-                        found.push(mismatch(Some(depth), Some(expected), Some(got), None));
-                    }
-                }
-                Some((found, checked, nodes))
+                (!INTERRUPTED.load(Ordering::Relaxed)).then(|| check_entry(entry, max_depth))
             })
             .collect()
     });
@@ -260,8 +235,41 @@ fn run_suite(
     }
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-        return Ok(ok);
+    } else {
+        write_suite_report(out, path, &report)?;
     }
+    Ok(ok)
+}
+
+/// Checks one suite entry's counts up to `max_depth`.
+fn check_entry(entry: &chess960_core::perft::SuiteEntry, max_depth: u32) -> EntryResult {
+    let mismatch = |depth, expected, got, error| Mismatch {
+        line: entry.line,
+        id: entry.id.clone(),
+        fen: entry.fen.clone(),
+        depth,
+        expected,
+        got,
+        error,
+    };
+    let pos = match Position::from_fen(&entry.fen) {
+        Ok(pos) => pos,
+        Err(e) => return (vec![mismatch(None, None, None, Some(e.to_string()))], 0, 0),
+    };
+    let (mut found, mut checked, mut nodes) = (Vec::new(), 0, 0);
+    for &(depth, expected) in entry.counts.iter().filter(|(d, _)| *d <= max_depth) {
+        let got = perft(&pos, depth);
+        checked += 1;
+        nodes += got;
+        if got != expected {
+            found.push(mismatch(Some(depth), Some(expected), Some(got), None));
+        }
+    }
+    (found, checked, nodes)
+}
+
+/// Writes a suite's mismatches, one a line, and its summary line.
+fn write_suite_report(out: &mut dyn Write, path: &Path, report: &SuiteReport) -> Result<()> {
     for m in &report.mismatches {
         let at = format!("{}:{}: {}", path.display(), m.line, m.id);
         match (&m.error, m.depth, m.expected, m.got) {
@@ -274,6 +282,7 @@ fn run_suite(
             _ => {}
         }
     }
+    let secs = report.seconds;
     writeln!(
         out,
         "{} positions, {} counts checked, {} mismatches, {} nodes in {secs:.2} s ({:.1} Mnodes/s)",
@@ -283,5 +292,5 @@ fn run_suite(
         report.nodes,
         report.nodes as f64 / secs.max(1e-9) / 1e6
     )?;
-    Ok(ok)
+    Ok(())
 }

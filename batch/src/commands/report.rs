@@ -2,17 +2,17 @@
 //! positions (summary, sortable table, funnel of chance, a panel per SP), from one pass
 //! over the games or from tables written by `stats` and `tree`.
 
-use crate::commands::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
-use crate::report::{html, tables, value_rank, NameTally, Page, Summary, Tally};
-use crate::select::{Date, Filters, GameFacts};
-use crate::stats::by::{ByKey, KeyValue};
-use crate::stats::table::Winner;
-use crate::tree::{GameOutcome, Pruning, Tree};
-use anyhow::{bail, Result};
+use crate::report::{html, tables, value_rank, NameTally, Page, PageSummary, Tally};
+use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
+use pgn960::select::{Date, Filters, GameFacts};
+use pgn960::stats::by::{ByKey, KeyValue};
+use pgn960::stats::table::Winner;
+use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
+use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode, ValidGame,
     ValidateOptions, Verdict,
@@ -68,7 +68,7 @@ const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 #[derive(Default)]
 struct ChunkReport {
     tally: Tally,
-    archive: crate::archive::Summary,
+    archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
     excluded: BTreeMap<&'static str, u64>,
@@ -162,54 +162,18 @@ impl Plan<'_> {
         game: &ValidGame,
         first_moves: &[Move],
     ) -> Result<(), &'static str> {
-        let (winner, white_half_points) = match game.result {
-            GameResult::WhiteWins => (Winner::White, 2),
-            GameResult::BlackWins => (Winner::Black, 0),
-            GameResult::Draw => (Winner::Draw, 1),
-            GameResult::Unknown => return Err("unfinished"),
-        };
-        let (kind, start) = (game.kind, game.class.kind);
-        if start == StartKind::NotAStart {
-            return Err("mid-game-fen");
-        }
-        if kind == GameKind::Standard && !self.include_classical {
-            return Err("classical");
-        }
-        let facts = GameFacts::from_tags(tags);
-        if let Some(f) =
-            self.filters
-                .check(&facts, crate::select::date_span(tags), Some(game.plies))
-        {
-            return Err(f.name());
-        }
-        match start {
+        let (winner, white_half_points, facts) = self.admit(tags, game)?;
+        match game.class.kind {
             StartKind::Chess960(sp) if sp < 960 => {
-                out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
-                for ((_, values), value) in
-                    out.tally
-                        .cuts
-                        .iter_mut()
-                        .zip(cut_values(tags, &facts, self.band_width))
-                {
-                    values
-                        .entry(value)
-                        .or_default()
-                        .entry(sp)
-                        .or_default()
-                        .add(winner, facts.ratings);
-                }
-                out.counted += 1;
+                self.count_sp(out, tags, &facts, sp, winner);
                 if self.depth > 0 {
                     let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
                     let ratings = facts.ratings;
-                    out.tree.add_game(
-                        sp,
-                        &moves,
-                        GameOutcome {
-                            white_half_points,
-                            ratings,
-                        },
-                    );
+                    let outcome = GameOutcome {
+                        white_half_points,
+                        ratings,
+                    };
+                    out.tree.add_game(sp, &moves, outcome);
                 }
             }
             StartKind::DoubleChess960 { white, black } => {
@@ -222,21 +186,71 @@ impl Plan<'_> {
             }
             _ => return Err("mid-game-fen"),
         }
-        if let Some(d) = facts.date {
-            out.dates = Some(out.dates.map_or((d, d), |(a, b)| (a.min(d), b.max(d))));
-        }
-        let speed = facts
-            .speed
-            .map(|s| s.name().to_string())
-            .unwrap_or_default();
-        *out.speeds.entry(speed).or_default() += 1;
-        out.events
-            .add(tag(tags, b"Event").as_deref().unwrap_or("?"), 1);
-        for side in [&b"White"[..], b"Black"] {
-            out.players
-                .add(tag(tags, side).as_deref().unwrap_or("?"), 1);
-        }
+        note_facts(out, tags, &facts);
         Ok(())
+    }
+
+    /// The winner, white's half points and the facts of a game that counts, or why it
+    /// does not.
+    fn admit(
+        &self,
+        tags: &[Tag<'_>],
+        game: &ValidGame,
+    ) -> Result<(Winner, u8, GameFacts), &'static str> {
+        let (winner, white_half_points) = match game.result {
+            GameResult::WhiteWins => (Winner::White, 2),
+            GameResult::BlackWins => (Winner::Black, 0),
+            GameResult::Draw => (Winner::Draw, 1),
+            GameResult::Unknown => return Err("unfinished"),
+        };
+        if game.class.kind == StartKind::NotAStart {
+            return Err("mid-game-fen");
+        }
+        if game.kind == GameKind::Standard && !self.include_classical {
+            return Err("classical");
+        }
+        let facts = GameFacts::from_tags(tags);
+        let date = pgn960::select::date_span(tags);
+        if let Some(f) = self.filters.check(&facts, date, Some(game.plies)) {
+            return Err(f.name());
+        }
+        Ok((winner, white_half_points, facts))
+    }
+
+    /// Counts a Chess960 game of `sp` overall and under each cut.
+    fn count_sp(
+        &self,
+        out: &mut ChunkReport,
+        tags: &[Tag<'_>],
+        facts: &GameFacts,
+        sp: u16,
+        winner: Winner,
+    ) {
+        out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
+        let values = cut_values(tags, facts, self.band_width);
+        for ((_, cells), value) in out.tally.cuts.iter_mut().zip(values) {
+            let cell = cells.entry(value).or_default().entry(sp).or_default();
+            cell.add(winner, facts.ratings);
+        }
+        out.counted += 1;
+    }
+}
+
+/// Notes a counted game's date, speed, event and players.
+fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
+    if let Some(d) = facts.date {
+        out.dates = Some(out.dates.map_or((d, d), |(a, b)| (a.min(d), b.max(d))));
+    }
+    let speed = facts
+        .speed
+        .map(|s| s.name().to_string())
+        .unwrap_or_default();
+    *out.speeds.entry(speed).or_default() += 1;
+    out.events
+        .add(tag(tags, b"Event").as_deref().unwrap_or("?"), 1);
+    for side in [&b"White"[..], b"Black"] {
+        out.players
+            .add(tag(tags, side).as_deref().unwrap_or("?"), 1);
     }
 }
 
@@ -393,7 +407,8 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     driver.run(
         |bytes, origin| process(bytes, origin, &plan),
         |_, chunk, _| {
-            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)?;
+            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
+                .context("the tree's counts overflow")?;
             all.merge(chunk);
             Ok(())
         },
@@ -407,7 +422,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         .collect();
     archive.bytes = bytes;
     archive.seconds = started.elapsed().as_secs_f64();
-    let summary = Summary {
+    let summary = PageSummary {
         inputs: archive.inputs.clone(),
         from_tables: false,
         counted: all.counted,

@@ -14,10 +14,10 @@ use crate::args::{Inputs, NormaliseOptions, RejectsOption};
 use crate::commands::filter::SideOutputs;
 use crate::driver::{Driver, Globals};
 use crate::output::{refuse_input, OutputPlan};
-use crate::select::{date_span, tag_text, Selection};
 use anyhow::{bail, Context, Result};
 use chess960_core::StartKind;
 use pgn960::facts::speed_of;
+use pgn960::select::{date_span, tag_text, Selection};
 use pgn960::validate::Verdict;
 use pgn_parse::Tag;
 use std::collections::{BTreeMap, HashMap};
@@ -251,7 +251,7 @@ fn check_template(template: &str) -> Result<()> {
 }
 
 /// One output file of the split.
-struct Part {
+struct SplitPart {
     /// Its final name in DIR.
     name: String,
     /// Games written.
@@ -276,7 +276,7 @@ struct Parts {
     dir: PathBuf,
     staging: PathBuf,
     max_open: usize,
-    parts: Vec<Part>,
+    parts: Vec<SplitPart>,
     by_key: HashMap<Vec<u8>, usize>,
     names: HashMap<String, usize>,
     /// Open parts by last use.
@@ -418,7 +418,7 @@ impl Parts {
         let id = self.parts.len();
         self.names.insert(name.clone(), id);
         self.by_key.insert(key.to_vec(), id);
-        self.parts.push(Part {
+        self.parts.push(SplitPart {
             name,
             games: 0,
             open: None,

@@ -4,23 +4,16 @@
 
 use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::output::{is_special, OutputId, OutputPlan, Sink};
-use crate::select::{FilteredBy, Filters, GameFacts};
-use crate::stats::by::{ByKey, Key, KeyValue};
-use crate::stats::pairs::{PairGame, Pairer};
-use crate::stats::significance::Homogeneity;
-use crate::stats::table;
-use crate::stats::table::{Cell, GameEvals, Row, Tables, Winner, EVAL_CAP_CENTIPAWNS};
+use crate::output::{is_special, OutputId, OutputPlan};
 use anyhow::{bail, Context, Result};
-use chess960_core::StartKind;
-use pgn960::annotations::Annotations;
-use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::reason::Repair;
-use pgn960::validate::{
-    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, ValidateOptions,
-    Verdict,
+use pgn960::select::Filters;
+use pgn960::stats::by::ByKey;
+use pgn960::stats::pairs::Pairer;
+use pgn960::stats::table::SpTables;
+use pgn960::stats::{
+    cell_report, count_chunk, dfrc_cell_report, merge_csv, pairs_report, write_pairs, write_table,
+    CellReport, PairsReport, StatsCounts, StatsOptions,
 };
-use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -105,30 +98,6 @@ pub struct StatsArgs {
     pub read: crate::args::ReadOptions,
 }
 
-/// Why a game was not counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Excluded {
-    Invalid,
-    Unsupported,
-    Unfinished,
-    NotAStart,
-    Classical,
-    Filtered(FilteredBy),
-}
-
-impl Excluded {
-    fn name(self) -> &'static str {
-        match self {
-            Excluded::Invalid => "invalid",
-            Excluded::Unsupported => "unsupported-variant",
-            Excluded::Unfinished => "unfinished",
-            Excluded::NotAStart => "mid-game-fen",
-            Excluded::Classical => "classical",
-            Excluded::Filtered(f) => f.name(),
-        }
-    }
-}
-
 /// The summary of a stats run.
 #[derive(Debug, Default, Serialize)]
 pub struct StatsSummary {
@@ -164,505 +133,16 @@ impl StatsSummary {
     }
 }
 
-/// The significance of one cell's SP table, for the JSON report.
-#[derive(Debug, Serialize)]
-pub struct CellReport {
-    /// The cell's key values, by column name, in --by order.
-    #[serde(serialize_with = "as_map")]
-    pub key: Vec<(&'static str, String)>,
-    /// Games in the cell.
-    pub games: u64,
-    /// White's pooled score in the cell.
-    pub pooled_white_score: Option<f64>,
-    /// The homogeneity test of the SPs' W/D/L (Pearson's `chi2` on `df`, p-value `p` from
-    /// the chi-square law or by permutation, see `method`); absent when not testable.
-    pub homogeneity: Option<Homogeneity>,
-    /// SPs whose q-value is below 0.05.
-    pub significant_sps: Vec<u16>,
-    /// Double Chess960 (white SP, black SP) pairs whose q-value is below 0.05 (DFRC cells).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub significant_pairs: Vec<(u16, u16)>,
-    /// Whether any SP differs beyond chance, in one sentence.
-    pub verdict: String,
-}
-
-/// Pairs written as a JSON object, in their order.
-fn as_map<S: serde::Serializer>(pairs: &[(&'static str, String)], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
-}
-
-/// The engine-match pairs of `--pairs`, for the JSON report.
-#[derive(Debug, Serialize)]
-pub struct PairsReport {
-    /// Player A, whose view the pentanomial takes.
-    pub player_a: Option<String>,
-    /// Player B.
-    pub player_b: Option<String>,
-    /// Pairs of A and B.
-    pub pairs: u64,
-    /// Counted games that found no partner.
-    pub unpaired_games: u64,
-    /// Pairs between players other than A and B (not in the pentanomial).
-    pub other_pairs: u64,
-    /// The total row of the --pairs table.
-    pub total: crate::stats::pairs::PairRow,
-}
-
-fn tag_str<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
-    tags.iter().find(|t| t.name == name).map(|t| t.value_str())
-}
-
-/// The observer of `stats`: reads the `[%eval]` annotations of the main line and counts
-/// each judged game.
-struct StatsObserver<'j, 'o> {
-    judge: &'j Judge<'o>,
-    headers_only: bool,
-    evals: GameEvals,
-    stats: ChunkStats,
-}
-
-impl<'a> GameObserver<'a> for StatsObserver<'_, '_> {
-    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
-        self.evals = GameEvals::default();
-        Skip(false)
-    }
-    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        // Most comments are clocks: only one that holds an evaluation and could change what
-        // is kept (the first of the game, or after ply 10 or 20) is parsed.
-        let wanted = !self.evals.any || plies == 10 || plies == 20;
-        if wanted && has_eval(text) {
-            if let Some(eval) = Annotations::parse(text).eval {
-                let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
-                let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
-                self.evals.any = true;
-                match plies {
-                    10 => self.evals.ply10 = Some(cp),
-                    20 => self.evals.ply20 = Some(cp),
-                    _ => {}
-                }
-            }
-        }
-    }
-    fn end_game(&mut self, game: Judged<'_, 'a>) {
-        let verdict = match game.verdict {
-            Verdict::Valid(v) => Ok(Game {
-                kind: v.kind,
-                start: v.class.kind,
-                result: v.result,
-                plies: if self.headers_only {
-                    tag_str(game.tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
-                } else {
-                    Some(v.plies)
-                },
-                evals: self.evals,
-                corrected: v
-                    .repairs
-                    .iter()
-                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
-            }),
-            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
-            Verdict::Invalid(_) => Err(Excluded::Invalid),
-        };
-        self.judge.count(&mut self.stats, game.tags, verdict);
-    }
-}
-
-/// Whether a comment has a `%eval` command (a quick look before parsing it).
-fn has_eval(text: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', text).any(|i| text[i + 1..].starts_with(b"eval"))
-}
-
-/// What counting needs of a game that was read.
-struct Game {
-    kind: GameKind,
-    start: StartKind,
-    result: GameResult,
-    plies: Option<u32>,
-    evals: GameEvals,
-    corrected: bool,
-}
-
-/// Counts of one chunk.
-#[derive(Default)]
-struct ChunkStats {
-    tables: Tables,
-    read: u64,
-    counted: u64,
-    counted_pairs: u64,
-    results_corrected: u64,
-    excluded: BTreeMap<Excluded, u64>,
-    /// The counted games, in order, with --pairs.
-    pair_games: Vec<PairGame>,
-}
-
-impl ChunkOutput for ChunkStats {
-    fn games(&self) -> u64 {
-        self.read
-    }
-}
-
-struct Judge<'o> {
-    filters: &'o Filters,
-    include_classical: bool,
-    missing_variant: MissingVariant,
-    keys: &'o [ByKey],
-    band_width: u32,
-    pairs: bool,
-    max_game_bytes: usize,
-}
-
-impl Judge<'_> {
-    /// Counts one game into `stats`.
-    fn count(&self, stats: &mut ChunkStats, tags: &[Tag<'_>], verdict: Result<Game, Excluded>) {
-        stats.read += 1;
-        let mut evals = GameEvals::default();
-        let mut corrected = false;
-        let outcome = verdict.and_then(|game| {
-            let Game {
-                kind,
-                start,
-                result,
-                plies,
-                ..
-            } = game;
-            (evals, corrected) = (game.evals, game.corrected);
-            let winner = match result {
-                GameResult::WhiteWins => Winner::White,
-                GameResult::BlackWins => Winner::Black,
-                GameResult::Draw => Winner::Draw,
-                GameResult::Unknown => return Err(Excluded::Unfinished),
-            };
-            if start == StartKind::NotAStart {
-                return Err(Excluded::NotAStart);
-            }
-            if kind == GameKind::Standard && !self.include_classical {
-                return Err(Excluded::Classical);
-            }
-            let facts = GameFacts::from_tags(tags);
-            if let Some(f) = self
-                .filters
-                .check(&facts, crate::select::date_span(tags), plies)
-            {
-                return Err(Excluded::Filtered(f));
-            }
-            Ok((start, winner, facts))
-        });
-        let (start, winner, facts) = match outcome {
-            Ok(counted) => counted,
-            Err(why) => {
-                *stats.excluded.entry(why).or_default() += 1;
-                return;
-            }
-        };
-        let key: Key = self
-            .keys
-            .iter()
-            .map(|&k| KeyValue::of(k, tags, &facts, self.band_width))
-            .collect();
-        let (counts, pair_start) = match start {
-            StartKind::Chess960(sp) if sp < 960 => {
-                stats.counted += 1;
-                match stats.tables.sp_counts(&key, sp) {
-                    Some(counts) => (counts, (sp, None)),
-                    None => return,
-                }
-            }
-            StartKind::DoubleChess960 { white, black } => {
-                stats.counted_pairs += 1;
-                let counts = stats.tables.by_pair.entry((key, white, black)).or_default();
-                (counts, (white, Some(black)))
-            }
-            _ => return,
-        };
-        counts.add(winner, facts.ratings);
-        counts.add_evals(&evals);
-        stats.results_corrected += u64::from(corrected);
-        if self.pairs {
-            let name = |n: &[u8]| {
-                tag_str(tags, n)
-                    .map(|v| v.trim().to_string())
-                    .unwrap_or_default()
-            };
-            stats.pair_games.push(PairGame {
-                start: pair_start,
-                white: name(b"White"),
-                black: name(b"Black"),
-                winner,
-            });
-        }
-    }
-}
-
-/// Counts the games of one chunk, read by the library's loop (tags only with
-/// `--headers-only`).
-fn process(bytes: &[u8], origin: Origin, judge: &Judge<'_>, headers_only: bool) -> ChunkStats {
-    let mut observer = StatsObserver {
-        judge,
-        headers_only,
-        evals: GameEvals::default(),
-        stats: ChunkStats {
-            tables: Tables::new(judge.keys.to_vec()),
-            ..ChunkStats::default()
-        },
-    };
-    let opts = ValidateOptions {
-        missing_variant: judge.missing_variant,
-        max_game_bytes: judge.max_game_bytes,
-        ..ValidateOptions::default()
-    };
-    let mode = if headers_only {
-        ReadMode::TagsOnly
-    } else {
-        ReadMode::Replay
-    };
-    observe_chunk(bytes, origin, &opts, mode, false, &mut observer);
-    observer.stats
-}
-
-/// Writes a table of cells (with its header even when it has no row): the key columns
-/// first, then the row's.
-fn write_cells(
-    mut sink: Sink,
-    keys: &[ByKey],
-    cells: impl Iterator<Item = Cell>,
-    pairs: bool,
-    format: TableFormat,
-    mut seen: impl FnMut(&Cell),
-) -> Result<Sink> {
-    match format {
-        TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
-            let mut w = csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(&mut sink);
-            let mut header: Vec<String> = keys.iter().map(|k| k.column().to_string()).collect();
-            header.extend(table::csv_header(pairs));
-            w.write_record(&header)?;
-            for cell in cells {
-                let labels: Vec<String> = cell.key.iter().map(KeyValue::label).collect();
-                for row in &cell.rows {
-                    for label in &labels {
-                        w.write_field(label)?;
-                    }
-                    w.serialize(row)?;
-                }
-                seen(&cell);
-            }
-            w.flush()?;
-        }
-        TableFormat::Json => {
-            // Rows as serde_json writes a pretty array, the key fields first in each.
-            let mut first = true;
-            sink.write_all(b"[")?;
-            for cell in cells {
-                let mut prefix = String::new();
-                for (k, v) in keys.iter().zip(&cell.key) {
-                    let value = serde_json::to_string(&v.label())?;
-                    prefix.push_str(&format!("\n  \"{}\": {value},", k.column()));
-                }
-                for row in &cell.rows {
-                    let text = serde_json::to_string_pretty(row)?;
-                    let body = text.strip_prefix('{').unwrap_or(&text);
-                    let object = format!("{{{prefix}{body}").replace('\n', "\n  ");
-                    sink.write_all(if first { &b"\n  "[..] } else { &b",\n  "[..] })?;
-                    sink.write_all(object.as_bytes())?;
-                    first = false;
-                }
-                seen(&cell);
-            }
-            sink.write_all(if first { &b"]\n"[..] } else { &b"\n]\n"[..] })?;
-        }
-    }
-    Ok(sink)
-}
-
-/// The report of one cell's significance.
-fn cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
-    let a = &cell.analysis;
-    CellReport {
-        key: keys
-            .iter()
-            .zip(&cell.key)
-            .map(|(k, v)| (k.column(), v.label()))
-            .collect(),
-        games: a.pooled.games,
-        pooled_white_score: a.pooled.score,
-        homogeneity: a.homogeneity,
-        significant_sps: cell
-            .rows
-            .iter()
-            .filter(|r| {
-                r.q_value
-                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
-            })
-            .map(|r| r.sp)
-            .collect(),
-        significant_pairs: Vec::new(),
-        verdict: a.verdict.text.clone(),
-    }
-}
-
-/// The report of one Double Chess960 cell: its pairs' tests, named as pairs.
-fn dfrc_cell_report(keys: &[ByKey], cell: &Cell) -> CellReport {
-    let a = &cell.analysis;
-    let pair = |i: usize| cell.rows.get(i).map(|r| (r.sp, r.black_sp.unwrap_or(r.sp)));
-    let name = |i: usize| pair(i).map_or(format!("row {i}"), |(w, b)| format!("pair {w}/{b}"));
-    let verdict =
-        crate::stats::significance::verdict_naming(a.homogeneity.as_ref(), &a.tests, &name);
-    CellReport {
-        significant_sps: Vec::new(),
-        significant_pairs: (0..cell.rows.len())
-            .filter(|&i| {
-                a.tests
-                    .get(i)
-                    .and_then(|t| t.q)
-                    .is_some_and(|q| q < crate::stats::significance::ALPHA)
-            })
-            .filter_map(pair)
-            .collect(),
-        verdict: verdict.text,
-        ..cell_report(keys, cell)
-    }
-}
-
-/// Writes the `--pairs` table.
-fn write_pairs(mut sink: Sink, pairer: &Pairer, format: TableFormat) -> Result<Sink> {
-    let rows = pairer.rows();
-    match format {
-        TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
-            let mut w = csv::Writer::from_writer(&mut sink);
-            for row in &rows {
-                w.serialize(row)?;
-            }
-            w.flush()?;
-        }
-        TableFormat::Json => {
-            serde_json::to_writer_pretty(&mut sink, &rows)?;
-            sink.write_all(b"\n")?;
-        }
-    }
-    Ok(sink)
-}
-
-/// The kinds of table `stats` writes, told apart by their header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableKind {
-    /// One row per SP.
-    Sp,
-    /// One row per (white SP, black SP) pair of Double Chess960.
-    DoubleChess960,
-}
-
-/// The tables read by [`merge_tables`], and which kinds were given.
-pub struct Merged {
-    /// The sums.
-    pub tables: Tables,
-    /// Whether SP tables were given.
-    pub sp: bool,
-    /// Whether Double Chess960 tables were given.
-    pub double_chess960: bool,
-}
-
-/// Reads tables written by `pgn960 stats` (CSV) and adds them up exactly. A file whose
-/// header is not one of ours, whose `--by` keys differ from the first file's (or from
-/// `keys`, when given), a row that cannot be (counts that do not add up, an SP out of range,
-/// a key value that is none) or a sum past the counters' range is an error naming the file
-/// and row.
-pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<Merged> {
-    let mut merged = Merged {
-        tables: Tables::new(keys.to_vec()),
-        sp: false,
-        double_chess960: false,
-    };
-    let headers = [
-        (TableKind::Sp, table::csv_header(false)),
-        (TableKind::DoubleChess960, table::csv_header(true)),
-    ];
-    let mut first_keys: Option<Vec<ByKey>> = (!keys.is_empty()).then(|| keys.to_vec());
+/// Reads tables written by `pgn960 stats` (CSV files) and adds them up exactly
+/// ([`merge_csv`]).
+pub fn merge_tables(paths: &[PathBuf], keys: &[ByKey]) -> Result<pgn960::stats::MergedTables> {
+    let mut files = Vec::new();
     for path in paths {
-        let mut reader = csv::Reader::from_path(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let header = reader
-            .headers()
-            .with_context(|| format!("cannot read {}", path.display()))?
-            .clone();
-        let file_keys: Vec<ByKey> = header.iter().map_while(ByKey::from_column).collect();
-        let rest: Vec<String> = header
-            .iter()
-            .skip(file_keys.len())
-            .map(str::to_string)
-            .collect();
-        let Some(&(kind, _)) = headers.iter().find(|(_, h)| *h == rest) else {
-            bail!(
-                "{}: not a table written by pgn960 stats (its header is {:?})",
-                path.display(),
-                header.iter().collect::<Vec<_>>().join(",")
-            );
-        };
-        let names = |k: &[ByKey]| {
-            let names: Vec<&str> = k.iter().map(|k| k.column()).collect();
-            if names.is_empty() {
-                "no --by keys".to_string()
-            } else {
-                format!("--by keys {}", names.join(","))
-            }
-        };
-        match &first_keys {
-            Some(expected) if *expected != file_keys => bail!(
-                "{}: a table with {}, not {}: tables merge only with tables of the same keys",
-                path.display(),
-                names(&file_keys),
-                names(expected)
-            ),
-            Some(_) => {}
-            None => first_keys = Some(file_keys.clone()),
-        }
-        merged.tables.keys = file_keys.clone();
-        match kind {
-            TableKind::Sp => merged.sp = true,
-            TableKind::DoubleChess960 => merged.double_chess960 = true,
-        }
-        for (i, record) in reader.records().enumerate() {
-            let at = || format!("{}: row {}", path.display(), i + 2);
-            let record = record.with_context(|| format!("{}: not a CSV row", at()))?;
-            let row: Row = record
-                .deserialize(Some(&header))
-                .with_context(|| format!("{}: not a pgn960 stats row", at()))?;
-            let key = file_keys
-                .iter()
-                .zip(record.iter())
-                .map(|(&k, text)| KeyValue::parse(k, text))
-                .collect::<Result<Key, String>>()
-                .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
-            let counts = row.counts();
-            counts
-                .check()
-                .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
-            let target = match row.black_sp {
-                Some(black) if black < 960 && row.sp < 960 => merged
-                    .tables
-                    .by_pair
-                    .entry((key, row.sp, black))
-                    .or_default(),
-                None if row.sp < 960 => match merged.tables.sp_counts(&key, row.sp) {
-                    Some(counts) => counts,
-                    None => bail!("{}: cannot count SP {}", at(), row.sp),
-                },
-                None => bail!("{}: SP {} is out of range", at(), row.sp),
-                Some(black) => bail!("{}: SP pair {}/{black} is out of range", at(), row.sp),
-            };
-            target
-                .checked_merge(&counts)
-                .with_context(|| format!("{}: the sums overflow", at()))?;
-        }
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        files.push((path.display().to_string(), std::io::BufReader::new(file)));
     }
-    // An all-zero row adds nothing: drop the cells it made, so that the merge of tables
-    // equals the table of the games (whose cells exist only with games).
-    for cell in merged.tables.by_sp.values_mut() {
-        cell.retain(|_, c| c.games > 0);
-    }
-    merged.tables.by_sp.retain(|_, cell| !cell.is_empty());
-    merged.tables.by_pair.retain(|_, c| c.games > 0);
-    Ok(merged)
+    Ok(merge_csv(files, keys)?)
 }
 
 /// The outputs of a stats run, planned, with their formats.
@@ -737,47 +217,50 @@ fn dfrc_path(args: &StatsArgs) -> Option<&PathBuf> {
     args.dfrc_table.as_ref().or(args.dfrc_old.as_ref())
 }
 
+/// The library's options of a run over games.
+fn stats_options(args: &StatsArgs, globals: Globals) -> StatsOptions {
+    StatsOptions {
+        filters: args.filters.clone(),
+        include_classical: args.include_classical,
+        headers_only: args.headers_only,
+        by: args.by.clone(),
+        band_width: args.band_width,
+        pairs: args.pairs.is_some(),
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+        threads: globals.threads,
+        stop: None,
+    }
+}
+
 /// Counts every game of the inputs into tables (and the pairs into `pairer`).
 fn count_games(
     args: &StatsArgs,
     globals: Globals,
     summary: &mut StatsSummary,
     pairer: &mut Pairer,
-) -> Result<Tables> {
-    let filters = args.filters.clone();
-    let judge = Judge {
-        filters: &filters,
-        include_classical: args.include_classical,
-        missing_variant: globals.variant,
-        keys: &args.by,
-        band_width: args.band_width,
-        pairs: args.pairs.is_some(),
-        max_game_bytes: globals.max_game_bytes,
-    };
+) -> Result<SpTables> {
+    let options = stats_options(args, globals);
     let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut tables = Tables::new(args.by.clone());
-    let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+    let mut counts = StatsCounts::new(args.by.clone());
     driver.run(
-        |bytes, origin| process(bytes, origin, &judge, args.headers_only),
-        |_, chunk, _| {
-            tables.merge(chunk.tables);
-            summary.games_read += chunk.read;
-            summary.counted += chunk.counted;
-            summary.counted_double_chess960 += chunk.counted_pairs;
-            summary.results_corrected += chunk.results_corrected;
-            for (k, v) in chunk.excluded {
-                *excluded.entry(k).or_default() += v;
-            }
-            for game in chunk.pair_games {
+        |bytes, origin| count_chunk(bytes, origin, &options),
+        |_, mut chunk, _| {
+            for game in std::mem::take(&mut chunk.pair_games) {
                 pairer.push(game);
             }
+            counts.merge(chunk);
             Ok(())
         },
     )?;
     driver.finish();
     pairer.finish();
-    summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
-    Ok(tables)
+    summary.games_read = counts.games_read;
+    summary.counted = counts.counted;
+    summary.counted_double_chess960 = counts.counted_double_chess960;
+    summary.results_corrected = counts.results_corrected;
+    summary.excluded = counts.excluded_by_name();
+    Ok(counts.tables)
 }
 
 /// Runs `pgn960 stats`.
@@ -807,26 +290,38 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let plan = &mut outputs.plan;
     let keys = &tables.keys;
     if write_sp {
-        let cells = tables.sp_keys().into_iter().map(|k| tables.sp_cell(&k));
         let (id, format) = outputs.sp;
         let mut reports = Vec::new();
-        let sink = write_cells(plan.create(id)?, keys, cells, false, format, |cell| {
-            reports.push(cell_report(keys, cell))
-        })?;
+        let mut sink = plan.create(id)?;
+        write_table(
+            &mut sink,
+            keys,
+            tables.sp_cells(),
+            false,
+            format.text(),
+            |cell| reports.push(cell_report(keys, cell)),
+        )?;
         plan.finish(sink)?;
         summary.significance = reports;
     }
     if let (Some((id, format)), true) = (outputs.dfrc, write_dfrc) {
-        let cells = tables.pair_cells().into_iter();
         let mut dfrc_reports = Vec::new();
-        let sink = write_cells(plan.create(id)?, keys, cells, true, format, |cell| {
-            dfrc_reports.push(dfrc_cell_report(keys, cell))
-        })?;
+        let mut sink = plan.create(id)?;
+        write_table(
+            &mut sink,
+            keys,
+            tables.pair_cells(),
+            true,
+            format.text(),
+            |cell| dfrc_reports.push(dfrc_cell_report(keys, cell)),
+        )?;
         plan.finish(sink)?;
         summary.dfrc_significance = dfrc_reports;
     }
     if let Some((id, format)) = outputs.pairs {
-        plan.finish(write_pairs(plan.create(id)?, &pairer, format)?)?;
+        let mut sink = plan.create(id)?;
+        write_pairs(&mut sink, &pairer, format.text())?;
+        plan.finish(sink)?;
         summary.pairs = pairs_report(&pairer);
     }
     summary.seconds = started.elapsed().as_secs_f64();
@@ -846,19 +341,6 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         outputs.plan.summary(&summary_text(args, &summary));
     }
     Ok(summary)
-}
-
-/// The pairs' part of the report.
-fn pairs_report(pairer: &Pairer) -> Option<PairsReport> {
-    let total = pairer.rows().pop()?;
-    Some(PairsReport {
-        player_a: pairer.players.as_ref().map(|p| p.0.clone()),
-        player_b: pairer.players.as_ref().map(|p| p.1.clone()),
-        pairs: total.pairs,
-        unpaired_games: pairer.unpaired_games,
-        other_pairs: pairer.other_pairs,
-        total,
-    })
 }
 
 /// The summary of a run over games: the counts, why games were not counted (and, when

@@ -4,26 +4,17 @@
 
 use crate::args::{TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::output::{OutputPlan, Sink};
-use crate::select::{FilteredBy, Filters, GameFacts};
-use crate::tree::positions::{PositionTable, Reached};
-use crate::tree::table::{self, WriteOptions};
-use crate::tree::{Format, GameOutcome, Pruning, Tree, EVAL_CAP_CP};
+use crate::output::OutputPlan;
 use anyhow::{Context, Result};
-use chess960_core::{Move, Position, StartKind};
-use pgn960::annotations::Annotations;
-use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{
-    observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode,
-    ValidateOptions, Verdict,
+use pgn960::select::Filters;
+use pgn960::tree::positions::PositionTable;
+use pgn960::tree::{
+    count_chunk, merge_within, parse_sp_list, table, write_tree, Pruning, SpSet, Tree, TreeCounts,
+    TreeOptions, WriteOptions, DEFAULT_MAX_NODES,
 };
-use pgn_parse::{GameResult, Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-/// The default node budget: about 1.7 GB of nodes (104 bytes each).
-pub const DEFAULT_MAX_NODES: u64 = 16_000_000;
 
 /// Arguments of `pgn960 tree`.
 #[derive(Debug, clap::Args)]
@@ -79,68 +70,6 @@ pub struct TreeArgs {
     pub read: crate::args::ReadOptions,
 }
 
-/// A set of start positions given by `--sp`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpSet(Vec<bool>);
-
-impl SpSet {
-    /// Whether `sp` is in the set.
-    pub fn contains(&self, sp: u16) -> bool {
-        self.0.get(usize::from(sp)).copied().unwrap_or(false)
-    }
-}
-
-/// Parses `518`, `0-9,518`: numbers and inclusive ranges within 0..=959.
-pub fn parse_sp_list(text: &str) -> Result<SpSet, String> {
-    let mut set = vec![false; 960];
-    for part in text.split(',').map(str::trim) {
-        let number = |s: &str| match s.trim().parse::<u64>() {
-            Ok(n) if n < 960 => Ok(n as u16),
-            Ok(_) => Err(crate::args::sp_out_of_range(s.trim())),
-            _ => Err(format!("{s:?} is not a start position number")),
-        };
-        let (lo, hi) = match part.split_once('-') {
-            Some((a, b)) => (number(a)?, number(b)?),
-            None => (number(part)?, number(part)?),
-        };
-        if lo > hi {
-            return Err(format!("{part:?}: the range is empty"));
-        }
-        for sp in lo..=hi {
-            set[usize::from(sp)] = true;
-        }
-    }
-    Ok(SpSet(set))
-}
-
-/// Why a game was not counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum Excluded {
-    Invalid,
-    Unsupported,
-    Unfinished,
-    NotAStart,
-    DoubleChess960,
-    Classical,
-    Sp,
-    Filtered(FilteredBy),
-}
-
-impl Excluded {
-    fn name(self) -> &'static str {
-        match self {
-            Excluded::Invalid => "invalid",
-            Excluded::Unsupported => "unsupported-variant",
-            Excluded::Unfinished => "unfinished",
-            Excluded::NotAStart => "mid-game-fen",
-            Excluded::DoubleChess960 => "double-chess960",
-            Excluded::Classical => "classical",
-            Excluded::Sp => "filtered-sp",
-            Excluded::Filtered(f) => f.name(),
-        }
-    }
-}
-
 /// The summary of a tree run.
 #[derive(Debug, Default, Serialize)]
 pub struct TreeSummary {
@@ -162,197 +91,8 @@ pub struct TreeSummary {
     pub seconds: f64,
 }
 
-/// What `tree` and `report` keep of a game's main line while the library reads it: its
-/// first `max_plies` moves, the evaluation after each and (when asked) the position after
-/// each. Memory stays bounded by `max_plies`, not by the game.
-pub(crate) struct FirstMoves {
-    max_plies: usize,
-    keep_positions: bool,
-    /// The first moves, with the evaluation after each.
-    pub(crate) moves: Vec<(Move, Option<i64>)>,
-    /// The position after each of them (when kept).
-    pub(crate) positions: Vec<Position>,
-}
-
-impl FirstMoves {
-    /// Keeps the first `max_plies` moves, and the positions after them if `keep_positions`.
-    pub(crate) fn new(max_plies: usize, keep_positions: bool) -> FirstMoves {
-        FirstMoves {
-            max_plies,
-            keep_positions,
-            moves: Vec::new(),
-            positions: Vec::new(),
-        }
-    }
-
-    /// A new game's tags were read.
-    pub(crate) fn clear(&mut self) {
-        self.moves.clear();
-        self.positions.clear();
-    }
-
-    /// A main-line move was played.
-    pub(crate) fn push(&mut self, step: &MainMove<'_, '_>) {
-        if self.moves.len() < self.max_plies {
-            self.moves.push((step.chess_move, None));
-            if self.keep_positions {
-                self.positions.push(step.after.clone());
-            }
-        }
-    }
-
-    /// A main-line comment after `plies` plies: its evaluation, for a kept move.
-    pub(crate) fn comment(&mut self, text: &[u8], plies: u32) {
-        let Some(index) = (plies as usize).checked_sub(1) else {
-            return;
-        };
-        if let Some(slot) = self.moves.get_mut(index) {
-            if let Some(eval) = Annotations::parse(text).eval {
-                let cp = (eval.capped_pawns(EVAL_CAP_CP as f64 / 100.0) * 100.0).round() as i64;
-                slot.1 = Some(cp);
-            }
-        }
-    }
-}
-
-/// The observer of `tree`: the first moves of each game, counted into a chunk's tree.
-struct TreeObserver<'p, 'o> {
-    plan: &'p Plan<'o>,
-    first: FirstMoves,
-    out: ChunkTree,
-}
-
-impl<'a> GameObserver<'a> for TreeObserver<'_, '_> {
-    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
-        self.first.clear();
-        Skip(false)
-    }
-    fn main_move(&mut self, step: MainMove<'_, 'a>) {
-        self.first.push(&step);
-    }
-    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        self.first.comment(text, plies);
-    }
-    fn end_game(&mut self, game: Judged<'_, 'a>) {
-        let (out, plan) = (&mut self.out, self.plan);
-        out.read += 1;
-        let (sp, outcome) = match judge(&game.verdict, game.tags, plan) {
-            Ok(counted) => counted,
-            Err(why) => {
-                *out.excluded.entry(why).or_default() += 1;
-                return;
-            }
-        };
-        let moves = &self.first.moves;
-        if plan.positions {
-            let reached: Vec<Reached> = (self.first.positions.iter().zip(moves))
-                .enumerate()
-                .map(|(i, (pos, (_, eval)))| Reached::new(pos, i as u32 + 1, *eval))
-                .collect();
-            out.positions.add_game(sp, &reached, outcome);
-        } else {
-            out.tree.add_game(sp, moves, outcome);
-        }
-        out.counted += 1;
-    }
-}
-
-/// What a chunk adds.
-#[derive(Default)]
-struct ChunkTree {
-    tree: Tree,
-    positions: PositionTable,
-    read: u64,
-    counted: u64,
-    excluded: BTreeMap<Excluded, u64>,
-}
-
-impl ChunkOutput for ChunkTree {
-    fn games(&self) -> u64 {
-        self.read
-    }
-}
-
-/// What decides which games count and how.
-struct Plan<'a> {
-    depth: usize,
-    positions: bool,
-    filters: &'a Filters,
-    sps: Option<&'a SpSet>,
-    include_classical: bool,
-    missing_variant: MissingVariant,
-    max_game_bytes: usize,
-}
-
-/// Counts the games of one chunk, read by the library's loop.
-fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkTree {
-    let options = ValidateOptions {
-        missing_variant: plan.missing_variant,
-        max_game_bytes: plan.max_game_bytes,
-        ..ValidateOptions::default()
-    };
-    let mut observer = TreeObserver {
-        plan,
-        first: FirstMoves::new(plan.depth, plan.positions),
-        out: ChunkTree::default(),
-    };
-    observe_chunk(
-        bytes,
-        origin,
-        &options,
-        ReadMode::Replay,
-        false,
-        &mut observer,
-    );
-    observer.out
-}
-
-/// The SP and outcome of a game that counts, or why it does not.
-fn judge(
-    verdict: &Verdict,
-    tags: &[Tag<'_>],
-    plan: &Plan<'_>,
-) -> Result<(u16, GameOutcome), Excluded> {
-    let valid = match verdict {
-        Verdict::Valid(v) => v,
-        Verdict::Unsupported(_) => return Err(Excluded::Unsupported),
-        Verdict::Invalid(_) => return Err(Excluded::Invalid),
-    };
-    let white_half_points = match valid.result {
-        GameResult::WhiteWins => 2,
-        GameResult::Draw => 1,
-        GameResult::BlackWins => 0,
-        GameResult::Unknown => return Err(Excluded::Unfinished),
-    };
-    let sp = match valid.class.kind {
-        StartKind::Chess960(sp) => sp,
-        StartKind::DoubleChess960 { .. } => return Err(Excluded::DoubleChess960),
-        StartKind::NotAStart => return Err(Excluded::NotAStart),
-    };
-    if valid.kind == GameKind::Standard && !plan.include_classical {
-        return Err(Excluded::Classical);
-    }
-    if plan.sps.is_some_and(|set| !set.contains(sp)) {
-        return Err(Excluded::Sp);
-    }
-    let facts = GameFacts::from_tags(tags);
-    if let Some(f) = plan
-        .filters
-        .check(&facts, crate::select::date_span(tags), Some(valid.plies))
-    {
-        return Err(Excluded::Filtered(f));
-    }
-    Ok((
-        sp,
-        GameOutcome {
-            white_half_points,
-            ratings: facts.ratings,
-        },
-    ))
-}
-
 /// The format asked for, else the one the output's name says.
-fn format_of(args: &TreeArgs) -> Result<Format> {
+fn format_of(args: &TreeArgs) -> Result<TableFormat> {
     TableFormat::choose(
         "tree",
         &args.table.output,
@@ -362,76 +102,48 @@ fn format_of(args: &TreeArgs) -> Result<Format> {
     )
 }
 
-/// Adds `other` to `tree` within `budget` nodes: when they would not fit, the tree is
-/// first cut back to half the budget (also used by `report`).
-pub fn merge_within(
-    tree: &mut Tree,
-    other: &Tree,
-    budget: usize,
-    pruning: &mut Pruning,
-) -> Result<()> {
-    if tree.len() + other.len() > budget {
-        tree.evict(budget / 2, pruning);
+/// The library's options of a run over games.
+fn tree_options(args: &TreeArgs, globals: Globals) -> TreeOptions {
+    TreeOptions {
+        depth: args.depth as usize,
+        positions: args.positions,
+        filters: args.filters.clone(),
+        sps: args.sp.clone(),
+        include_classical: args.include_classical,
+        max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+        threads: globals.threads,
+        stop: None,
     }
-    tree.merge(other, budget, pruning)
-        .context("the tree's counts overflow")
-}
-
-/// What a tree run grows: the tree (or the positions) within the node budget.
-struct Grown<'t> {
-    tree: &'t mut Tree,
-    positions: &'t mut PositionTable,
-    pruning: &'t mut Pruning,
-    budget: usize,
 }
 
 /// Counts every game of the inputs into the tree (or the positions) and the summary.
-fn count_games(
-    args: &TreeArgs,
-    globals: Globals,
-    summary: &mut TreeSummary,
-    grown: &mut Grown<'_>,
-) -> Result<()> {
-    let filters = args.filters.clone();
-    let plan = Plan {
-        depth: args.depth as usize,
-        positions: args.positions,
-        filters: &filters,
-        sps: args.sp.as_ref(),
-        include_classical: args.include_classical,
-        missing_variant: globals.variant,
-        max_game_bytes: globals.max_game_bytes,
-    };
+fn count_games(args: &TreeArgs, globals: Globals, summary: &mut TreeSummary) -> Result<TreeCounts> {
+    let options = tree_options(args, globals);
     let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut excluded: BTreeMap<Excluded, u64> = BTreeMap::new();
+    let mut counts = TreeCounts::default();
     driver.run(
-        |bytes, origin| process(bytes, origin, &plan),
+        |bytes, origin| count_chunk(bytes, origin, &options),
         |_, chunk, _| {
-            summary.games_read += chunk.read;
-            summary.counted += chunk.counted;
-            for (k, v) in chunk.excluded {
-                *excluded.entry(k).or_default() += v;
-            }
-            if args.positions {
-                grown
-                    .positions
-                    .merge(chunk.positions, grown.budget, grown.pruning)
-            } else {
-                merge_within(grown.tree, &chunk.tree, grown.budget, grown.pruning)
-            }
+            counts
+                .merge(chunk, &options)
+                .context("the tree's counts overflow")
         },
     )?;
     driver.finish();
-    let excluded_total: u64 = excluded.values().sum();
-    if summary.games_read != summary.counted + excluded_total {
+    let excluded_total: u64 = counts.excluded.values().sum();
+    if counts.games_read != counts.counted + excluded_total {
         anyhow::bail!(
             "internal error: games read ({}) != counted ({}) + excluded ({excluded_total}); nothing written",
-            summary.games_read,
-            summary.counted
+            counts.games_read,
+            counts.counted
         );
     }
-    summary.excluded = excluded.into_iter().map(|(k, v)| (k.name(), v)).collect();
-    Ok(())
+    summary.games_read = counts.games_read;
+    summary.counted = counts.counted;
+    summary.excluded = counts.excluded_by_name();
+    Ok(counts)
 }
 
 /// Runs `pgn960 tree`.
@@ -450,24 +162,23 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
         max_nodes: args.max_nodes,
         ..TreeSummary::default()
     };
-    let mut tree = Tree::new();
-    let mut positions = PositionTable::default();
-    let mut pruning = Pruning::default();
-    if args.merge {
+    let (tree, positions, pruning) = if args.merge {
+        let mut tree = Tree::new();
+        let mut pruning = Pruning::default();
         for path in &args.inputs {
-            let other = table::read_table(path)?;
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let name = path.display().to_string();
+            let other = table::read_csv(&name, std::io::BufReader::new(file))?;
             merge_within(&mut tree, &other, budget, &mut pruning)
+                .context("the tree's counts overflow")
                 .with_context(|| format!("while merging {}", path.display()))?;
         }
+        (tree, PositionTable::default(), pruning)
     } else {
-        let mut grown = Grown {
-            tree: &mut tree,
-            positions: &mut positions,
-            pruning: &mut pruning,
-            budget,
-        };
-        count_games(args, globals, &mut summary, &mut grown)?;
-    }
+        let counts = count_games(args, globals, &mut summary)?;
+        (counts.tree, counts.positions, counts.pruning)
+    };
     summary.nodes = if args.positions {
         positions.len() as u64
     } else {
@@ -483,9 +194,9 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
     };
     let mut sink = plan.create(tree_id)?;
     if args.positions {
-        positions.write(&mut sink, format, args.min_games)?;
+        positions.write(&mut sink, format.text(), args.min_games)?;
     } else {
-        write_tree(&mut sink, &tree, format, opts)?;
+        write_tree(&mut sink, &tree, format.text(), opts)?;
     }
     plan.finish(sink)?;
     if let Some(id) = report_id {
@@ -496,26 +207,6 @@ pub fn run(args: &TreeArgs, globals: Globals) -> Result<TreeSummary> {
     plan.commit()?;
     plan.summary(&summary_text(&summary, args.merge));
     Ok(summary)
-}
-
-fn write_tree(sink: &mut Sink, tree: &Tree, format: Format, opts: WriteOptions) -> Result<()> {
-    match format {
-        Format::Csv | Format::Jsonl | Format::Parquet => {
-            let mut w = csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(&mut *sink);
-            w.write_record(table::HEADER)?;
-            table::walk(
-                tree,
-                opts,
-                &mut |visit: table::Visit| Ok(w.serialize(visit.row)?),
-                &mut || Ok(()),
-            )?;
-            w.flush()?;
-        }
-        Format::Json => table::write_json(tree, opts, sink)?,
-    }
-    Ok(())
 }
 
 impl TreeSummary {
@@ -560,19 +251,4 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
         }
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sp_lists() {
-        let set = parse_sp_list("0-2,518").unwrap();
-        assert!(set.contains(0) && set.contains(2) && set.contains(518));
-        assert!(!set.contains(3));
-        assert!(parse_sp_list("960").is_err());
-        assert!(parse_sp_list("5-3").is_err());
-        assert!(parse_sp_list("x").is_err());
-    }
 }

@@ -7,7 +7,7 @@ use crate::output::{print_summary, AtomicFile, OutputPlan, Sink};
 use anyhow::{bail, Result};
 use chess960_core::{CastlingStyle, FenFieldSpans, Position, Setup};
 use pgn960::input::{self, InputName, Source};
-use pgn960::pipeline::{ChunkOutput, Cut};
+use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::validate::{
     observe_chunk, GameObserver, Judged, ReadMode, RejectReason, ValidateOptions,
 };
@@ -89,9 +89,37 @@ struct XfenProblem {
     reason: String,
 }
 
+impl XfenReport {
+    /// Counts a converted chunk and notes its problems (the first 20 as messages, the
+    /// first 1000 in the report).
+    fn note(
+        &mut self,
+        chunk: &Converted,
+        file: &str,
+        info: &ChunkInfo,
+        messages: &mut Vec<String>,
+    ) {
+        for p in &chunk.problems {
+            if messages.len() < 20 {
+                messages.push(format!("{file}:{}: {}", info.line(p.local_line), p.reason));
+            }
+            if self.problems.len() < 1000 {
+                self.problems.push(XfenProblem {
+                    file: file.to_string(),
+                    line: info.line(p.local_line),
+                    reason: p.reason.clone(),
+                });
+            }
+        }
+        self.fens += chunk.fens;
+        self.rewritten += chunk.changed;
+        self.unreadable += chunk.problems.len() as u64;
+    }
+}
+
 /// A FEN that could not be read.
 #[derive(Debug, Clone)]
-struct Problem {
+struct FenProblem {
     local_line: u32,
     reason: String,
 }
@@ -99,7 +127,7 @@ struct Problem {
 /// What one chunk became.
 struct Converted {
     text: Vec<u8>,
-    problems: Vec<Problem>,
+    problems: Vec<FenProblem>,
     fens: u64,
     changed: u64,
 }
@@ -223,7 +251,7 @@ fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
                 .count();
         let (content, ending) = raw.split_at(content_end);
         let Ok(line) = std::str::from_utf8(content) else {
-            out.problems.push(Problem {
+            out.problems.push(FenProblem {
                 local_line: i as u32 + 1,
                 reason: "not UTF-8 text".into(),
             });
@@ -243,7 +271,7 @@ fn convert_fen_list(bytes: &[u8], to: CastlingStyle) -> Converted {
             Err(reason) => {
                 out.text.truncate(before);
                 out.fens += 1;
-                out.problems.push(Problem {
+                out.problems.push(FenProblem {
                     local_line: i as u32 + 1,
                     reason,
                 });
@@ -306,7 +334,7 @@ fn convert_pgn(
         let tag = match item {
             Seen::Fen(tag) => tag,
             Seen::Unread(offset) => {
-                out.problems.push(Problem {
+                out.problems.push(FenProblem {
                     local_line: lines.locate(bytes, offset - base).0,
                     reason: format!(
                         "a game of more than {} bytes (--max-game-bytes) is copied as written: a FEN in it is not converted",
@@ -328,7 +356,7 @@ fn convert_pgn(
                 copied = end;
             }
             Ok(_) => {}
-            Err(reason) => out.problems.push(Problem {
+            Err(reason) => out.problems.push(FenProblem {
                 local_line: lines.locate(bytes, tag.offset - base).0,
                 reason: format!("FEN {}: {reason}", pgn960::validate::quoted(&value)),
             }),
@@ -409,21 +437,7 @@ pub fn run(args: &XfenArgs, globals: Globals) -> Result<u64> {
                     (None, Some(out)) => out.write_all(&chunk.text)?,
                     (None, None) => {}
                 }
-                for p in &chunk.problems {
-                    if messages.len() < 20 {
-                        messages.push(format!("{name}:{}: {}", info.line(p.local_line), p.reason));
-                    }
-                    if report.problems.len() < 1000 {
-                        report.problems.push(XfenProblem {
-                            file: name.to_string(),
-                            line: info.line(p.local_line),
-                            reason: p.reason.clone(),
-                        });
-                    }
-                }
-                report.fens += chunk.fens;
-                report.rewritten += chunk.changed;
-                report.unreadable += chunk.problems.len() as u64;
+                report.note(&chunk, &name.to_string(), info, &mut messages);
                 Ok(())
             },
         )?;

@@ -3,17 +3,17 @@
 //! self-contained HTML file it is rendered into ([`html`]).
 //!
 //! Everything derived (scores, intervals, p- and q-values, the funnel) comes from
-//! [`crate::stats::table`] and [`crate::stats::significance`]; the page's script only
+//! [`pgn960::stats::table`] and [`pgn960::stats::significance`]; the page's script only
 //! draws and sorts what the data block holds.
 
 pub mod html;
 pub mod sha256;
 pub mod tables;
 
-use crate::select::Speed;
-use crate::stats::by::KeyValue;
-use crate::stats::significance::{analyse, Funnel, Homogeneity, Wdl, ALPHA};
-use crate::stats::table::{back_rank, Counts, Row};
+use pgn960::select::Speed;
+use pgn960::stats::by::KeyValue;
+use pgn960::stats::significance::{analyse, Funnel, Homogeneity, Wdl, ALPHA};
+use pgn960::stats::table::{back_rank, SpCounts, SpRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -25,30 +25,30 @@ pub struct Page {
     /// The pgn960 version that wrote it.
     pub version: String,
     /// Where the numbers come from and what was read.
-    pub summary: Summary,
+    pub summary: PageSummary,
     /// The significance of the whole table.
     pub overview: Overview,
     /// The 95% funnel of chance: (games, low, high) for a range of game counts.
     pub funnel: Vec<(u64, f64, f64)>,
     /// The 960 start positions, SP order.
-    pub sps: Vec<SpRow>,
+    pub sps: Vec<PageSpRow>,
     /// Cuts of the table (time control, rating band, or any key column of a stats table).
-    pub cuts: Vec<Cut>,
+    pub cuts: Vec<PageCut>,
     /// The opening tree, when one was counted or given.
     pub tree: Option<TreeSection>,
     /// Double Chess960 pairs with games.
-    pub pairs: Vec<PairRow>,
+    pub pairs: Vec<PagePairRow>,
 }
 
 /// What was read: the archive summary.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Summary {
+pub struct PageSummary {
     /// The inputs (PGN files, or the tables the page was built from).
     pub inputs: Vec<String>,
     /// Whether the page was built from tables (`--from-stats`), not games.
     pub from_tables: bool,
     /// The counts of reading and validating the games (absent when built from tables).
-    pub archive: Option<crate::archive::Summary>,
+    pub archive: Option<crate::archive::ArchiveSummary>,
     /// Games counted in the SP table.
     pub counted: u64,
     /// Games counted in the Double Chess960 table.
@@ -71,7 +71,7 @@ pub struct Summary {
 }
 
 /// Distinct event and player names tallied at most (memory stays bounded); later new
-/// names are counted in [`Summary::names_untallied`].
+/// names are counted in [`PageSummary::names_untallied`].
 pub const NAME_CAP: usize = 20_000;
 
 /// The whole table's pool and homogeneity test and the one-sentence verdict.
@@ -85,7 +85,7 @@ pub struct Overview {
     pub homogeneity: Option<Homogeneity>,
     /// SPs with q < 0.05.
     pub significant: usize,
-    /// The verdict sentence of [`crate::stats::significance::verdict`].
+    /// The verdict sentence of [`pgn960::stats::significance::verdict`].
     pub verdict: String,
     /// The q-value threshold SPs are named at.
     pub alpha: f64,
@@ -93,7 +93,7 @@ pub struct Overview {
 
 /// One start position's row.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct SpRow {
+pub struct PageSpRow {
     /// SP number.
     pub sp: u16,
     /// White's back rank (`RNBQKBNR`).
@@ -124,9 +124,9 @@ pub struct SpRow {
     pub elo: Option<f64>,
 }
 
-impl SpRow {
-    fn new(row: &Row, p: Option<f64>, q: Option<f64>) -> SpRow {
-        SpRow {
+impl PageSpRow {
+    fn new(row: &SpRow, p: Option<f64>, q: Option<f64>) -> PageSpRow {
+        PageSpRow {
             sp: row.sp,
             start: row.start.clone(),
             games: row.games,
@@ -150,7 +150,7 @@ impl SpRow {
 
 /// A cut of the table by one key (a column of `stats --by`).
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Cut {
+pub struct PageCut {
     /// The key's column name (`time_control`, `rating_band`, ...).
     pub key: String,
     /// The values present, in table order.
@@ -201,7 +201,7 @@ pub fn value_rank(value: &KeyValue) -> u64 {
 }
 
 /// The cells of one cut key: per value (its sort key and label), per SP with games.
-pub type CutCells = BTreeMap<(u64, String), BTreeMap<u16, Counts>>;
+pub type CutCells = BTreeMap<(u64, String), BTreeMap<u16, SpCounts>>;
 
 /// The opening tree shown per SP.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -231,7 +231,7 @@ pub struct TreeNode(
 
 /// A Double Chess960 pair: (white SP, black SP, games, W, D, L, score).
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct PairRow(
+pub struct PagePairRow(
     pub u16,
     pub u16,
     pub u64,
@@ -245,9 +245,9 @@ pub struct PairRow(
 #[derive(Debug, Clone)]
 pub struct Tally {
     /// Per SP (index = SP), 960 entries.
-    pub overall: Vec<Counts>,
+    pub overall: Vec<SpCounts>,
     /// Double Chess960 pairs.
-    pub pairs: BTreeMap<(u16, u16), Counts>,
+    pub pairs: BTreeMap<(u16, u16), SpCounts>,
     /// Per cut key (in page order): per value (in table order, with its sort key): per SP.
     pub cuts: Vec<(String, CutCells)>,
 }
@@ -255,7 +255,7 @@ pub struct Tally {
 impl Default for Tally {
     fn default() -> Tally {
         Tally {
-            overall: vec![Counts::default(); 960],
+            overall: vec![SpCounts::default(); 960],
             pairs: BTreeMap::new(),
             cuts: Vec::new(),
         }
@@ -291,26 +291,26 @@ const FUNNEL_POINTS: usize = 80;
 
 impl Page {
     /// The page of `tally`, with `summary` and `tree` as given; the title names the inputs.
-    pub fn build(tally: &Tally, summary: Summary, tree: Option<TreeSection>) -> Page {
-        let rows: Vec<Row> = tally
+    pub fn build(tally: &Tally, summary: PageSummary, tree: Option<TreeSection>) -> Page {
+        let rows: Vec<SpRow> = tally
             .overall
             .iter()
             .enumerate()
-            .map(|(sp, c)| Row::new(sp as u16, None, back_rank(sp as u16), c))
+            .map(|(sp, c)| SpRow::new(sp as u16, None, back_rank(sp as u16), c))
             .collect();
         let wdl: Vec<Wdl> = tally.overall.iter().map(Wdl::from).collect();
         let analysis = analyse(&wdl);
         let sps = rows
             .iter()
             .zip(&analysis.tests)
-            .map(|(r, t)| SpRow::new(r, t.p, t.q))
+            .map(|(r, t)| PageSpRow::new(r, t.p, t.q))
             .collect();
         let games: u64 = tally.overall.iter().map(|c| c.games).sum();
         let funnel = funnel_outline(&wdl, tally.overall.iter().map(|c| c.games).max());
         let cuts = tally
             .cuts
             .iter()
-            .map(|(key, values)| Cut {
+            .map(|(key, values)| PageCut {
                 key: key.clone(),
                 values: values
                     .iter()
@@ -323,7 +323,7 @@ impl Page {
             .iter()
             .filter(|(_, c)| c.games > 0)
             .map(|(&(w, b), c)| {
-                PairRow(
+                PagePairRow(
                     w,
                     b,
                     c.games,
@@ -392,8 +392,8 @@ fn funnel_outline(wdl: &[Wdl], max: Option<u64>) -> Vec<(u64, f64, f64)> {
 }
 
 /// One value of a cut: its SPs' rows and tests within the cell.
-fn cut_value(value: &str, by_sp: &BTreeMap<u16, Counts>) -> CutValue {
-    let mut all = vec![Counts::default(); 960];
+fn cut_value(value: &str, by_sp: &BTreeMap<u16, SpCounts>) -> CutValue {
+    let mut all = vec![SpCounts::default(); 960];
     for (&sp, c) in by_sp {
         if let Some(slot) = all.get_mut(usize::from(sp)) {
             *slot = *c;
@@ -407,7 +407,7 @@ fn cut_value(value: &str, by_sp: &BTreeMap<u16, Counts>) -> CutValue {
         .enumerate()
         .filter(|(_, (c, _))| c.games > 0)
         .map(|(sp, (c, t))| {
-            let r = Row::new(sp as u16, None, String::new(), c);
+            let r = SpRow::new(sp as u16, None, String::new(), c);
             let (w, d, l) = (c.white_wins, c.draws, c.black_wins);
             CutRow(
                 sp as u16,
@@ -471,7 +471,7 @@ impl NameTally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::table::Winner;
+    use pgn960::stats::table::Winner;
 
     #[test]
     fn page_rows_come_from_the_stats_code() {
@@ -480,7 +480,7 @@ mod tests {
             tally.overall[518].add(Winner::White, Some((1500, 1500)));
         }
         tally.overall[0].add(Winner::Black, None);
-        let page = Page::build(&tally, Summary::default(), None);
+        let page = Page::build(&tally, PageSummary::default(), None);
         assert_eq!(page.sps.len(), 960);
         let row = &page.sps[518];
         assert_eq!((row.start.as_str(), row.games, row.w), ("RNBQKBNR", 3, 3));

@@ -2,10 +2,10 @@
 //! `pgn960 stats`, with or without `--by` key columns, SP or Double Chess960) and
 //! `--from-tree` (the JSON tree of `pgn960 tree`).
 
-use super::{value_rank, CutCells, Summary, Tally, TreeNode, TreeSection};
-use crate::stats::by::{ByKey, KeyValue};
-use crate::stats::table::Counts;
+use super::{value_rank, CutCells, PageSummary, Tally, TreeNode, TreeSection};
 use anyhow::{bail, Context, Result};
+use pgn960::stats::by::{ByKey, KeyValue};
+use pgn960::stats::table::SpCounts;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,8 +33,8 @@ struct StatsRecord {
 }
 
 impl StatsRecord {
-    fn counts(&self) -> Counts {
-        Counts {
+    fn counts(&self) -> SpCounts {
+        SpCounts {
             games: self.games,
             white_wins: self.white_wins,
             draws: self.draws,
@@ -44,7 +44,7 @@ impl StatsRecord {
             black_elo_sum: self.black_elo_sum,
             rated_white_half_points: self.rated_white_half_points,
             expected_micropoints: self.expected_micropoints,
-            ..Counts::default()
+            ..SpCounts::default()
         }
     }
 }
@@ -52,12 +52,12 @@ impl StatsRecord {
 /// What one stats file holds, summed.
 #[derive(Default)]
 struct FileSums {
-    sp: Option<Vec<Counts>>,
-    pairs: Option<BTreeMap<(u16, u16), Counts>>,
+    sp: Option<Vec<SpCounts>>,
+    pairs: Option<BTreeMap<(u16, u16), SpCounts>>,
     cuts: Vec<(String, CutCells)>,
 }
 
-fn add(target: &mut Counts, c: &Counts, at: &dyn Fn() -> String) -> Result<()> {
+fn add(target: &mut SpCounts, c: &SpCounts, at: &dyn Fn() -> String) -> Result<()> {
     target
         .checked_merge(c)
         .with_context(|| format!("{}: the sums overflow", at()))
@@ -81,7 +81,7 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
     let keys: Vec<String> = headers.iter().take(sp_col).map(str::to_string).collect();
     let pairs = headers.iter().any(|h| h == "black_sp");
     let mut sums = FileSums {
-        sp: (!pairs).then(|| vec![Counts::default(); 960]),
+        sp: (!pairs).then(|| vec![SpCounts::default(); 960]),
         pairs: pairs.then(BTreeMap::new),
         cuts: keys.iter().map(|k| (k.clone(), BTreeMap::new())).collect(),
     };
@@ -128,7 +128,7 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
 /// they allow. Every SP table must describe the same games (the same 960 sums, whatever
 /// its `--by` keys), as must every Double Chess960 table: a mismatch is an error naming
 /// the file.
-pub fn from_stats(paths: &[PathBuf]) -> Result<(Tally, Summary)> {
+pub fn from_stats(paths: &[PathBuf]) -> Result<(Tally, PageSummary)> {
     let mut tally = Tally::default();
     let (mut have_sp, mut have_pairs) = (false, false);
     for path in paths {
@@ -165,12 +165,12 @@ pub fn from_stats(paths: &[PathBuf]) -> Result<(Tally, Summary)> {
     if !have_sp {
         bail!("--from-stats needs an SP table of pgn960 stats (only Double Chess960 tables were given)");
     }
-    let mut summary = Summary {
+    let mut summary = PageSummary {
         inputs: paths.iter().map(|p| p.display().to_string()).collect(),
         from_tables: true,
         counted: tally.overall.iter().map(|c| c.games).sum(),
         counted_double_chess960: tally.pairs.values().map(|c| c.games).sum(),
-        ..Summary::default()
+        ..PageSummary::default()
     };
     if let Some((_, values)) = tally.cuts.iter().find(|(k, _)| k == "time_control") {
         for ((_, value), by_sp) in values {
@@ -289,13 +289,13 @@ pub fn tree_section_from_json(json: &str, depth: u32, min_games: u64) -> Result<
 
 /// The section of a tree counted in this run, through the JSON `pgn960 tree` writes.
 pub fn tree_section_from_tree(
-    tree: &crate::tree::Tree,
+    tree: &pgn960::tree::Tree,
     depth: u32,
     min_games: u64,
 ) -> Result<TreeSection> {
-    let opts = crate::tree::table::WriteOptions { depth, min_games };
+    let opts = pgn960::tree::table::WriteOptions { depth, min_games };
     let mut json = Vec::new();
-    crate::tree::table::write_json(tree, opts, &mut json)?;
+    pgn960::tree::table::write_json(tree, opts, &mut json)?;
     let roots: Vec<JsonTreeNode> = serde_json::from_slice(&json)?;
     tree_section(roots, depth, min_games)
 }

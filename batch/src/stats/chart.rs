@@ -5,46 +5,86 @@
 //! after m tests). SPs with a Benjamini–Hochberg q-value below 0.05 are marked and named;
 //! when there are none, the chart says that none stands out.
 
-use super::significance::{analyse, Funnel, Wdl, ALPHA};
-use super::table::{back_rank, Tables};
 use anyhow::{anyhow, Result};
+use pgn960::stats::significance::{analyse, Funnel, Wdl, ALPHA};
+use pgn960::stats::table::{back_rank, SpTables};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 /// Draws the chart of `tables` (all `--by` cells added up) as SVG text.
-pub fn draw(tables: &Tables, min_games: u64) -> Result<String> {
+pub fn draw(tables: &SpTables, min_games: u64) -> Result<String> {
     let mut svg = String::new();
     draw_into(tables, min_games, &mut svg)?;
     Ok(svg)
 }
 
-fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
-    let wdl: Vec<Wdl> = tables.pooled_sp_counts().iter().map(Wdl::from).collect();
-    let analysis = analyse(&wdl);
-    let total = analysis.pooled.games;
-    let mean = analysis.pooled.score.unwrap_or(0.5);
-    let tested = analysis.tests.iter().filter(|t| t.p.is_some()).count();
-    let funnel95 = Funnel::new(&wdl, 0.95);
-    let funnel_all = Funnel::new(&wdl, 1.0 - ALPHA / tested.max(1) as f64);
-    let min_games = min_games.max(1);
-    let shown: Vec<(u16, u64, f64)> = wdl
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| w.games() >= min_games)
-        .filter_map(|(sp, w)| Some((sp as u16, w.games(), w.score()?)))
-        .collect();
-    let max_n = shown.iter().map(|s| s.1).max().unwrap_or(1).max(1) as f64;
-    let significant: Vec<(u16, u64, f64, f64)> = analysis
-        .tests
-        .iter()
-        .enumerate()
-        .filter_map(|(sp, t)| match (t.q, t.score) {
-            (Some(q), Some(s)) if q < ALPHA => Some((sp as u16, t.games, s, q)),
-            _ => None,
-        })
-        .collect();
+/// What the chart shows, computed from the pooled table.
+struct ChartData {
+    /// Games counted.
+    total: u64,
+    /// The pooled white score.
+    mean: f64,
+    /// SPs tested.
+    tested: usize,
+    /// The 95% funnel.
+    funnel95: Option<Funnel>,
+    /// The funnel at 1 - 0.05/tested.
+    funnel_all: Option<Funnel>,
+    /// (SP, games, white score) of the SPs drawn.
+    shown: Vec<(u16, u64, f64)>,
+    /// The most games of an SP drawn (at least 1).
+    max_n: f64,
+    /// (SP, games, white score, q) of the SPs whose q-value is below 0.05.
+    significant: Vec<(u16, u64, f64, f64)>,
+}
 
+/// The chart's drawing area, in (games, white score).
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// An error of drawing.
+fn err(e: &dyn std::fmt::Display) -> anyhow::Error {
+    anyhow!("cannot draw the chart: {e}")
+}
+
+impl ChartData {
+    fn new(tables: &SpTables, min_games: u64) -> ChartData {
+        let wdl: Vec<Wdl> = tables.pooled_sp_counts().iter().map(Wdl::from).collect();
+        let analysis = analyse(&wdl);
+        let tested = analysis.tests.iter().filter(|t| t.p.is_some()).count();
+        let shown: Vec<(u16, u64, f64)> = wdl
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.games() >= min_games)
+            .filter_map(|(sp, w)| Some((sp as u16, w.games(), w.score()?)))
+            .collect();
+        let max_n = shown.iter().map(|s| s.1).max().unwrap_or(1).max(1) as f64;
+        let significant = analysis
+            .tests
+            .iter()
+            .enumerate()
+            .filter_map(|(sp, t)| match (t.q, t.score) {
+                (Some(q), Some(s)) if q < ALPHA => Some((sp as u16, t.games, s, q)),
+                _ => None,
+            })
+            .collect();
+        ChartData {
+            total: analysis.pooled.games,
+            mean: analysis.pooled.score.unwrap_or(0.5),
+            tested,
+            funnel95: Funnel::new(&wdl, 0.95),
+            funnel_all: Funnel::new(&wdl, 1.0 - ALPHA / tested.max(1) as f64),
+            shown,
+            max_n,
+            significant,
+        }
+    }
+}
+
+fn draw_into(tables: &SpTables, min_games: u64, svg: &mut String) -> Result<()> {
+    let min_games = min_games.max(1);
+    let data = ChartData::new(tables, min_games);
+    let (total, mean, max_n) = (data.total, data.mean, data.max_n);
     let root = SVGBackend::with_string(svg, (1600, 800)).into_drawing_area();
-    let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw the chart: {e}");
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let title = format!(
         "White's score per Chess960 start position against its games: the funnel of chance \
@@ -68,6 +108,23 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(|e| err(&e))?;
+    draw_funnels(&mut chart, &data)?;
+    draw_points(&mut chart, &data)?;
+    draw_verdict(&mut chart, &data)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// The 95% funnel (shaded), the funnel at 1 - 0.05/m (lines) and the pooled score.
+fn draw_funnels(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
+    let (max_n, mean, tested) = (data.max_n, data.mean, data.tested);
     // The band at each n, sampled finely enough to look smooth at small n.
     let steps = 400usize;
     let ns: Vec<f64> = (0..=steps)
@@ -78,9 +135,9 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
         f.band(n.round().max(1.0) as u64)
             .unwrap_or((f.mean, f.mean))
     };
-    if let Some(f) = funnel95.filter(|f| f.total_games > 0.0) {
-        let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n, band(&f, n).1)).collect();
-        outline.extend(ns.iter().rev().map(|&n| (n, band(&f, n).0)));
+    if let Some(f) = data.funnel95.as_ref().filter(|f| f.total_games > 0.0) {
+        let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n, band(f, n).1)).collect();
+        outline.extend(ns.iter().rev().map(|&n| (n, band(f, n).0)));
         chart
             .draw_series(std::iter::once(Polygon::new(outline, BLUE.mix(0.12))))
             .map_err(|e| err(&e))?
@@ -89,10 +146,10 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
                 Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.12).filled())
             });
     }
-    if let Some(f) = funnel_all.filter(|f| f.total_games > 0.0) {
+    if let Some(f) = data.funnel_all.as_ref().filter(|f| f.total_games > 0.0) {
         for (i, side) in [0usize, 1].into_iter().enumerate() {
             let line = ns.iter().map(|&n| {
-                let (lo, hi) = band(&f, n);
+                let (lo, hi) = band(f, n);
                 (n, if side == 0 { lo } else { hi })
             });
             let series = chart
@@ -115,17 +172,23 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
         .map_err(|e| err(&e))?
         .label(format!("pooled white score {mean:.3}"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(1)));
+    Ok(())
+}
+
+/// The SPs as points, those that differ ringed in red and the first 20 named.
+fn draw_points(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
+    let (max_n, mean) = (data.max_n, data.mean);
     let jitter = |sp: u16| (f64::from((sp * 37) % 11) - 5.0) / 25.0;
     chart
         .draw_series(
-            shown.iter().map(|&(sp, n, s)| {
+            data.shown.iter().map(|&(sp, n, s)| {
                 Circle::new((n as f64 + jitter(sp), s), 2, BLUE.mix(0.6).filled())
             }),
         )
         .map_err(|e| err(&e))?
         .label("an SP")
         .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
-    for (i, &(sp, n, s, q)) in significant.iter().enumerate() {
+    for (i, &(sp, n, s, q)) in data.significant.iter().enumerate() {
         let x = n as f64 + jitter(sp);
         chart
             .draw_series(std::iter::once(Circle::new((x, s), 6, RED.stroke_width(2))))
@@ -146,7 +209,13 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
                 .map_err(|e| err(&e))?;
         }
     }
-    let verdict = match significant.len() {
+    Ok(())
+}
+
+/// The sentence saying whether any SP stands out.
+fn draw_verdict(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
+    let tested = data.tested;
+    let verdict = match data.significant.len() {
         0 => format!(
             "No SP stands out: none of the {tested} SPs tested differs from the pooled score at \
              a 5% false discovery rate (all q >= 0.05)."
@@ -161,17 +230,9 @@ fn draw_into(tables: &Tables, min_games: u64, svg: &mut String) -> Result<()> {
     chart
         .draw_series(std::iter::once(Text::new(
             verdict,
-            (max_n * 0.02, 0.04),
+            (data.max_n * 0.02, 0.04),
             ("sans-serif", 18).into_font().color(&BLACK),
         )))
         .map_err(|e| err(&e))?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
     Ok(())
 }

@@ -1,9 +1,4 @@
-//! Per-start-position statistics.
+//! The picture of per-start-position statistics (`stats --chart`); the tables, cuts and
+//! significance are the library's [`pgn960::stats`].
 
-pub mod by;
 pub mod chart;
-pub mod exact;
-pub mod pairs;
-pub mod pentanomial;
-pub mod significance;
-pub mod table;

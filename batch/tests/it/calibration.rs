@@ -8,8 +8,8 @@
 
 use crate::util::*;
 
-use pgn960_cli::stats::exact::SplitMix64;
-use pgn960_cli::stats::significance::{analyse, analyse_within, Analysis, Wdl, ALPHA};
+use pgn960::stats::exact::SplitMix64;
+use pgn960::stats::significance::{analyse, analyse_within, Analysis, Wdl, ALPHA};
 use std::collections::BTreeMap;
 
 /// Archives per design.

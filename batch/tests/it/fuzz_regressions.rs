@@ -130,7 +130,7 @@ fn regressions_and_fixtures_read_alike_chunked_streamed_and_skipped() {
 /// given to the selection-expression parsers (no panic).
 #[test]
 fn parquet_and_selection_regressions_never_panic() {
-    use pgn960_cli::select::{parse_date_span, Date, Reaches, SpList, Speed, TagMatch};
+    use pgn960::select::{parse_date_span, Date, Reaches, SpList, Speed, TagMatch};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/fuzz-regressions");
     let (mut tables, mut texts) = (0, 0);
     for entry in std::fs::read_dir(root).unwrap() {

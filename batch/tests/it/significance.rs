@@ -6,8 +6,8 @@
 
 use crate::util::*;
 
-use pgn960_cli::stats::pentanomial::{EloEstimate, Pentanomial};
-use pgn960_cli::stats::significance::{analyse, Analysis, Funnel, Method, Wdl};
+use pgn960::stats::pentanomial::{EloEstimate, Pentanomial};
+use pgn960::stats::significance::{analyse, Analysis, Funnel, Method, Wdl};
 use serde_json::{json, Value};
 use std::io::Write as _;
 use std::path::Path;

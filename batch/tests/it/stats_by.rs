@@ -6,7 +6,7 @@
 
 use crate::util::*;
 
-use pgn960_cli::stats::table::back_rank;
+use pgn960::stats::table::back_rank;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write as _;

@@ -2,14 +2,14 @@
 //! depth first), a nested JSON tree per start position, and CSV tables read back for
 //! exact merging.
 
-use super::{Counts, Node, Tree};
-use anyhow::{bail, Context, Result};
+use super::{Node, NodeCounts, Tree};
+use crate::{Error, Result};
 use chess960_core::{CastlingNotation, Color, Position};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::io;
 use std::io::Write;
-use std::path::Path;
 
 /// The CSV header: the columns of the issue in their order, then `complete` and the sums
 /// that make merging exact.
@@ -38,7 +38,7 @@ pub const HEADER: [&str; 20] = [
 
 /// One node as a row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
+pub struct NodeRow {
     /// Start position number.
     pub sp: u16,
     /// UCI_Chess960 moves before this one, space-separated (empty for a first move and for
@@ -92,7 +92,7 @@ fn round6(x: f64) -> f64 {
 
 /// The rating performance over rated games of `mover`: the mean opponent rating plus
 /// 400 (wins - losses) / games (the linear rule; 100% scores +400).
-pub fn performance(c: &Counts, mover: Color) -> Option<f64> {
+pub fn performance(c: &NodeCounts, mover: Color) -> Option<f64> {
     if c.rated_games == 0 {
         return None;
     }
@@ -106,7 +106,7 @@ pub fn performance(c: &Counts, mover: Color) -> Option<f64> {
     Some(round6(opponent_sum as f64 / n + 400.0 * margin / n))
 }
 
-impl Row {
+impl NodeRow {
     /// The row of a node whose move (if any) was played by `mover`.
     pub fn new(
         sp: u16,
@@ -114,11 +114,11 @@ impl Row {
         san: String,
         uci: String,
         mover: Option<Color>,
-        c: &Counts,
+        c: &NodeCounts,
         complete: bool,
-    ) -> Row {
+    ) -> NodeRow {
         let per = |x: f64, n: u64| (n > 0).then(|| round6(x / n as f64));
-        Row {
+        NodeRow {
             sp,
             path,
             san,
@@ -143,8 +143,8 @@ impl Row {
     }
 
     /// The counts this row was made from.
-    pub fn counts(&self) -> Counts {
-        Counts {
+    pub fn counts(&self) -> NodeCounts {
+        NodeCounts {
             games: self.games,
             white_wins: self.white_wins,
             draws: self.draws,
@@ -172,7 +172,7 @@ pub struct WriteOptions {
 /// A node on its way out: its row and how deep it is (0: a start position).
 pub struct Visit {
     /// The row.
-    pub row: Row,
+    pub row: NodeRow,
     /// Plies from the start.
     pub ply: u32,
 }
@@ -182,9 +182,9 @@ pub struct Visit {
 pub fn walk(
     tree: &Tree,
     opts: WriteOptions,
-    enter: &mut dyn FnMut(Visit) -> Result<()>,
-    leave: &mut dyn FnMut() -> Result<()>,
-) -> Result<()> {
+    enter: &mut dyn FnMut(Visit) -> io::Result<()>,
+    leave: &mut dyn FnMut() -> io::Result<()>,
+) -> io::Result<()> {
     for sp in 0..960u16 {
         let (Some(root), Ok(pos)) = (tree.root(sp), Position::from_sp(sp)) else {
             continue;
@@ -204,9 +204,9 @@ fn walk_node(
     mv: Option<chess960_core::Move>,
     path: &mut Vec<String>,
     opts: WriteOptions,
-    enter: &mut dyn FnMut(Visit) -> Result<()>,
-    leave: &mut dyn FnMut() -> Result<()>,
-) -> Result<()> {
+    enter: &mut dyn FnMut(Visit) -> io::Result<()>,
+    leave: &mut dyn FnMut() -> io::Result<()>,
+) -> io::Result<()> {
     let node: &Node = tree.node(id);
     let ply = path.len() as u32 + u32::from(mv.is_some());
     let mut children: Vec<(u64, String, u32)> = tree
@@ -226,7 +226,7 @@ fn walk_node(
     let (pos, row) = match mv {
         None => (
             before.clone(),
-            Row::new(
+            NodeRow::new(
                 sp,
                 String::new(),
                 String::new(),
@@ -239,7 +239,7 @@ fn walk_node(
         Some(m) => {
             let san = before.san_plus(m).to_string();
             let uci = m.to_uci(CastlingNotation::KingTakesRook).to_string();
-            let row = Row::new(
+            let row = NodeRow::new(
                 sp,
                 path.join(" "),
                 san,
@@ -269,7 +269,7 @@ fn walk_node(
 /// Writes the nested JSON tree, streamed: an array with one object per start position with
 /// games, each node's row with `moves`, the array of its children written (one node a line,
 /// indented by depth).
-pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> Result<()> {
+pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> io::Result<()> {
     let out = RefCell::new(out);
     // Whether the next node is the first of its array, per open array.
     let firsts = RefCell::new(vec![true]);
@@ -288,7 +288,9 @@ pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> Resul
             }
             let row = serde_json::to_string(&v.row)?;
             let Some(fields) = row.strip_suffix('}') else {
-                bail!("internal error: a row is not a JSON object");
+                return Err(io::Error::other(
+                    "internal error: a row is not a JSON object",
+                ));
             };
             let indent = " ".repeat(2 * (v.ply as usize + 1));
             write!(out, "\n{indent}{fields},\"moves\":[")?;
@@ -305,89 +307,97 @@ pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> Resul
     Ok(())
 }
 
-/// Reads a CSV table written by `pgn960 tree` into a tree, each node closed when its row
-/// says it is not complete. A file whose header is not ours, a row that cannot be (counts
-/// that do not add up, an illegal move, a parent missing or with fewer games, a node
-/// twice) is an error naming the file and row.
-pub fn read_table(path: &Path) -> Result<Tree> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+/// Reads a CSV table written by `pgn960 tree` (`name` names it in messages) into a tree,
+/// each node closed when its row says it is not complete. A table whose header is not ours,
+/// a row that cannot be (counts that do not add up, an illegal move, a parent missing or
+/// with fewer games, a node twice) is an [`Error::Content`] naming the table and row.
+pub fn read_csv(name: &str, bytes: impl io::Read) -> Result<Tree> {
+    let fail = |message: String| Error::Content {
+        name: name.to_string(),
+        message,
+    };
+    let mut reader = csv::Reader::from_reader(bytes);
     let header: Vec<String> = reader
         .headers()
-        .with_context(|| format!("cannot read {}", path.display()))?
+        .map_err(|e| fail(format!("cannot read: {e}")))?
         .iter()
         .map(str::to_string)
         .collect();
     if header != HEADER {
-        bail!(
-            "{}: not a table written by pgn960 tree (its header is {:?}; --positions tables cannot be merged)",
-            path.display(),
+        return Err(fail(format!(
+            "not a table written by pgn960 tree (its header is {:?}; --positions tables cannot be merged)",
             header.join(",")
-        );
+        )));
     }
     let mut tree = Tree::new();
     // (sp, moves so far including this node's) -> node.
     let mut ids: HashMap<(u16, String), u32> = HashMap::new();
-    for (i, row) in reader.deserialize::<Row>().enumerate() {
-        let at = || format!("{}: row {}", path.display(), i + 2);
-        let row = row.with_context(|| format!("{}: not a pgn960 tree row", at()))?;
-        let counts = row.counts();
-        counts
-            .check()
-            .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?;
-        let Ok(mut pos) = Position::from_sp(row.sp) else {
-            bail!("{}: SP {} is out of range", at(), row.sp);
-        };
-        let id = if row.uci.is_empty() {
-            if !row.path.is_empty() || !row.san.is_empty() {
-                bail!("{}: a start position's row has no path and no move", at());
-            }
-            if tree.root(row.sp).is_some() {
-                bail!("{}: SP {} has two rows", at(), row.sp);
-            }
-            let Some(root) = tree.root_mut(row.sp) else {
-                bail!("{}: SP {} is out of range", at(), row.sp);
-            };
-            ids.insert((row.sp, String::new()), root);
-            root
-        } else {
-            let Some(&parent) = ids.get(&(row.sp, row.path.clone())) else {
-                bail!(
-                    "{}: its parent (SP {}, path {:?}) is not in an earlier row",
-                    at(),
-                    row.sp,
-                    row.path
-                );
-            };
-            for uci in row.path.split_whitespace() {
-                let m = pos
-                    .parse_uci(uci)
-                    .map_err(|e| anyhow::anyhow!("{}: path move {uci:?}: {e}", at()))?;
-                pos.play_unchecked(m);
-            }
-            let m = pos
-                .parse_uci(&row.uci)
-                .map_err(|e| anyhow::anyhow!("{}: move {:?}: {e}", at(), row.uci))?;
-            if tree.node(parent).counts.games < row.games {
-                bail!("{}: more games than its parent row", at());
-            }
-            if tree.children(parent).any(|c| tree.node(c).mv == Some(m)) {
-                bail!("{}: the same move twice after one path", at());
-            }
-            let key = if row.path.is_empty() {
-                row.uci.clone()
-            } else {
-                format!("{} {}", row.path, row.uci)
-            };
-            let id = tree.add_child(parent, m);
-            ids.insert((row.sp, key), id);
-            id
-        };
-        let node = tree.node_mut(id);
-        node.counts = counts;
-        node.closed = !row.complete;
+    for (i, row) in reader.deserialize::<NodeRow>().enumerate() {
+        let at = |why: String| fail(format!("row {}: {why}", i + 2));
+        let row = row.map_err(|e| at(format!("not a pgn960 tree row: {e}")))?;
+        add_row(&mut tree, &mut ids, &row).map_err(at)?;
     }
     Ok(tree)
+}
+
+/// Adds one row of a tree table to `tree` (`ids`: the nodes of the rows so far).
+fn add_row(
+    tree: &mut Tree,
+    ids: &mut HashMap<(u16, String), u32>,
+    row: &NodeRow,
+) -> Result<(), String> {
+    let counts = row.counts();
+    counts.check()?;
+    let Ok(mut pos) = Position::from_sp(row.sp) else {
+        return Err(format!("SP {} is out of range", row.sp));
+    };
+    let id = if row.uci.is_empty() {
+        if !row.path.is_empty() || !row.san.is_empty() {
+            return Err("a start position's row has no path and no move".to_string());
+        }
+        if tree.root(row.sp).is_some() {
+            return Err(format!("SP {} has two rows", row.sp));
+        }
+        let Some(root) = tree.root_mut(row.sp) else {
+            return Err(format!("SP {} is out of range", row.sp));
+        };
+        ids.insert((row.sp, String::new()), root);
+        root
+    } else {
+        let Some(&parent) = ids.get(&(row.sp, row.path.clone())) else {
+            return Err(format!(
+                "its parent (SP {}, path {:?}) is not in an earlier row",
+                row.sp, row.path
+            ));
+        };
+        for uci in row.path.split_whitespace() {
+            let m = pos
+                .parse_uci(uci)
+                .map_err(|e| format!("path move {uci:?}: {e}"))?;
+            pos.play_unchecked(m);
+        }
+        let m = pos
+            .parse_uci(&row.uci)
+            .map_err(|e| format!("move {:?}: {e}", row.uci))?;
+        if tree.node(parent).counts.games < row.games {
+            return Err("more games than its parent row".to_string());
+        }
+        if tree.children(parent).any(|c| tree.node(c).mv == Some(m)) {
+            return Err("the same move twice after one path".to_string());
+        }
+        let key = if row.path.is_empty() {
+            row.uci.clone()
+        } else {
+            format!("{} {}", row.path, row.uci)
+        };
+        let id = tree.add_child(parent, m);
+        ids.insert((row.sp, key), id);
+        id
+    };
+    let node = tree.node_mut(id);
+    node.counts = counts;
+    node.closed = !row.complete;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -396,7 +406,7 @@ mod tests {
 
     #[test]
     fn performance_is_linear_in_the_margin() {
-        let c = Counts {
+        let c = NodeCounts {
             games: 4,
             white_wins: 3,
             draws: 0,

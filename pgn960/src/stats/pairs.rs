@@ -11,7 +11,7 @@
 //! Player A (whose view the pentanomial takes) is the White of the first game of the first
 //! pair found, B its opponent; pairs between other players are counted apart.
 
-use super::pentanomial::{EloEstimate, Outcome, Pentanomial};
+use super::pentanomial::{EloEstimate, PairOutcome, Pentanomial};
 use super::table::Winner;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -51,12 +51,12 @@ pub struct Pairer {
 }
 
 /// A's result in a game with these players.
-fn outcome_for(player: &str, game: &PairGame) -> Outcome {
+fn outcome_for(player: &str, game: &PairGame) -> PairOutcome {
     let white = game.white == player;
     match (game.winner, white) {
-        (Winner::Draw, _) => Outcome::Draw,
-        (Winner::White, true) | (Winner::Black, false) => Outcome::Win,
-        _ => Outcome::Loss,
+        (Winner::Draw, _) => PairOutcome::Draw,
+        (Winner::White, true) | (Winner::Black, false) => PairOutcome::Win,
+        _ => PairOutcome::Loss,
     }
 }
 

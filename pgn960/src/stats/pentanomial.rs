@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// Player A's result in one game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Outcome {
+pub enum PairOutcome {
     /// A lost.
     Loss,
     /// A drew.
@@ -19,13 +19,13 @@ pub enum Outcome {
     Win,
 }
 
-impl Outcome {
+impl PairOutcome {
     /// A's points in half points: 0, 1 or 2.
     pub fn half_points(self) -> usize {
         match self {
-            Outcome::Loss => 0,
-            Outcome::Draw => 1,
-            Outcome::Win => 2,
+            PairOutcome::Loss => 0,
+            PairOutcome::Draw => 1,
+            PairOutcome::Win => 2,
         }
     }
 }
@@ -84,7 +84,7 @@ pub fn elo_from_score(score: f64) -> f64 {
 
 impl Pentanomial {
     /// Counts the pairs, each as (A's result in game 1, A's result in game 2).
-    pub fn from_pairs<I: IntoIterator<Item = (Outcome, Outcome)>>(pairs: I) -> Pentanomial {
+    pub fn from_pairs<I: IntoIterator<Item = (PairOutcome, PairOutcome)>>(pairs: I) -> Pentanomial {
         let mut p = Pentanomial::default();
         for (first, second) in pairs {
             p.add(first, second);
@@ -93,7 +93,7 @@ impl Pentanomial {
     }
 
     /// Adds one pair.
-    pub fn add(&mut self, first: Outcome, second: Outcome) {
+    pub fn add(&mut self, first: PairOutcome, second: PairOutcome) {
         let cell = &mut self.counts[first.half_points() + second.half_points()];
         *cell = cell.saturating_add(1);
     }
@@ -162,7 +162,7 @@ impl Pentanomial {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Outcome::*;
+    use PairOutcome::*;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol * b.abs().max(1e-300)

@@ -1,11 +1,12 @@
 //! The cuts of `stats --by`: which key a game falls under (speed, month, year, rating band,
 //! event, player), how a key is written as a table column and read back for `--merge`.
 
-use pgn960::facts::{GameFacts, Speed};
+use crate::facts::{GameFacts, Speed};
 use pgn_parse::Tag;
 
 /// A key of `stats --by`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ByKey {
     /// The speed from the TimeControl tag (column `time_control`).
     TimeControl,

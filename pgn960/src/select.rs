@@ -5,41 +5,58 @@
 //! (tags only), [`Selection::check_start`] (the start position the tags give) and
 //! [`Selection::check_game`] (what the replay found).
 
+pub use crate::facts::{Date, GameFacts, Speed};
+use crate::validate::{GameKind, ValidGame};
 use chess960_core::{Position, Setup, StartKind, Termination};
-pub use pgn960::facts::{Date, GameFacts, Speed};
-use pgn960::validate::{GameKind, ValidGame};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
 /// The game selection every subcommand that selects games takes (flattened into its
 /// arguments): a game is selected when it passes every filter given.
-#[derive(Debug, Clone, Default, clap::Args)]
-#[command(next_help_heading = "Selection (a game must pass every filter given)")]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[cfg_attr(
+    feature = "clap",
+    command(next_help_heading = "Selection (a game must pass every filter given)")
+)]
 pub struct Filters {
     /// Both players rated at least N.
-    #[arg(long, value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub min_elo: Option<u32>,
     /// Rating difference at most N.
-    #[arg(long, value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_elo_diff: Option<u32>,
     /// At least N plies (with stats --headers-only: from the PlyCount tag, when there is one).
-    #[arg(long, value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub min_plies: Option<u32>,
     /// Only these speeds, from the TimeControl tag (lichess boundaries).
-    #[arg(
+    #[cfg_attr(feature = "clap", arg(
         long = "time-control",
-        value_parser = crate::args::speed(),
+        value_parser = speed_parser(),
         value_delimiter = ',',
         value_name = "SPEED"
-    )]
+    ))]
     pub speeds: Vec<Speed>,
     /// Games on or after this date (YYYY.MM.DD; UTCDate tag, else Date; a partial date such
     /// as 2024.??.?? passes only when every day it may be is on or after DATE).
-    #[arg(long, value_name = "DATE")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DATE"))]
     pub since: Option<Date>,
     /// Games on or before this date (a partial date: every day it may be).
-    #[arg(long, value_name = "DATE")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "DATE"))]
     pub until: Option<Date>,
+}
+
+/// The one wording of a start position number out of range.
+pub fn sp_out_of_range(text: impl std::fmt::Display) -> String {
+    format!("SP {text} is out of range (0 to 959)")
+}
+
+/// The parser of a `--time-control` speed: one of [`Speed::ALL`]'s names.
+#[cfg(feature = "clap")]
+pub fn speed_parser() -> impl clap::builder::TypedValueParser<Value = Speed> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Speed::ALL.map(|s| PossibleValue::new(s.name())))
+        .map(|s| s.parse().unwrap_or(Speed::Classical))
 }
 
 /// Why a game was not selected.
@@ -201,7 +218,7 @@ impl std::str::FromStr for SpList {
             let s = s.trim();
             match s.parse::<u16>() {
                 Ok(n) if n < 960 => Ok(n),
-                Ok(_) => Err(crate::args::sp_out_of_range(s)),
+                Ok(_) => Err(sp_out_of_range(s)),
                 Err(_) => Err(format!(
                     "{s:?} is not an SP number (expected a list like 518,0-10,100-399)"
                 )),
@@ -261,7 +278,8 @@ impl std::str::FromStr for TagMatch {
 }
 
 /// The values of `--game-variant`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum VariantChoice {
     /// Chess960 games (tagged so, or recognised from their FEN).
     Chess960,
@@ -272,7 +290,8 @@ pub enum VariantChoice {
 }
 
 /// The values of `--outcome`: how the final position, as replayed, ends the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum OutcomeChoice {
     /// The side to move is checkmated.
     Checkmate,
@@ -345,7 +364,7 @@ impl std::str::FromStr for Reaches {
 
 /// What a game's tags say its start is, for [`Selection::check_start`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StartInfo {
+pub enum TaggedStart {
     /// A game of chess: its rules and start.
     Chess(GameKind, StartKind),
     /// Another variant.
@@ -354,69 +373,79 @@ pub enum StartInfo {
 
 /// The selection of `filter` and `split`: the filters of `stats` and more. A game is
 /// selected when it passes every filter given (with `--invert`, when it fails one).
-#[derive(Debug, Clone, Default, clap::Args)]
-#[command(next_help_heading = "Selection (a game must pass every filter given)")]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[cfg_attr(
+    feature = "clap",
+    command(next_help_heading = "Selection (a game must pass every filter given)")
+)]
 pub struct Selection {
     /// Ratings, length, speed and dates, as `stats` reads them.
-    #[command(flatten)]
+    #[cfg_attr(feature = "clap", command(flatten))]
     pub filters: Filters,
     /// Both players rated at most N.
-    #[arg(long, value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_elo: Option<u32>,
     /// At most N main-line plies.
-    #[arg(long, value_name = "N")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub max_plies: Option<u32>,
     /// Start positions (white's for Double Chess960): numbers and ranges, e.g. 518,0-10,100-399.
-    #[arg(long, value_name = "LIST")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "LIST"))]
     pub sp: Option<SpList>,
     /// Black's start positions (Double Chess960; for Chess960 games the same as --sp).
-    #[arg(long, value_name = "LIST")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "LIST"))]
     pub black_sp: Option<SpList>,
     /// Only Double Chess960 games (different arrangements for white and black).
-    #[arg(long, conflicts_with = "no_dfrc")]
+    #[cfg_attr(feature = "clap", arg(long, conflicts_with = "no_dfrc"))]
     pub dfrc: bool,
     /// No Double Chess960 games.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub no_dfrc: bool,
     /// Only games of these rules (other: variants pgn960 does not check, passed through).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "VARIANT")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_enum, value_delimiter = ',', value_name = "VARIANT")
+    )]
     pub game_variant: Vec<VariantChoice>,
     /// Games NAME played, with either colour (exact name).
-    #[arg(long, value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub player: Option<String>,
     /// Games NAME played with white (exact name).
-    #[arg(long, value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub white: Option<String>,
     /// Games NAME played with black (exact name).
-    #[arg(long, value_name = "NAME")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "NAME"))]
     pub black: Option<String>,
     /// Compare names, events, sites, terminations and --tag values ignoring case.
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub ignore_case: bool,
     /// Event tag containing TEXT.
-    #[arg(long, value_name = "TEXT")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TEXT"))]
     pub event: Option<String>,
     /// Site tag containing TEXT.
-    #[arg(long, value_name = "TEXT")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TEXT"))]
     pub site: Option<String>,
     /// Result tag one of these: 1-0, 0-1, 1/2-1/2, *.
-    #[arg(long, value_delimiter = ',', value_name = "RESULT", value_parser = ["1-0", "0-1", "1/2-1/2", "*"])]
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', value_name = "RESULT", value_parser = ["1-0", "0-1", "1/2-1/2", "*"]))]
     pub result: Vec<String>,
     /// Termination tag equal to TEXT (lichess: Normal, Time forfeit, Abandoned, ...).
-    #[arg(long, value_name = "TEXT")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "TEXT"))]
     pub termination: Option<String>,
     /// How the final position, as replayed, ends the game (not what a tag says).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "OUTCOME")]
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_enum, value_delimiter = ',', value_name = "OUTCOME")
+    )]
     pub outcome: Vec<OutcomeChoice>,
     /// A tag condition, NAME=VALUE (exact) or NAME~TEXT (substring); repeatable, all must hold.
-    #[arg(long = "tag", value_name = "NAME=VALUE")]
+    #[cfg_attr(feature = "clap", arg(long = "tag", value_name = "NAME=VALUE"))]
     pub tags: Vec<TagMatch>,
     /// The main line reaches this position (FEN placement, side to move and castling; clocks
     /// and en passant ignored), the start included.
-    #[arg(long, value_name = "FEN")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "FEN"))]
     pub reaches: Option<Reaches>,
     /// Select the valid games the other flags drop (invalid games are never selected).
-    #[arg(long)]
+    #[cfg_attr(feature = "clap", arg(long))]
     pub invert: bool,
 }
 
@@ -513,18 +542,20 @@ impl Selection {
     }
 
     /// The first filter the start position rejects the game by, if any.
-    pub fn check_start(&self, start: StartInfo) -> Option<FilteredBy> {
+    pub fn check_start(&self, start: TaggedStart) -> Option<FilteredBy> {
         let variant = match start {
-            StartInfo::Chess(GameKind::Chess960, _) => VariantChoice::Chess960,
-            StartInfo::Chess(GameKind::Standard, _) => VariantChoice::Classical,
-            StartInfo::Other => VariantChoice::Other,
+            TaggedStart::Chess(GameKind::Chess960, _) => VariantChoice::Chess960,
+            TaggedStart::Chess(GameKind::Standard, _) => VariantChoice::Classical,
+            TaggedStart::Other => VariantChoice::Other,
         };
         if !self.game_variant.is_empty() && !self.game_variant.contains(&variant) {
             return Some(FilteredBy::Variant);
         }
         let sps = match start {
-            StartInfo::Chess(_, StartKind::Chess960(n)) => Some((n, n)),
-            StartInfo::Chess(_, StartKind::DoubleChess960 { white, black }) => Some((white, black)),
+            TaggedStart::Chess(_, StartKind::Chess960(n)) => Some((n, n)),
+            TaggedStart::Chess(_, StartKind::DoubleChess960 { white, black }) => {
+                Some((white, black))
+            }
             _ => None,
         };
         let wants_start = self.sp.is_some() || self.black_sp.is_some() || self.dfrc || self.no_dfrc;
@@ -547,7 +578,7 @@ impl Selection {
 
     /// The first filter what the replay found rejects a valid game by, if any.
     pub fn check_game(&self, game: &ValidGame) -> Option<FilteredBy> {
-        if let Some(f) = self.check_start(StartInfo::Chess(game.kind, game.class.kind)) {
+        if let Some(f) = self.check_start(TaggedStart::Chess(game.kind, game.class.kind)) {
             return Some(f);
         }
         if self.filters.min_plies.is_some_and(|min| game.plies < min) {
@@ -571,7 +602,7 @@ impl Selection {
     /// The first filter what the replay found rejects a game of another variant by: every
     /// filter of the replay or start position but --game-variant other.
     pub fn check_other_variant(&self) -> Option<FilteredBy> {
-        if let Some(f) = self.check_start(StartInfo::Other) {
+        if let Some(f) = self.check_start(TaggedStart::Other) {
             return Some(f);
         }
         if self.filters.min_plies.is_some() || self.max_plies.is_some() {

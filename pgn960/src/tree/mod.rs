@@ -2,14 +2,96 @@
 //! a depth, built per chunk and merged in input order under a node budget that keeps every
 //! kept node exact ([`Tree::merge`], [`Tree::evict`]).
 
+//!
+//! [`compute`] counts the games of some inputs into [`TreeCounts`]; [`write_tree`] writes
+//! the tree as the rows (CSV) or the nested tree (JSON) `pgn960 tree` writes;
+//! [`table::read_csv`] reads such a table back for an exact merge.
+//!
+//! ```
+//! use pgn960::stats::TextFormat;
+//! use pgn960::tree::{compute, write_tree, TreeOptions, WriteOptions};
+//!
+//! let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+//! let options = TreeOptions { depth: 2, ..TreeOptions::default() };
+//! let counts = compute(&[fixtures.join("sample.pgn")], &options)?;
+//! assert!(counts.counted > 0);
+//! let mut csv = Vec::new();
+//! let write = WriteOptions { depth: 2, min_games: 1 };
+//! write_tree(&mut csv, &counts.tree, TextFormat::Csv, write)?;
+//! assert!(String::from_utf8_lossy(&csv).starts_with("sp,path,san,uci,games,"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod game;
 pub mod positions;
 pub mod table;
 
-use chess960_core::Move;
+pub use game::{
+    count_chunk, merge_within, parse_sp_list, FirstMoves, SpSet, TreeCounts, TreeExcluded,
+    TreeOptions, DEFAULT_MAX_NODES,
+};
+pub use table::WriteOptions;
 
-/// Output format of a tree: csv (one row per node, depth first) or json (a nested tree per
-/// start position), of the one vocabulary of table formats.
-pub use crate::args::TableFormat as Format;
+use crate::fold::{fold_inputs, FoldOptions};
+use crate::stats::TextFormat;
+use chess960_core::Move;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Counts the games of `inputs` (paths; directories walked) in parallel into one tree (or
+/// table of positions), within [`TreeOptions::max_nodes`].
+pub fn compute(inputs: &[PathBuf], options: &TreeOptions) -> crate::Result<TreeCounts> {
+    let mut counts = TreeCounts::default();
+    let mut overflow = None;
+    let fold = FoldOptions {
+        threads: options.threads,
+        max_game_bytes: options.max_game_bytes,
+        stop: options.stop,
+    };
+    fold_inputs(
+        inputs,
+        &fold,
+        |bytes, origin| count_chunk(bytes, origin, options),
+        |chunk| {
+            if overflow.is_none() {
+                overflow = counts.merge(chunk, options).err();
+            }
+        },
+    )?;
+    match overflow {
+        Some(_) => Err(crate::Error::Content {
+            name: "the tree".to_string(),
+            message: "its counts overflow".to_string(),
+        }),
+        None => Ok(counts),
+    }
+}
+
+/// Writes a tree: CSV, one row per node written, depth first ([`table::walk`]), or the
+/// nested JSON tree ([`table::write_json`]).
+pub fn write_tree(
+    out: &mut impl Write,
+    tree: &Tree,
+    format: TextFormat,
+    options: WriteOptions,
+) -> io::Result<()> {
+    match format {
+        TextFormat::Csv => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(out);
+            w.write_record(table::HEADER)?;
+            table::walk(
+                tree,
+                options,
+                &mut |visit: table::Visit| Ok(w.serialize(visit.row)?),
+                &mut || Ok(()),
+            )?;
+            w.flush()
+        }
+        TextFormat::Json => table::write_json(tree, options, out),
+    }
+}
 
 /// No node (the end of a sibling list, no children).
 const NONE: u32 = u32::MAX;
@@ -20,7 +102,7 @@ const SPS: usize = 960;
 /// The counts of one node; everything a table shows is derived from these, so trees from
 /// separate runs add up exactly.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct NodeCounts {
     /// Games through this node.
     pub games: u64,
     /// White wins.
@@ -55,7 +137,7 @@ pub struct GameOutcome {
     pub ratings: Option<(u32, u32)>,
 }
 
-impl Counts {
+impl NodeCounts {
     /// Adds one game (and its evaluation after this node's move, in centipawns).
     pub fn add(&mut self, game: GameOutcome, eval_cp: Option<i64>) {
         self.games += 1;
@@ -77,8 +159,8 @@ impl Counts {
     }
 
     /// Adds another node's counts, or fails (changing nothing) if a sum would overflow.
-    pub fn checked_merge(&mut self, o: &Counts) -> Option<()> {
-        *self = Counts {
+    pub fn checked_merge(&mut self, o: &NodeCounts) -> Option<()> {
+        *self = NodeCounts {
             games: self.games.checked_add(o.games)?,
             white_wins: self.white_wins.checked_add(o.white_wins)?,
             draws: self.draws.checked_add(o.draws)?,
@@ -132,7 +214,7 @@ pub struct Node {
     /// the children present are exact, but absent ones are not known to have 0 games.
     pub closed: bool,
     /// The counts.
-    pub counts: Counts,
+    pub counts: NodeCounts,
 }
 
 impl Node {
@@ -142,7 +224,7 @@ impl Node {
             first_child: NONE,
             next_sibling: NONE,
             closed: false,
-            counts: Counts::default(),
+            counts: NodeCounts::default(),
         }
     }
 }

@@ -2,9 +2,9 @@
 //! start position and Zobrist key, shown as X-FEN), so transpositions meet. Each game
 //! counts once per position even if it reaches it twice.
 
-use super::table::{performance, Row};
-use super::{Counts, Format, GameOutcome, Pruning};
-use anyhow::Result;
+use super::table::{performance, NodeRow};
+use super::{GameOutcome, NodeCounts, Overflow, Pruning};
+use crate::stats::TextFormat;
 use chess960_core::{Color, Position};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -62,7 +62,7 @@ struct Entry {
     /// The fewest plies it was reached in.
     ply: u32,
     xfen: String,
-    counts: Counts,
+    counts: NodeCounts,
 }
 
 /// Positions by (SP, Zobrist key).
@@ -115,7 +115,7 @@ impl PositionTable {
             let entry = self.entries.entry((sp, r.key)).or_insert_with(|| Entry {
                 ply: r.ply,
                 xfen: r.xfen.clone(),
-                counts: Counts::default(),
+                counts: NodeCounts::default(),
             });
             entry.ply = entry.ply.min(r.ply);
             entry.counts.add(game, r.eval);
@@ -125,14 +125,19 @@ impl PositionTable {
     /// Adds a chunk's table in key order: positions held are added to; new ones are
     /// created while fewer than `budget` are held, else dropped (a position left out once
     /// is never created later, so every position held is exact).
-    pub fn merge(&mut self, other: PositionTable, budget: usize, p: &mut Pruning) -> Result<()> {
+    pub fn merge(
+        &mut self,
+        other: PositionTable,
+        budget: usize,
+        p: &mut Pruning,
+    ) -> Result<(), Overflow> {
         let mut theirs: Vec<_> = other.entries.into_iter().collect();
         theirs.sort_by_key(|(k, _)| *k);
         for (key, entry) in theirs {
             if let Some(ours) = self.entries.get_mut(&key) {
                 ours.ply = ours.ply.min(entry.ply);
                 if ours.counts.checked_merge(&entry.counts).is_none() {
-                    anyhow::bail!("the counts overflow");
+                    return Err(Overflow);
                 }
             } else if self.entries.len() < budget {
                 self.entries.insert(key, entry);
@@ -145,7 +150,12 @@ impl PositionTable {
     }
 
     /// Writes positions with at least `min_games` games: by SP, then ply, most games first.
-    pub fn write(&self, out: &mut impl Write, format: Format, min_games: u64) -> Result<()> {
+    pub fn write(
+        &self,
+        out: &mut impl Write,
+        format: TextFormat,
+        min_games: u64,
+    ) -> std::io::Result<()> {
         let mut rows: Vec<(&(u16, u64), &Entry)> = self
             .entries
             .iter()
@@ -165,46 +175,11 @@ impl PositionTable {
                     &b.1.xfen,
                 ))
         });
-        let rows = rows.into_iter().map(|(&(sp, key), e)| {
-            // The side that moved into the position is the one not to move in it.
-            let mover = if e.xfen.split(' ').nth(1) == Some("w") {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let r = Row::new(
-                sp,
-                String::new(),
-                String::new(),
-                String::new(),
-                None,
-                &e.counts,
-                true,
-            );
-            PositionRow {
-                sp,
-                ply: e.ply,
-                zobrist: format!("{key:016x}"),
-                xfen: e.xfen.clone(),
-                games: r.games,
-                white_wins: r.white_wins,
-                draws: r.draws,
-                black_wins: r.black_wins,
-                white_score: r.white_score,
-                mean_white_elo: r.mean_white_elo,
-                mean_black_elo: r.mean_black_elo,
-                performance: performance(&e.counts, mover),
-                mean_eval: r.mean_eval,
-                rated_games: r.rated_games,
-                white_elo_sum: r.white_elo_sum,
-                black_elo_sum: r.black_elo_sum,
-                rated_white_half_points: r.rated_white_half_points,
-                eval_games: r.eval_games,
-                eval_centipawns: r.eval_centipawns,
-            }
-        });
+        let rows = rows
+            .into_iter()
+            .map(|(&(sp, key), e)| position_row(sp, key, e));
         match format {
-            Format::Csv | Format::Jsonl | Format::Parquet => {
+            TextFormat::Csv => {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
                     .from_writer(&mut *out);
@@ -214,12 +189,52 @@ impl PositionTable {
                 }
                 w.flush()?;
             }
-            Format::Json => {
+            TextFormat::Json => {
                 let rows: Vec<PositionRow> = rows.collect();
                 serde_json::to_writer_pretty(&mut *out, &rows)?;
                 out.write_all(b"\n")?;
             }
         }
         Ok(())
+    }
+}
+
+/// The row of a position reached from `sp` (`key`: its Zobrist key).
+fn position_row(sp: u16, key: u64, e: &Entry) -> PositionRow {
+    // The side that moved into the position is the one not to move in it.
+    let mover = if e.xfen.split(' ').nth(1) == Some("w") {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let r = NodeRow::new(
+        sp,
+        String::new(),
+        String::new(),
+        String::new(),
+        None,
+        &e.counts,
+        true,
+    );
+    PositionRow {
+        sp,
+        ply: e.ply,
+        zobrist: format!("{key:016x}"),
+        xfen: e.xfen.clone(),
+        games: r.games,
+        white_wins: r.white_wins,
+        draws: r.draws,
+        black_wins: r.black_wins,
+        white_score: r.white_score,
+        mean_white_elo: r.mean_white_elo,
+        mean_black_elo: r.mean_black_elo,
+        performance: performance(&e.counts, mover),
+        mean_eval: r.mean_eval,
+        rated_games: r.rated_games,
+        white_elo_sum: r.white_elo_sum,
+        black_elo_sum: r.black_elo_sum,
+        rated_white_half_points: r.rated_white_half_points,
+        eval_games: r.eval_games,
+        eval_centipawns: r.eval_centipawns,
     }
 }

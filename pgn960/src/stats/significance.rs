@@ -25,7 +25,7 @@
 //! `scripts/significance_oracle.py`; calibrated by `batch/tests/it/calibration.rs`.
 
 use super::exact;
-use super::table::Counts;
+use super::table::SpCounts;
 use serde::Serialize;
 use statrs::function::{erf, gamma};
 use std::collections::HashMap;
@@ -87,14 +87,14 @@ impl Wdl {
     }
 }
 
-impl From<&Counts> for Wdl {
-    fn from(c: &Counts) -> Wdl {
+impl From<&SpCounts> for Wdl {
+    fn from(c: &SpCounts) -> Wdl {
         Wdl::new(c.white_wins, c.draws, c.black_wins)
     }
 }
 
-impl From<Counts> for Wdl {
-    fn from(c: Counts) -> Wdl {
+impl From<SpCounts> for Wdl {
+    fn from(c: SpCounts) -> Wdl {
         Wdl::from(&c)
     }
 }
@@ -577,7 +577,7 @@ pub fn stratified_homogeneity(strata: &[Vec<Wdl>]) -> Option<Homogeneity> {
 
 /// Whether the table shows any SP differing beyond chance, and the sentence saying so.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Verdict {
+pub struct SignificanceVerdict {
     /// True when the homogeneity p-value or the smallest q-value is below [`ALPHA`].
     pub differs: bool,
     /// Rows with q < [`ALPHA`].
@@ -585,7 +585,7 @@ pub struct Verdict {
     /// The row (index into the table) with the smallest q-value, and that q.
     pub lowest_q: Option<(usize, f64)>,
     /// One sentence for a reader, naming rows as SP numbers (row index = SP, as in
-    /// `Tables::by_sp`); build your own from the fields for other tables.
+    /// `SpTables::by_sp`); build your own from the fields for other tables.
     pub text: String,
 }
 
@@ -625,7 +625,7 @@ fn methods_text(tests: &[SpTest]) -> String {
 /// [`ALPHA`] = 0.05: something differs beyond chance if the homogeneity test rejects or any
 /// SP has q < 0.05. The rates at which it says "Yes" when nothing differs, measured on
 /// simulated archives, are in `docs/stats.md` (calibration).
-pub fn verdict(homogeneity: Option<&Homogeneity>, tests: &[SpTest]) -> Verdict {
+pub fn verdict(homogeneity: Option<&Homogeneity>, tests: &[SpTest]) -> SignificanceVerdict {
     verdict_naming(homogeneity, tests, &|i| format!("SP {i}"))
 }
 
@@ -635,7 +635,7 @@ pub fn verdict_naming(
     homogeneity: Option<&Homogeneity>,
     tests: &[SpTest],
     name: &dyn Fn(usize) -> String,
-) -> Verdict {
+) -> SignificanceVerdict {
     let lowest_q = tests
         .iter()
         .enumerate()
@@ -694,7 +694,7 @@ pub fn verdict_naming(
             q_text.unwrap_or_else(|| "no SP tested".into())
         ),
     };
-    Verdict {
+    SignificanceVerdict {
         differs: h_rejects || significant > 0,
         significant,
         lowest_q,
@@ -779,7 +779,7 @@ pub struct Analysis {
     /// The test of homogeneity of the W/D/L table; `None` when not testable.
     pub homogeneity: Option<Homogeneity>,
     /// The one-sentence answer.
-    pub verdict: Verdict,
+    pub verdict: SignificanceVerdict,
 }
 
 /// Analyses one table (rows = SPs, or any cut of a table).

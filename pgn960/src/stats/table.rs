@@ -12,7 +12,7 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// The counts of one row; everything else in a row is derived from these, so tables from
 /// separate runs add up exactly.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
+pub struct SpCounts {
     /// Games counted.
     pub games: u64,
     /// White wins.
@@ -75,7 +75,7 @@ pub fn expected_score(white_elo: u32, black_elo: u32) -> f64 {
     1.0 / (1.0 + 10f64.powf((f64::from(black_elo) - f64::from(white_elo)) / 400.0))
 }
 
-impl Counts {
+impl SpCounts {
     /// Adds one game.
     pub fn add(&mut self, winner: Winner, ratings: Option<(u32, u32)>) {
         self.games += 1;
@@ -118,7 +118,7 @@ impl Counts {
     }
 
     /// Adds another row's counts.
-    pub fn merge(&mut self, other: &Counts) {
+    pub fn merge(&mut self, other: &SpCounts) {
         self.games += other.games;
         self.white_wins += other.white_wins;
         self.draws += other.draws;
@@ -136,9 +136,9 @@ impl Counts {
     }
 
     /// Adds another row's counts, or fails (changing nothing) if a sum would overflow.
-    pub fn checked_merge(&mut self, other: &Counts) -> Option<()> {
+    pub fn checked_merge(&mut self, other: &SpCounts) -> Option<()> {
         let sum = |a: u64, b: u64| a.checked_add(b);
-        let merged = Counts {
+        let merged = SpCounts {
             games: sum(self.games, other.games)?,
             white_wins: sum(self.white_wins, other.white_wins)?,
             draws: sum(self.draws, other.draws)?,
@@ -228,7 +228,7 @@ impl Counts {
 
 /// One row of the per-SP table, as written to CSV/JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
+pub struct SpRow {
     /// Start position number (for Double Chess960 tables, white's).
     pub sp: u16,
     /// Black's SP, only in Double Chess960 tables (the column is left out of SP tables).
@@ -297,16 +297,16 @@ fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-impl Row {
+impl SpRow {
     /// The row for `counts`.
-    pub fn new(sp: u16, black_sp: Option<u16>, start: String, c: &Counts) -> Row {
+    pub fn new(sp: u16, black_sp: Option<u16>, start: String, c: &SpCounts) -> SpRow {
         let rated = c.rated_games as f64;
         let per_rated = |x: u64| (c.rated_games > 0).then(|| round6(x as f64 / rated));
         let expected = per_rated(c.expected_micropoints).map(|e| round6(e / 1e6));
         let rated_score = per_rated(c.rated_white_half_points).map(|s| s / 2.0);
         let interval = c.wilson_interval();
         let mean_eval = |n: u64, cp: i64| (n > 0).then(|| round6(cp as f64 / n as f64 / 100.0));
-        Row {
+        SpRow {
             sp,
             black_sp,
             start,
@@ -340,8 +340,8 @@ impl Row {
     }
 
     /// The counts this row was made from.
-    pub fn counts(&self) -> Counts {
-        Counts {
+    pub fn counts(&self) -> SpCounts {
+        SpCounts {
             games: self.games,
             white_wins: self.white_wins,
             draws: self.draws,
@@ -362,7 +362,7 @@ impl Row {
 
 /// The CSV header of an SP table, or of a Double Chess960 table (`pairs`, with `black_sp`).
 pub fn csv_header(pairs: bool) -> Vec<String> {
-    let row = Row::new(0, pairs.then_some(0), String::new(), &Counts::default());
+    let row = SpRow::new(0, pairs.then_some(0), String::new(), &SpCounts::default());
     let mut writer = csv::Writer::from_writer(Vec::new());
     let text = writer
         .serialize(&row)
@@ -382,38 +382,38 @@ pub fn csv_header(pairs: bool) -> Vec<String> {
 /// games (a cell's 960 rows are filled in when written), so memory grows with the cells
 /// present, not with the keys' possible values.
 #[derive(Debug, Clone, Default)]
-pub struct Tables {
+pub struct SpTables {
     /// The `--by` keys, in order (empty: one table).
     pub keys: Vec<ByKey>,
     /// Per cell, by SP.
-    pub by_sp: BTreeMap<Key, BTreeMap<u16, Counts>>,
+    pub by_sp: BTreeMap<Key, BTreeMap<u16, SpCounts>>,
     /// Keyed by (cell, white SP, black SP).
-    pub by_pair: BTreeMap<(Key, u16, u16), Counts>,
+    pub by_pair: BTreeMap<(Key, u16, u16), SpCounts>,
 }
 
 /// One table of a `--by` cell: its key values, rows (with p- and q-values) and analysis.
 #[derive(Debug, Clone)]
-pub struct Cell {
+pub struct SpCell {
     /// The values of the `--by` keys (empty without `--by`).
     pub key: Key,
     /// The rows: 960 for SP tables, the pairs present for Double Chess960.
-    pub rows: Vec<Row>,
+    pub rows: Vec<SpRow>,
     /// The significance tests of the rows against the cell's pool.
     pub analysis: Analysis,
 }
 
-impl Tables {
+impl SpTables {
     /// Empty tables cut by `keys`.
-    pub fn new(keys: Vec<ByKey>) -> Tables {
-        Tables {
+    pub fn new(keys: Vec<ByKey>) -> SpTables {
+        SpTables {
             keys,
-            ..Tables::default()
+            ..SpTables::default()
         }
     }
 
     /// Counts for (`key`, `sp`), created empty (the key is copied only for a new cell);
     /// always `Some`.
-    pub fn sp_counts(&mut self, key: &[KeyValue], sp: u16) -> Option<&mut Counts> {
+    pub fn sp_counts(&mut self, key: &[KeyValue], sp: u16) -> Option<&mut SpCounts> {
         if !self.by_sp.contains_key(key) {
             self.by_sp.insert(key.to_vec(), BTreeMap::new());
         }
@@ -423,7 +423,7 @@ impl Tables {
     }
 
     /// Adds another table (from another chunk, file or run).
-    pub fn merge(&mut self, other: Tables) {
+    pub fn merge(&mut self, other: SpTables) {
         for (key, cell) in other.by_sp {
             let mine = self.by_sp.entry(key).or_default();
             for (sp, counts) in cell {
@@ -446,8 +446,8 @@ impl Tables {
     }
 
     /// The 960 counts of one cell.
-    pub fn sp_counts_of(&self, key: &Key) -> Vec<Counts> {
-        let mut counts = vec![Counts::default(); 960];
+    pub fn sp_counts_of(&self, key: &Key) -> Vec<SpCounts> {
+        let mut counts = vec![SpCounts::default(); 960];
         for (sp, c) in self.by_sp.get(key).into_iter().flatten() {
             if let Some(slot) = counts.get_mut(usize::from(*sp)) {
                 *slot = *c;
@@ -457,8 +457,8 @@ impl Tables {
     }
 
     /// The 960 counts of all cells added up.
-    pub fn pooled_sp_counts(&self) -> Vec<Counts> {
-        let mut counts = vec![Counts::default(); 960];
+    pub fn pooled_sp_counts(&self) -> Vec<SpCounts> {
+        let mut counts = vec![SpCounts::default(); 960];
         for (sp, c) in self.by_sp.values().flatten() {
             if let Some(slot) = counts.get_mut(usize::from(*sp)) {
                 slot.merge(c);
@@ -469,20 +469,25 @@ impl Tables {
 
     /// The SP table of one cell: 960 rows, SP order, empty SPs included, tested within the
     /// cell.
-    pub fn sp_cell(&self, key: &Key) -> Cell {
+    pub fn sp_cell(&self, key: &Key) -> SpCell {
         let counts = self.sp_counts_of(key);
         let rows = counts
             .iter()
             .enumerate()
-            .map(|(sp, c)| Row::new(sp as u16, None, back_rank(sp as u16), c))
+            .map(|(sp, c)| SpRow::new(sp as u16, None, back_rank(sp as u16), c))
             .collect();
         cell(key.clone(), &counts, rows)
     }
 
+    /// The SP tables of every cell, in row order ([`SpTables::sp_keys`], [`SpTables::sp_cell`]).
+    pub fn sp_cells(&self) -> impl Iterator<Item = SpCell> + '_ {
+        self.sp_keys().into_iter().map(|k| self.sp_cell(&k))
+    }
+
     /// The Double Chess960 tables, one per cell, rows ordered by (white SP, black SP).
-    pub fn pair_cells(&self) -> Vec<Cell> {
+    pub fn pair_cells(&self) -> Vec<SpCell> {
         let mut cells = Vec::new();
-        let mut current: Option<(Key, Vec<Counts>, Vec<Row>)> = None;
+        let mut current: Option<(Key, Vec<SpCounts>, Vec<SpRow>)> = None;
         for ((key, w, b), c) in &self.by_pair {
             if current.as_ref().is_some_and(|(k, ..)| k != key) {
                 if let Some((k, counts, rows)) = current.take() {
@@ -492,7 +497,7 @@ impl Tables {
             let (_, counts, rows) =
                 current.get_or_insert_with(|| (key.clone(), Vec::new(), Vec::new()));
             counts.push(*c);
-            rows.push(Row::new(*w, Some(*b), back_rank(*w), c));
+            rows.push(SpRow::new(*w, Some(*b), back_rank(*w), c));
         }
         if let Some((k, counts, rows)) = current {
             cells.push(cell(k, &counts, rows));
@@ -502,14 +507,14 @@ impl Tables {
 }
 
 /// A cell with its p- and q-values filled in.
-fn cell(key: Key, counts: &[Counts], mut rows: Vec<Row>) -> Cell {
+fn cell(key: Key, counts: &[SpCounts], mut rows: Vec<SpRow>) -> SpCell {
     let wdl: Vec<Wdl> = counts.iter().map(Wdl::from).collect();
     let analysis = analyse(&wdl);
     for (row, test) in rows.iter_mut().zip(&analysis.tests) {
         row.p_value = test.p;
         row.q_value = test.q;
     }
-    Cell {
+    SpCell {
         key,
         rows,
         analysis,
@@ -530,7 +535,7 @@ mod tests {
     #[test]
     fn wilson_interval_known_values() {
         // 6 points out of 10 games: Wilson 95% interval (0.3127, 0.8318).
-        let mut c = Counts::default();
+        let mut c = SpCounts::default();
         for _ in 0..6 {
             c.add(Winner::White, None);
         }
@@ -540,7 +545,7 @@ mod tests {
         let (lo, hi) = c.wilson_interval().unwrap();
         assert!((lo - 0.3127).abs() < 1e-4, "{lo}");
         assert!((hi - 0.8318).abs() < 1e-4, "{hi}");
-        assert_eq!(Counts::default().wilson_interval(), None);
+        assert_eq!(SpCounts::default().wilson_interval(), None);
     }
 
     #[test]
@@ -558,8 +563,8 @@ mod tests {
             (Winner::Black, Some((2000, 1800))),
             (Winner::White, Some((2100, 2100))),
         ];
-        let mut whole = Counts::default();
-        let (mut a, mut b) = (Counts::default(), Counts::default());
+        let mut whole = SpCounts::default();
+        let (mut a, mut b) = (SpCounts::default(), SpCounts::default());
         for (i, (w, r)) in games.iter().enumerate() {
             whole.add(*w, *r);
             if i % 2 == 0 {
@@ -570,7 +575,7 @@ mod tests {
         }
         a.merge(&b);
         assert_eq!(a, whole);
-        let row = Row::new(518, None, back_rank(518), &whole);
+        let row = SpRow::new(518, None, back_rank(518), &whole);
         assert_eq!(row.counts(), whole);
         assert_eq!(row.start, "RNBQKBNR");
         assert_eq!(row.white_score, Some(0.625));

@@ -1,0 +1,322 @@
+//! Counting games into stats tables: the observer of the library's game loop that reads
+//! each game's evaluations and counts its judged result, and the counts of a chunk.
+
+use super::by::{ByKey, Key, KeyValue};
+use super::pairs::PairGame;
+use super::table::{GameEvals, SpTables, Winner, EVAL_CAP_CENTIPAWNS};
+use crate::annotations::Annotations;
+use crate::facts::GameFacts;
+use crate::pipeline::ChunkOutput;
+use crate::select::{date_span, tag_text, FilteredBy, Filters};
+use crate::validate::{
+    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, Repair,
+    ValidateOptions, Verdict,
+};
+use chess960_core::StartKind;
+use pgn_parse::{GameResult, Origin, Skip, Tag};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+/// What `stats` counts and how it reads: the options of [`super::compute`].
+#[derive(Debug, Clone)]
+pub struct StatsOptions {
+    /// Which games are counted (ratings, length, speed, dates).
+    pub filters: Filters,
+    /// Count classical games (not marked Chess960, standard start) as SP 518.
+    pub include_classical: bool,
+    /// Do not replay moves: trust the FEN and Result tags (no evaluations; plies from the
+    /// PlyCount tag).
+    pub headers_only: bool,
+    /// The `--by` keys cutting the tables, in order.
+    pub by: Vec<ByKey>,
+    /// The width of a rating band (`--by rating-band`).
+    pub band_width: u32,
+    /// Keep the counted games in order for the engine-match pairs.
+    pub pairs: bool,
+    /// What games without a Variant tag are.
+    pub missing_variant: MissingVariant,
+    /// Games of more bytes are rejected as `too-large` (0: no limit).
+    pub max_game_bytes: usize,
+    /// Worker threads of [`super::compute`] (0: one per core).
+    pub threads: usize,
+    /// Checked between chunks by [`super::compute`]: when set, it stops.
+    pub stop: Option<&'static AtomicBool>,
+}
+
+impl Default for StatsOptions {
+    fn default() -> StatsOptions {
+        StatsOptions {
+            filters: Filters::default(),
+            include_classical: false,
+            headers_only: false,
+            by: Vec::new(),
+            band_width: 200,
+            pairs: false,
+            missing_variant: MissingVariant::default(),
+            max_game_bytes: ValidateOptions::default().max_game_bytes,
+            threads: 0,
+            stop: None,
+        }
+    }
+}
+
+/// Why a game was not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Excluded {
+    /// Invalid under Chess960 rules.
+    Invalid,
+    /// Another variant.
+    Unsupported,
+    /// No result (`*`).
+    Unfinished,
+    /// A FEN that is not a start position.
+    NotAStart,
+    /// Classical chess, without `include_classical`.
+    Classical,
+    /// A filter left it out.
+    Filtered(FilteredBy),
+}
+
+impl Excluded {
+    /// The name used in summaries and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Excluded::Invalid => "invalid",
+            Excluded::Unsupported => "unsupported-variant",
+            Excluded::Unfinished => "unfinished",
+            Excluded::NotAStart => "mid-game-fen",
+            Excluded::Classical => "classical",
+            Excluded::Filtered(f) => f.name(),
+        }
+    }
+}
+
+/// The counts of some games (a chunk, an input, a run): they merge exactly.
+#[derive(Debug, Default)]
+pub struct StatsCounts {
+    /// The per-SP and Double Chess960 tables.
+    pub tables: SpTables,
+    /// Games read.
+    pub games_read: u64,
+    /// Games counted in the SP table.
+    pub counted: u64,
+    /// Games counted in the Double Chess960 table.
+    pub counted_double_chess960: u64,
+    /// Counted games whose Result the final position corrected.
+    pub results_corrected: u64,
+    /// Games not counted, by reason.
+    pub excluded: BTreeMap<Excluded, u64>,
+    /// The counted games, in input order (with [`StatsOptions::pairs`]).
+    pub pair_games: Vec<PairGame>,
+}
+
+impl ChunkOutput for StatsCounts {
+    fn games(&self) -> u64 {
+        self.games_read
+    }
+}
+
+impl StatsCounts {
+    /// No games, tables cut by `keys`.
+    pub fn new(keys: Vec<ByKey>) -> StatsCounts {
+        StatsCounts {
+            tables: SpTables::new(keys),
+            ..StatsCounts::default()
+        }
+    }
+
+    /// Adds the counts of the games after these (`other`'s pair games follow these).
+    pub fn merge(&mut self, other: StatsCounts) {
+        self.tables.merge(other.tables);
+        self.games_read += other.games_read;
+        self.counted += other.counted;
+        self.counted_double_chess960 += other.counted_double_chess960;
+        self.results_corrected += other.results_corrected;
+        for (why, n) in other.excluded {
+            *self.excluded.entry(why).or_default() += n;
+        }
+        self.pair_games.extend(other.pair_games);
+    }
+
+    /// The games not counted, by the name of the reason.
+    pub fn excluded_by_name(&self) -> BTreeMap<&'static str, u64> {
+        self.excluded.iter().map(|(k, &v)| (k.name(), v)).collect()
+    }
+}
+
+/// Counts the games of one chunk, read by the library's loop (tags only with
+/// [`StatsOptions::headers_only`]).
+pub fn count_chunk(bytes: &[u8], origin: Origin, options: &StatsOptions) -> StatsCounts {
+    let mut observer = StatsObserver {
+        options,
+        evals: GameEvals::default(),
+        counts: StatsCounts::new(options.by.clone()),
+    };
+    let validate = ValidateOptions {
+        missing_variant: options.missing_variant,
+        max_game_bytes: options.max_game_bytes,
+        ..ValidateOptions::default()
+    };
+    let mode = if options.headers_only {
+        ReadMode::TagsOnly
+    } else {
+        ReadMode::Replay
+    };
+    observe_chunk(bytes, origin, &validate, mode, false, &mut observer);
+    observer.counts
+}
+
+/// The observer of `stats`: reads the `[%eval]` annotations of the main line and counts
+/// each judged game.
+struct StatsObserver<'o> {
+    options: &'o StatsOptions,
+    evals: GameEvals,
+    counts: StatsCounts,
+}
+
+impl<'a> GameObserver<'a> for StatsObserver<'_> {
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.evals = GameEvals::default();
+        Skip(false)
+    }
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
+        // Most comments are clocks: only one that holds an evaluation and could change what
+        // is kept (the first of the game, or after ply 10 or 20) is parsed.
+        let wanted = !self.evals.any || plies == 10 || plies == 20;
+        if wanted && has_eval(text) {
+            if let Some(eval) = Annotations::parse(text).eval {
+                let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
+                let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
+                self.evals.any = true;
+                match plies {
+                    10 => self.evals.ply10 = Some(cp),
+                    20 => self.evals.ply20 = Some(cp),
+                    _ => {}
+                }
+            }
+        }
+    }
+    fn end_game(&mut self, game: Judged<'_, 'a>) {
+        let verdict = match game.verdict {
+            Verdict::Valid(v) => Ok(CountedGame {
+                kind: v.kind,
+                start: v.class.kind,
+                result: v.result,
+                plies: if self.options.headers_only {
+                    tag_text(game.tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
+                } else {
+                    Some(v.plies)
+                },
+                evals: self.evals,
+                corrected: v
+                    .repairs
+                    .iter()
+                    .any(|r| matches!(r, Repair::ResultCorrected { .. })),
+            }),
+            Verdict::Unsupported(_) => Err(Excluded::Unsupported),
+            Verdict::Invalid(_) => Err(Excluded::Invalid),
+        };
+        count_game(self.options, &mut self.counts, game.tags, verdict);
+    }
+}
+
+/// Whether a comment has a `%eval` command (a quick look before parsing it).
+fn has_eval(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', text).any(|i| text[i + 1..].starts_with(b"eval"))
+}
+
+/// What counting needs of a valid game.
+struct CountedGame {
+    kind: GameKind,
+    start: StartKind,
+    result: GameResult,
+    plies: Option<u32>,
+    evals: GameEvals,
+    corrected: bool,
+}
+
+/// The winner of a counted game and its facts, or why it is not counted.
+fn admit(
+    options: &StatsOptions,
+    tags: &[Tag<'_>],
+    game: CountedGame,
+) -> Result<(Winner, GameFacts), Excluded> {
+    let winner = match game.result {
+        GameResult::WhiteWins => Winner::White,
+        GameResult::BlackWins => Winner::Black,
+        GameResult::Draw => Winner::Draw,
+        GameResult::Unknown => return Err(Excluded::Unfinished),
+    };
+    if game.start == StartKind::NotAStart {
+        return Err(Excluded::NotAStart);
+    }
+    if game.kind == GameKind::Standard && !options.include_classical {
+        return Err(Excluded::Classical);
+    }
+    let facts = GameFacts::from_tags(tags);
+    if let Some(f) = options.filters.check(&facts, date_span(tags), game.plies) {
+        return Err(Excluded::Filtered(f));
+    }
+    Ok((winner, facts))
+}
+
+/// Counts one game into `counts`.
+fn count_game(
+    options: &StatsOptions,
+    counts: &mut StatsCounts,
+    tags: &[Tag<'_>],
+    verdict: Result<CountedGame, Excluded>,
+) {
+    counts.games_read += 1;
+    let admitted = verdict.and_then(|game| {
+        let (start, evals, corrected) = (game.start, game.evals, game.corrected);
+        admit(options, tags, game).map(|(winner, facts)| (start, evals, corrected, winner, facts))
+    });
+    let (start, evals, corrected, winner, facts) = match admitted {
+        Ok(counted) => counted,
+        Err(why) => {
+            *counts.excluded.entry(why).or_default() += 1;
+            return;
+        }
+    };
+    let key: Key = options
+        .by
+        .iter()
+        .map(|&k| KeyValue::of(k, tags, &facts, options.band_width))
+        .collect();
+    let (row, pair_start) = match start {
+        StartKind::Chess960(sp) if sp < 960 => {
+            counts.counted += 1;
+            match counts.tables.sp_counts(&key, sp) {
+                Some(row) => (row, (sp, None)),
+                None => return,
+            }
+        }
+        StartKind::DoubleChess960 { white, black } => {
+            counts.counted_double_chess960 += 1;
+            let row = counts
+                .tables
+                .by_pair
+                .entry((key, white, black))
+                .or_default();
+            (row, (white, Some(black)))
+        }
+        _ => return,
+    };
+    row.add(winner, facts.ratings);
+    row.add_evals(&evals);
+    counts.results_corrected += u64::from(corrected);
+    if options.pairs {
+        let name = |n: &[u8]| {
+            tag_text(tags, n)
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        counts.pair_games.push(PairGame {
+            start: pair_start,
+            white: name(b"White"),
+            black: name(b"Black"),
+            winner,
+        });
+    }
+}

@@ -1,0 +1,147 @@
+//! Tables written by `pgn960 stats` (CSV) read back and added up exactly: the monoid of
+//! `stats --merge` and `pgn960.merge_stats`.
+
+use super::by::{ByKey, Key, KeyValue};
+use super::table::{csv_header, SpRow, SpTables};
+use crate::{Error, Result};
+use std::io::Read;
+
+/// The kinds of table `stats` writes, told apart by their header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    /// One row per SP.
+    Sp,
+    /// One row per (white SP, black SP) pair of Double Chess960.
+    DoubleChess960,
+}
+
+/// The tables read by [`merge_csv`], and which kinds were given.
+#[derive(Debug)]
+pub struct MergedTables {
+    /// The sums.
+    pub tables: SpTables,
+    /// Whether SP tables were given.
+    pub sp: bool,
+    /// Whether Double Chess960 tables were given.
+    pub double_chess960: bool,
+}
+
+/// Reads tables written by `pgn960 stats` (CSV; each a name for messages and its bytes) and
+/// adds them up exactly. A table whose header is not one of ours, whose `--by` keys differ
+/// from the first table's (or from `keys`, when given), a row that cannot be (counts that do
+/// not add up, an SP out of range, a key value that is none) or a sum past the counters'
+/// range is an [`Error::Content`] naming the table and row.
+pub fn merge_csv<R: Read>(
+    tables: impl IntoIterator<Item = (String, R)>,
+    keys: &[ByKey],
+) -> Result<MergedTables> {
+    let mut merged = MergedTables {
+        tables: SpTables::new(keys.to_vec()),
+        sp: false,
+        double_chess960: false,
+    };
+    let mut first_keys: Option<Vec<ByKey>> = (!keys.is_empty()).then(|| keys.to_vec());
+    for (name, bytes) in tables {
+        let fail = |message: String| Error::Content {
+            name: name.clone(),
+            message,
+        };
+        let mut reader = csv::Reader::from_reader(bytes);
+        let header = reader
+            .headers()
+            .map_err(|e| fail(format!("cannot read: {e}")))?
+            .clone();
+        let file_keys: Vec<ByKey> = header.iter().map_while(ByKey::from_column).collect();
+        let kind = table_kind(&header, file_keys.len()).ok_or_else(|| {
+            let header: Vec<&str> = header.iter().collect();
+            fail(format!(
+                "not a table written by pgn960 stats (its header is {:?})",
+                header.join(",")
+            ))
+        })?;
+        match &first_keys {
+            Some(expected) if *expected != file_keys => {
+                return Err(fail(format!(
+                    "a table with {}, not {}: tables merge only with tables of the same keys",
+                    key_names(&file_keys),
+                    key_names(expected)
+                )))
+            }
+            Some(_) => {}
+            None => first_keys = Some(file_keys.clone()),
+        }
+        merged.tables.keys = file_keys.clone();
+        match kind {
+            TableKind::Sp => merged.sp = true,
+            TableKind::DoubleChess960 => merged.double_chess960 = true,
+        }
+        for (i, record) in reader.records().enumerate() {
+            let at = |why: String| fail(format!("row {}: {why}", i + 2));
+            let record = record.map_err(|e| at(format!("not a CSV row: {e}")))?;
+            let row: SpRow = record
+                .deserialize(Some(&header))
+                .map_err(|e| at(format!("not a pgn960 stats row: {e}")))?;
+            add_row(&mut merged.tables, &file_keys, &record, &row).map_err(at)?;
+        }
+    }
+    // An all-zero row adds nothing: drop the cells it made, so that the merge of tables
+    // equals the table of the games (whose cells exist only with games).
+    for cell in merged.tables.by_sp.values_mut() {
+        cell.retain(|_, c| c.games > 0);
+    }
+    merged.tables.by_sp.retain(|_, cell| !cell.is_empty());
+    merged.tables.by_pair.retain(|_, c| c.games > 0);
+    Ok(merged)
+}
+
+/// The kind of table whose header, after `keys` key columns, is `header`.
+fn table_kind(header: &csv::StringRecord, keys: usize) -> Option<TableKind> {
+    let rest: Vec<String> = header.iter().skip(keys).map(str::to_string).collect();
+    [
+        (TableKind::Sp, csv_header(false)),
+        (TableKind::DoubleChess960, csv_header(true)),
+    ]
+    .into_iter()
+    .find(|(_, h)| *h == rest)
+    .map(|(kind, _)| kind)
+}
+
+/// `--by keys a,b`, or `no --by keys`.
+fn key_names(keys: &[ByKey]) -> String {
+    let names: Vec<&str> = keys.iter().map(|k| k.column()).collect();
+    if names.is_empty() {
+        "no --by keys".to_string()
+    } else {
+        format!("--by keys {}", names.join(","))
+    }
+}
+
+/// Adds one row (`record`, read as `row`) to its cell of `tables`.
+fn add_row(
+    tables: &mut SpTables,
+    keys: &[ByKey],
+    record: &csv::StringRecord,
+    row: &SpRow,
+) -> Result<(), String> {
+    let key = keys
+        .iter()
+        .zip(record.iter())
+        .map(|(&k, text)| KeyValue::parse(k, text))
+        .collect::<Result<Key, String>>()?;
+    let counts = row.counts();
+    counts.check()?;
+    let target = match row.black_sp {
+        Some(black) if black < 960 && row.sp < 960 => {
+            tables.by_pair.entry((key, row.sp, black)).or_default()
+        }
+        None if row.sp < 960 => match tables.sp_counts(&key, row.sp) {
+            Some(counts) => counts,
+            None => return Err(format!("cannot count SP {}", row.sp)),
+        },
+        None => return Err(format!("SP {} is out of range", row.sp)),
+        Some(black) => return Err(format!("SP pair {}/{black} is out of range", row.sp)),
+    };
+    target
+        .checked_merge(&counts)
+        .ok_or_else(|| "the sums overflow".to_string())
+}

@@ -1,0 +1,188 @@
+"""The analyses of ``pgn960 stats`` and ``pgn960 tree`` as functions returning
+``pyarrow.Table``s. The rows are the library's, written as the command writes them (CSV)
+and read with fixed column types: a table equals the command's CSV file read with
+:func:`table_from_csv`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Sequence, Union
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from . import _native
+
+#: The columns of the ``by`` keys (text), in the order ``by`` may name them.
+KEY_COLUMNS = ("time_control", "month", "year", "rating_band", "event", "white", "black")
+
+_TEXT = {"start", "path", "san", "uci", *KEY_COLUMNS}
+_FLOAT = {
+    "white_score", "draw_rate", "white_score_lo", "white_score_hi", "mean_white_elo",
+    "mean_black_elo", "expected_white_score", "white_excess", "p_value", "q_value",
+    "mean_eval_ply10", "mean_eval_ply20", "performance", "mean_eval", "score", "elo",
+    "elo_lo", "elo_hi",
+}
+_BOOL = {"complete"}
+
+
+def _column_type(name: str, text: Sequence[str]) -> pa.DataType:
+    if name in _TEXT or name in text:
+        return pa.string()
+    if name in _FLOAT:
+        return pa.float64()
+    if name in _BOOL:
+        return pa.bool_()
+    return pa.int64()
+
+
+def table_from_csv(
+    data: Union[bytes, str, "os.PathLike[str]"], *, text: Sequence[str] = ()
+) -> pa.Table:
+    """A table written by ``pgn960 stats`` or ``pgn960 tree`` (CSV: bytes or a path) as
+    the ``pyarrow.Table`` the Python functions give: key columns, ``start`` and the move
+    columns (and the columns named in ``text``) as strings, fractions as float64, ``complete``
+    as bool, counts as int64; an empty cell is null."""
+    if not isinstance(data, (bytes, bytearray)):
+        with open(data, "rb") as f:
+            data = f.read()
+    first = bytes(data).split(b"\n", 1)[0].decode("utf-8").rstrip("\r")
+    header = next(csv.reader([first]), [])
+    options = pacsv.ConvertOptions(
+        column_types={name: _column_type(name, text) for name in header},
+        strings_can_be_null=True,
+        true_values=["true"],
+        false_values=["false"],
+    )
+    return pacsv.read_csv(io.BytesIO(data), convert_options=options)
+
+
+def filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until) -> dict:
+    """The game filters shared by the analyses, for the native functions."""
+    if isinstance(time_control, str):
+        time_control = time_control.split(",")
+    return {
+        "min_elo": min_elo,
+        "max_elo_diff": max_elo_diff,
+        "min_plies": min_plies,
+        "time_control": list(time_control) if time_control is not None else None,
+        "since": since,
+        "until": until,
+    }
+
+
+def key_names(by) -> list[str]:
+    """``by`` as a list of key names (``"month,year"``, a list, or None)."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [k.strip() for k in by.split(",") if k.strip()]
+    return list(by)
+
+
+def table_csv(table: pa.Table) -> bytes:
+    """A stats table as CSV bytes for :func:`merge_stats` (nulls as empty cells)."""
+    sink = io.BytesIO()
+    options = pacsv.WriteOptions(quoting_style="needed")
+    pacsv.write_csv(table, sink, write_options=options)
+    return sink.getvalue()
+
+
+def _paths(src) -> list[str]:
+    from . import _paths as paths
+
+    return paths(src)
+
+
+def stats(
+    src,
+    *,
+    by: Union[str, Sequence[str], None] = None,
+    headers_only: bool = False,
+    include_classical: bool = False,
+    band_width: int = 200,
+    double_chess960: bool = False,
+    min_elo: int | None = None,
+    max_elo_diff: int | None = None,
+    min_plies: int | None = None,
+    time_control: Union[str, Sequence[str], None] = None,
+    since: str | None = None,
+    until: str | None = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table:
+    """Per-start-position results of the games of ``src``: the table ``pgn960 stats``
+    writes (same columns, same numbers), 960 rows per cell of the ``by`` keys
+    (``time-control``, ``month``, ``year``, ``rating-band``, ``event``, ``white``,
+    ``black``), each with its p- and q-value against the cell's pool. ``double_chess960``:
+    the Double Chess960 table instead (``--dfrc-table``). The filters are those of the
+    command (``time_control``: speeds such as ``"blitz"``; ``since``/``until``:
+    ``YYYY.MM.DD``)."""
+    filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
+    data = _native.stats(
+        _paths(src), threads, variant, key_names(by), band_width, headers_only,
+        include_classical, double_chess960, filters,
+    )
+    return table_from_csv(data)
+
+
+def merge_stats(tables: Sequence[pa.Table]) -> pa.Table:
+    """Adds up tables given by :func:`stats` (or read from ``pgn960 stats`` files) exactly,
+    as ``pgn960 stats --merge`` does: the counts are summed and every derived column and
+    significance recomputed, so the merge of the tables of parts equals the table of the
+    whole. Tables merge only with tables of the same ``by`` keys and kind."""
+    return table_from_csv(_native.merge_stats([table_csv(t) for t in tables]))
+
+
+def tree(
+    src,
+    *,
+    depth: int = 2,
+    sp: Union[int, str, None] = None,
+    min_games: int = 1,
+    max_nodes: int = 16_000_000,
+    include_classical: bool = False,
+    min_elo: int | None = None,
+    max_elo_diff: int | None = None,
+    min_plies: int | None = None,
+    time_control: Union[str, Sequence[str], None] = None,
+    since: str | None = None,
+    until: str | None = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table:
+    """The opening tree of each start position over the first ``depth`` plies of the valid
+    games of ``src``: the rows of ``pgn960 tree`` (one per node, depth first; ``sp``: a
+    start position or a list such as ``"0-9,518"``; nodes with fewer than ``min_games``
+    games left out)."""
+    filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
+    sps = None if sp is None else str(sp)
+    data = _native.tree(
+        _paths(src), threads, variant, depth, sps, min_games, max_nodes, include_classical,
+        filters,
+    )
+    return table_from_csv(data)
+
+
+def pentanomials(
+    src,
+    *,
+    include_classical: bool = False,
+    min_elo: int | None = None,
+    max_elo_diff: int | None = None,
+    min_plies: int | None = None,
+    time_control: Union[str, Sequence[str], None] = None,
+    since: str | None = None,
+    until: str | None = None,
+    threads: int = 0,
+    variant: str = "detect",
+) -> pa.Table:
+    """The engine-match game pairs of ``src`` (same start position, same players with
+    colours swapped, within 1024 games): per start position and in total (``sp`` =
+    ``"total"``), the pentanomial from the first pair's White's view (``ll`` .. ``ww``),
+    score and Elo with its 95% interval — the table of ``pgn960 stats --pairs``."""
+    filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
+    data = _native.pentanomials(_paths(src), threads, variant, include_classical, filters)
+    return table_from_csv(data, text=("sp",))

@@ -1,0 +1,303 @@
+//! `pgn960.stats`, `merge_stats`, `tree` and `pentanomials`: the library's analyses
+//! ([`pgn960::stats`], [`pgn960::tree`]), written as the CSV bytes `pgn960 stats` and
+//! `pgn960 tree` write (one definition of the rows); the Python layer reads them into
+//! `pyarrow.Table`s with fixed column types.
+
+use crate::errors::{from_library, option_error};
+use crate::scan::{inputs, missing_variant};
+use pgn960::select::{Date, Filters, Speed};
+use pgn960::stats::by::ByKey;
+use pgn960::stats::pairs::Pairer;
+use pgn960::stats::{merge_csv, write_pairs, write_table, StatsCounts, StatsOptions, TextFormat};
+use pgn960::tree::{parse_sp_list, write_tree, TreeOptions, WriteOptions};
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::time::Duration;
+
+/// How often a wait checks for Ctrl-C.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The filters every analysis takes, from Python's keyword arguments.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct FilterArgs {
+    min_elo: Option<u32>,
+    max_elo_diff: Option<u32>,
+    min_plies: Option<u32>,
+    time_control: Option<Vec<String>>,
+    since: Option<String>,
+    until: Option<String>,
+}
+
+impl FilterArgs {
+    fn filters(&self) -> PyResult<Filters> {
+        let speeds = self
+            .time_control
+            .iter()
+            .flatten()
+            .map(|s| {
+                s.parse::<Speed>()
+                    .map_err(|_| option_error(format!("{s:?} is not a speed (ultra-bullet, bullet, blitz, rapid, classical, correspondence)")))
+            })
+            .collect::<PyResult<Vec<Speed>>>()?;
+        let date = |d: &Option<String>| -> PyResult<Option<Date>> {
+            d.as_deref()
+                .map(|t| {
+                    t.parse::<Date>()
+                        .map_err(|e| option_error(format!("{t:?}: {e}")))
+                })
+                .transpose()
+        };
+        Ok(Filters {
+            min_elo: self.min_elo,
+            max_elo_diff: self.max_elo_diff,
+            min_plies: self.min_plies,
+            speeds,
+            since: date(&self.since)?,
+            until: date(&self.until)?,
+        })
+    }
+}
+
+/// Runs `work` on a thread of its own, the GIL released, checking for Ctrl-C every
+/// [`TICK`]: on one, `work`'s stop flag is set and the call raises `KeyboardInterrupt`.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(&'static AtomicBool) -> pgn960::Result<T> + Send + 'static,
+) -> PyResult<T> {
+    // One flag per call, kept for the process's life (a byte) so that the library's
+    // `'static` stop can point at it.
+    let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let (tx, rx) = sync_channel(1);
+    std::thread::spawn(move || {
+        let _ = tx.send(work(stop));
+    });
+    // Behind a lock only to cross into the closure run without the GIL (`Receiver` is
+    // not `Sync`); nothing else takes it.
+    let rx = std::sync::Mutex::new(rx);
+    let wait = || {
+        rx.lock()
+            .map_err(|_| RecvTimeoutError::Disconnected)
+            .and_then(|rx| rx.recv_timeout(TICK))
+    };
+    loop {
+        match py.detach(wait) {
+            Ok(result) => return result.map_err(from_library),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyKeyboardInterrupt::new_err("the analysis stopped"))
+            }
+        }
+    }
+}
+
+fn by_keys(by: Vec<String>) -> PyResult<Vec<ByKey>> {
+    by.iter()
+        .map(|k| {
+            ByKey::from_column(&k.replace('-', "_")).ok_or_else(|| {
+                option_error(format!(
+                    "{k:?} is not a --by key (time-control, month, year, rating-band, event, white, black)"
+                ))
+            })
+        })
+        .collect()
+}
+
+fn io_error(e: std::io::Error) -> PyErr {
+    crate::errors::located::<crate::errors::IoError>(e.to_string(), Default::default())
+}
+
+/// `pgn960._native.stats`: the SP table's CSV bytes (or, with `dfrc`, the Double
+/// Chess960 table's).
+#[pyfunction]
+#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters))]
+#[allow(clippy::too_many_arguments)]
+pub fn stats<'py>(
+    py: Python<'py>,
+    src: Vec<PathBuf>,
+    threads: usize,
+    variant: &str,
+    by: Vec<String>,
+    band_width: u32,
+    headers_only: bool,
+    include_classical: bool,
+    dfrc: bool,
+    filters: FilterArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if band_width == 0 {
+        return Err(option_error("band_width must be at least 1"));
+    }
+    let options = StatsOptions {
+        filters: filters.filters()?,
+        include_classical,
+        headers_only,
+        by: by_keys(by)?,
+        band_width,
+        missing_variant: missing_variant(variant)?,
+        threads,
+        ..StatsOptions::default()
+    };
+    let paths: Vec<PathBuf> = inputs_checked(src)?;
+    let csv = interruptible(py, move |stop| {
+        let options = StatsOptions {
+            stop: Some(stop),
+            ..options
+        };
+        let counts = pgn960::stats::compute(&paths, &options)?;
+        Ok(table_csv(&counts, dfrc))
+    })?
+    .map_err(io_error)?;
+    Ok(PyBytes::new(py, &csv))
+}
+
+/// The paths, refused when none is given or one cannot be expanded.
+fn inputs_checked(src: Vec<PathBuf>) -> PyResult<Vec<PathBuf>> {
+    inputs(src.clone())?;
+    Ok(src)
+}
+
+/// The CSV of the SP table (or the Double Chess960 table) of `counts`.
+fn table_csv(counts: &StatsCounts, dfrc: bool) -> std::io::Result<Vec<u8>> {
+    let tables = &counts.tables;
+    let mut csv = Vec::new();
+    if dfrc {
+        let cells = tables.pair_cells();
+        write_table(&mut csv, &tables.keys, cells, true, TextFormat::Csv, |_| {})?;
+    } else {
+        let cells = tables.sp_cells();
+        write_table(
+            &mut csv,
+            &tables.keys,
+            cells,
+            false,
+            TextFormat::Csv,
+            |_| {},
+        )?;
+    }
+    Ok(csv)
+}
+
+/// `pgn960._native.merge_stats`: tables (CSV bytes written by `stats`) added up exactly,
+/// as CSV bytes.
+#[pyfunction]
+pub fn merge_stats<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
+    if tables.is_empty() {
+        return Err(option_error("no table given"));
+    }
+    let csv = py
+        .detach(|| {
+            let named = tables
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("table {i}"), t.as_slice()));
+            let merged = merge_csv(named, &[])?;
+            let counts = StatsCounts {
+                tables: merged.tables,
+                ..StatsCounts::default()
+            };
+            Ok::<_, pgn960::Error>(table_csv(&counts, merged.double_chess960 && !merged.sp))
+        })
+        .map_err(from_library)?
+        .map_err(io_error)?;
+    Ok(PyBytes::new(py, &csv))
+}
+
+/// `pgn960._native.tree`: the opening tree's CSV bytes.
+#[pyfunction]
+#[pyo3(signature = (src, threads, variant, depth, sp, min_games, max_nodes, include_classical, filters))]
+#[allow(clippy::too_many_arguments)]
+pub fn tree<'py>(
+    py: Python<'py>,
+    src: Vec<PathBuf>,
+    threads: usize,
+    variant: &str,
+    depth: u32,
+    sp: Option<String>,
+    min_games: u64,
+    max_nodes: u64,
+    include_classical: bool,
+    filters: FilterArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if !(1..=64).contains(&depth) {
+        return Err(option_error(format!("depth must be 1 to 64, not {depth}")));
+    }
+    if max_nodes < 2 {
+        return Err(option_error("max_nodes must be at least 2"));
+    }
+    let sps = sp
+        .as_deref()
+        .map(parse_sp_list)
+        .transpose()
+        .map_err(option_error)?;
+    let options = TreeOptions {
+        depth: depth as usize,
+        filters: filters.filters()?,
+        sps,
+        include_classical,
+        max_nodes: usize::try_from(max_nodes).unwrap_or(usize::MAX),
+        missing_variant: missing_variant(variant)?,
+        threads,
+        ..TreeOptions::default()
+    };
+    let paths = inputs_checked(src)?;
+    let csv = interruptible(py, move |stop| {
+        let options = TreeOptions {
+            stop: Some(stop),
+            ..options
+        };
+        let counts = pgn960::tree::compute(&paths, &options)?;
+        let mut csv = Vec::new();
+        let write = WriteOptions { depth, min_games };
+        Ok(write_tree(&mut csv, &counts.tree, TextFormat::Csv, write).map(|()| csv))
+    })?
+    .map_err(io_error)?;
+    Ok(PyBytes::new(py, &csv))
+}
+
+/// `pgn960._native.pentanomials`: the engine-match pairs' table (`stats --pairs`) as CSV
+/// bytes.
+#[pyfunction]
+#[pyo3(signature = (src, threads, variant, include_classical, filters))]
+pub fn pentanomials<'py>(
+    py: Python<'py>,
+    src: Vec<PathBuf>,
+    threads: usize,
+    variant: &str,
+    include_classical: bool,
+    filters: FilterArgs,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = StatsOptions {
+        filters: filters.filters()?,
+        include_classical,
+        pairs: true,
+        missing_variant: missing_variant(variant)?,
+        threads,
+        ..StatsOptions::default()
+    };
+    let paths = inputs_checked(src)?;
+    let csv = interruptible(py, move |stop| {
+        let options = StatsOptions {
+            stop: Some(stop),
+            ..options
+        };
+        let counts = pgn960::stats::compute(&paths, &options)?;
+        let mut pairer = Pairer::default();
+        for game in counts.pair_games {
+            pairer.push(game);
+        }
+        pairer.finish();
+        let mut csv = Vec::new();
+        Ok(write_pairs(&mut csv, &pairer, TextFormat::Csv).map(|()| csv))
+    })?
+    .map_err(io_error)?;
+    Ok(PyBytes::new(py, &csv))
+}
