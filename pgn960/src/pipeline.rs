@@ -295,15 +295,7 @@ impl ChunkSource {
     }
 
     fn cut(&mut self) -> std::io::Result<Option<SourceChunk>> {
-        let info = |offset: usize, len: usize, source_bytes: u64| ChunkInfo {
-            offset,
-            len,
-            source_bytes,
-            first_line: 1,
-            first_game: 0,
-            rows: false,
-            lines: None,
-        };
+        let info = chunk_info;
         match &mut self.kind {
             #[cfg(feature = "parquet")]
             SourceKind::RowGroups {
@@ -311,54 +303,7 @@ impl ChunkSource {
                 next,
                 next_row,
                 offset,
-            } => {
-                if *next >= games.row_groups() {
-                    return Ok(None);
-                }
-                // A row group is read in slices of at most ROWS_PER_CHUNK rows: a group of a
-                // million rows is read in parallel, not made into one text.
-                let index = *next;
-                let group_rows = games.row_group_rows(index);
-                let rows = *next_row..group_rows.min(*next_row + crate::parquet::ROWS_PER_CHUNK);
-                let group_bytes = games.row_group_bytes(index);
-                // Offsets count the file's bytes row group by row group (a slice takes its
-                // share); within a chunk they count the text built from it.
-                let share = |row: u64| {
-                    let part =
-                        u128::from(group_bytes) * u128::from(row) / u128::from(group_rows.max(1));
-                    usize::try_from(part).unwrap_or(usize::MAX)
-                };
-                let len = if rows.end >= group_rows {
-                    usize::try_from(group_bytes).unwrap_or(usize::MAX) - share(rows.start)
-                } else {
-                    share(rows.end) - share(rows.start)
-                };
-                if rows.end >= group_rows {
-                    *next += 1;
-                    *next_row = 0;
-                } else {
-                    *next_row = rows.end;
-                }
-                let start = *offset;
-                *offset += len;
-                let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
-                let games = Arc::clone(games);
-                Ok(Some(SourceChunk {
-                    data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
-                    origin: Origin {
-                        offset: start,
-                        line: 1,
-                        first_index: 0,
-                        followed_by_game: false,
-                        part: None,
-                    },
-                    info: ChunkInfo {
-                        rows: true,
-                        lines: Some(lines),
-                        ..info(start, len, len as u64)
-                    },
-                }))
-            }
+            } => Ok(row_group_slice(games, next, next_row, offset)),
             SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| SourceChunk {
                 info: info(c.range.start, c.range.len(), c.range.len() as u64),
                 origin: c.origin(),
@@ -383,6 +328,74 @@ impl ChunkSource {
             }
         }
     }
+}
+
+/// A chunk's place, its lines and games counted later.
+fn chunk_info(offset: usize, len: usize, source_bytes: u64) -> ChunkInfo {
+    ChunkInfo {
+        offset,
+        len,
+        source_bytes,
+        first_line: 1,
+        first_game: 0,
+        rows: false,
+        lines: None,
+    }
+}
+
+/// The next slice of a Parquet input's rows: at most [`crate::parquet::ROWS_PER_CHUNK`]
+/// rows of row group `next`, from `next_row` (a group of a million rows is read in
+/// parallel, not made into one text); `None` after the last group.
+#[cfg(feature = "parquet")]
+fn row_group_slice(
+    games: &Arc<crate::parquet::ParquetGames>,
+    next: &mut usize,
+    next_row: &mut u64,
+    offset: &mut usize,
+) -> Option<SourceChunk> {
+    if *next >= games.row_groups() {
+        return None;
+    }
+    let index = *next;
+    let group_rows = games.row_group_rows(index);
+    let rows = *next_row..group_rows.min(*next_row + crate::parquet::ROWS_PER_CHUNK);
+    let group_bytes = games.row_group_bytes(index);
+    // Offsets count the file's bytes row group by row group (a slice takes its share);
+    // within a chunk they count the text built from it.
+    let share = |row: u64| {
+        let part = u128::from(group_bytes) * u128::from(row) / u128::from(group_rows.max(1));
+        usize::try_from(part).unwrap_or(usize::MAX)
+    };
+    let last = rows.end >= group_rows;
+    let len = if last {
+        usize::try_from(group_bytes).unwrap_or(usize::MAX) - share(rows.start)
+    } else {
+        share(rows.end) - share(rows.start)
+    };
+    (*next, *next_row) = if last {
+        (index + 1, 0)
+    } else {
+        (index, rows.end)
+    };
+    let start = *offset;
+    *offset += len;
+    let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
+    let games = Arc::clone(games);
+    Some(SourceChunk {
+        data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
+        origin: Origin {
+            offset: start,
+            line: 1,
+            first_index: 0,
+            followed_by_game: false,
+            part: None,
+        },
+        info: ChunkInfo {
+            rows: true,
+            lines: Some(lines),
+            ..chunk_info(start, len, len as u64)
+        },
+    })
 }
 
 /// The chunks of a whole input (of its [`PipelineOptions::range`] only, when set), and

@@ -283,7 +283,12 @@ print(table.num_rows, len(want))
 /// movetext has none, so the schema cannot hold one.
 fn lichess_parquet(py: &str, pgn: &Path, dir: &Path, variant: bool) -> PathBuf {
     let exported = dir.join("exported.parquet");
-    let columns = format!("{LICHESS},reason{}", if variant { ",Variant" } else { "" });
+    // The Variant tag's column is `Variant_tag` (beside the computed `variant`); the
+    // lichess-schema table names it `Variant` again.
+    let columns = format!(
+        "{LICHESS},reason{}",
+        if variant { ",Variant_tag" } else { "" }
+    );
     let assert = export(
         pgn,
         &exported,
@@ -303,6 +308,8 @@ import sys, re, pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq
 table = pq.read_table(sys.argv[1])
 table = table.filter(pc.fill_null(pc.not_equal(table.column("reason"), "truncated"), True))
 table = table.drop_columns(["reason"])
+if "Variant_tag" in table.column_names:
+    table = table.rename_columns(["Variant" if n == "Variant_tag" else n for n in table.column_names])
 moves = [m if i % 2 == 0 or m is None else re.sub(r"\s*(1-0|0-1|1/2-1/2|\*)$", "", m)
          for i, m in enumerate(table.column("movetext").to_pylist())]
 table = table.set_column(table.schema.get_field_index("movetext"), "movetext", pa.array(moves))
