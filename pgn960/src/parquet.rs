@@ -21,7 +21,8 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::{
-    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
+    RowSelector,
 };
 use parquet::arrow::ProjectionMask;
 use std::fmt::Write as _;
@@ -35,6 +36,10 @@ pub const LINES_PER_ROW: u64 = 3;
 
 /// Rows read at a time inside a row group.
 const BATCH_ROWS: usize = 4096;
+
+/// Rows of a row group made into one chunk of text at most: a row group of a million rows
+/// becomes many chunks, read in parallel, none holding the whole group's text.
+pub const ROWS_PER_CHUNK: u64 = 16_384;
 
 /// The 0-based row of a Parquet input that an absolute 1-based line of its text is on.
 pub fn row_of_line(line: u64) -> u64 {
@@ -122,6 +127,11 @@ fn tag_name(column: &str) -> String {
         .collect();
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name.insert(0, 'T');
+    }
+    // The tag that carries a row's error is written by this reader alone: a column of that
+    // name is carried under another, so that it cannot make a good row a bad one.
+    if name.eq_ignore_ascii_case(ROW_ERROR_TAG) {
+        name.insert_str(0, "Column_");
     }
     name
 }
@@ -238,17 +248,23 @@ impl ParquetGames {
         })
     }
 
-    /// The PGN text of row group `index`: [`LINES_PER_ROW`] lines a row.
-    pub fn row_group_text(&self, index: usize) -> Result<Vec<u8>> {
+    /// The PGN text of the rows `rows` (counted within the group) of row group `index`:
+    /// [`LINES_PER_ROW`] lines a row.
+    pub fn row_group_text(&self, index: usize, rows: std::ops::Range<u64>) -> Result<Vec<u8>> {
         let bad = |e: &dyn std::fmt::Display| Error::Parquet {
             name: self.name.clone(),
             message: format!("row group {index}: {e}"),
         };
+        let selection = RowSelection::from(vec![
+            RowSelector::skip(usize::try_from(rows.start).unwrap_or(usize::MAX)),
+            RowSelector::select(usize::try_from(rows.end - rows.start).unwrap_or(usize::MAX)),
+        ]);
         let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(
             self.bytes.clone(),
             self.metadata.clone(),
         )
         .with_row_groups(vec![index])
+        .with_row_selection(selection)
         .with_projection(self.projection.clone())
         .with_batch_size(BATCH_ROWS);
         let mut reader = self
@@ -260,7 +276,7 @@ impl ParquetGames {
             let batch = batch.map_err(|e| bad(&e))?;
             let columns = batch.columns();
             for row in 0..batch.num_rows() {
-                let mut movetext: Option<Vec<u8>> = None;
+                let mut movetext = None;
                 let mut result = None;
                 for (role, column) in self.roles.iter().zip(columns) {
                     match role {
@@ -280,16 +296,7 @@ impl ParquetGames {
                         }
                     }
                 }
-                match movetext {
-                    Some(movetext) => {
-                        text.push(b'\n');
-                        write_movetext(&mut text, &movetext, result.as_deref());
-                    }
-                    None => {
-                        write_tag(&mut text, ROW_ERROR_TAG, "movetext is null");
-                        text.extend_from_slice(b"\n*");
-                    }
-                }
+                write_row_movetext(&mut text, movetext, result.as_deref());
                 text.extend_from_slice(b"\n\n");
             }
         }
@@ -337,16 +344,70 @@ fn is_result(word: &[u8]) -> bool {
     matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
 }
 
+/// Appends a row's movetext line after its tags (which are on the line before): the
+/// movetext itself, or, when the row holds no one game, the [`ROW_ERROR_TAG`] tag saying why
+/// (null, text after its result) and `*`.
+fn write_row_movetext(text: &mut Vec<u8>, movetext: Option<&[u8]>, result: Option<&str>) {
+    let tags_end = text.len();
+    let why = match movetext {
+        None => "movetext is null",
+        Some(m) => {
+            text.push(b'\n');
+            match write_movetext(text, m, result) {
+                Ok(()) => return,
+                Err(why) => why,
+            }
+        }
+    };
+    text.truncate(tags_end);
+    write_tag(text, ROW_ERROR_TAG, why);
+    text.extend_from_slice(b"\n*");
+}
+
+/// What stops a row's movetext from being one game: a result followed by more text.
+const TEXT_AFTER_RESULT: &str =
+    "its movetext goes on after the game's result (a row holds one game)";
+
 /// Appends the movetext on one line: line breaks become spaces, a `;` comment (which would
-/// otherwise run to the end of the one line) becomes a `{ }` comment, and the result is
-/// appended when the movetext does not end with one (`result`, else `*`).
-fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
+/// otherwise run to the end of the one line) becomes a `{ }` comment, a comment left open
+/// is closed (a row is read to its own end, never into the next row), and the result is
+/// appended when the movetext does not end with one (`result`, else `*`). A result
+/// followed by more text (two games in one row) is an error.
+fn write_movetext(
+    text: &mut Vec<u8>,
+    movetext: &[u8],
+    result: Option<&str>,
+) -> Result<(), &'static str> {
     let movetext = movetext.trim_ascii();
     if matches!(movetext.first(), Some(b'[' | b'%')) {
         text.push(b' ');
     }
     let (mut in_brace, mut in_semicolon) = (false, false);
-    for &b in movetext {
+    // Outside comments: the variation depth, where the current word began, and whether a
+    // result was read at depth 0.
+    let (mut depth, mut word_start, mut ended) = (0usize, None::<usize>, false);
+    for (i, &b) in movetext.iter().enumerate() {
+        if !in_brace && !in_semicolon {
+            let word_byte = !b.is_ascii_whitespace() && !matches!(b, b'{' | b';' | b'(' | b')');
+            if word_byte {
+                if ended {
+                    return Err(TEXT_AFTER_RESULT);
+                }
+                word_start.get_or_insert(i);
+            } else {
+                if let Some(start) = word_start.take() {
+                    ended = depth == 0 && is_result(&movetext[start..i]);
+                }
+                if ended && !b.is_ascii_whitespace() {
+                    return Err(TEXT_AFTER_RESULT);
+                }
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+        }
         if in_semicolon {
             match b {
                 b'\n' | b'\r' => {
@@ -376,7 +437,7 @@ fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
             }
         }
     }
-    if in_semicolon {
+    if in_semicolon || in_brace {
         text.extend_from_slice(b" }");
     }
     let last_word = movetext
@@ -390,20 +451,21 @@ fn write_movetext(text: &mut Vec<u8>, movetext: &[u8], result: Option<&str>) {
         }
         text.extend_from_slice(result.as_bytes());
     }
+    Ok(())
 }
 
 /// The bytes of a text or binary cell; `None` when null.
-fn cell_bytes(column: &ArrayRef, row: usize) -> Option<Vec<u8>> {
+fn cell_bytes(column: &ArrayRef, row: usize) -> Option<&[u8]> {
     if column.is_null(row) {
         return None;
     }
     let bytes = match column.data_type() {
-        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes().to_vec(),
-        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes().to_vec(),
-        DataType::Utf8View => column.as_string_view().value(row).as_bytes().to_vec(),
-        DataType::Binary => column.as_binary::<i32>().value(row).to_vec(),
-        DataType::LargeBinary => column.as_binary::<i64>().value(row).to_vec(),
-        DataType::BinaryView => column.as_binary_view().value(row).to_vec(),
+        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes(),
+        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes(),
+        DataType::Utf8View => column.as_string_view().value(row).as_bytes(),
+        DataType::Binary => column.as_binary::<i32>().value(row),
+        DataType::LargeBinary => column.as_binary::<i64>().value(row),
+        DataType::BinaryView => column.as_binary_view().value(row),
         DataType::Dictionary(..) => {
             let dictionary = column.as_any_dictionary();
             let key = dictionary.normalized_keys().get(row).copied()?;
@@ -505,8 +567,38 @@ mod tests {
 
     fn movetext(m: &str, result: Option<&str>) -> String {
         let mut out = Vec::new();
-        write_movetext(&mut out, m.as_bytes(), result);
-        String::from_utf8(out).unwrap()
+        write_row_movetext(&mut out, Some(m.as_bytes()), result);
+        let text = String::from_utf8(out).unwrap();
+        text.strip_prefix('\n').unwrap_or(&text).to_string()
+    }
+
+    #[test]
+    fn a_row_is_one_game_read_to_its_own_end() {
+        // A comment left open is closed before the result: the next row stays a game.
+        assert_eq!(movetext("1. e4 { open", Some("1-0")), "1. e4 { open } 1-0");
+        assert_eq!(movetext("1. e4 ( e5 { x", None), "1. e4 ( e5 { x } *");
+        // Two games' text in one row: the row is rejected, no second game is made.
+        for two in [
+            "1. e4 e5 1-0 1. d4 d5 0-1",
+            "1. e4 0-1 *",
+            "1. e4 1-0 (1. d4)",
+        ] {
+            let text = movetext(two, None);
+            assert!(
+                text.starts_with("[Pgn960RowError \"its movetext goes on"),
+                "{text}"
+            );
+            assert!(text.ends_with("\n*"), "{text}");
+        }
+        // A result inside a variation, or a word that only contains one, is not the end.
+        assert_eq!(
+            movetext("1. e4 (1. d4 1-0) e5 0-1", None),
+            "1. e4 (1. d4 1-0) e5 0-1"
+        );
+        let mut out = Vec::new();
+        write_row_movetext(&mut out, None, None);
+        assert_eq!(out, b"[Pgn960RowError \"movetext is null\"] \n*");
+        assert_eq!(tag_name("pgn960rowerror"), "Column_pgn960rowerror");
     }
 
     #[test]

@@ -204,7 +204,9 @@ enum SourceKind {
     #[cfg(feature = "parquet")]
     RowGroups {
         games: Arc<crate::parquet::ParquetGames>,
+        /// The row group read next, and its first row not read yet.
         next: usize,
+        next_row: u64,
         offset: usize,
     },
 }
@@ -218,6 +220,7 @@ impl ChunkSource {
                 kind: SourceKind::RowGroups {
                     games: Arc::clone(games),
                     next: 0,
+                    next_row: 0,
                     offset: 0,
                 },
                 last_read: 0,
@@ -306,22 +309,42 @@ impl ChunkSource {
             SourceKind::RowGroups {
                 games,
                 next,
+                next_row,
                 offset,
             } => {
                 if *next >= games.row_groups() {
                     return Ok(None);
                 }
+                // A row group is read in slices of at most ROWS_PER_CHUNK rows: a group of a
+                // million rows is read in parallel, not made into one text.
                 let index = *next;
-                *next += 1;
-                // Offsets count the file's bytes row group by row group; within a chunk
-                // they count the text built from it.
-                let len = games.row_group_bytes(index) as usize;
+                let group_rows = games.row_group_rows(index);
+                let rows = *next_row..group_rows.min(*next_row + crate::parquet::ROWS_PER_CHUNK);
+                let group_bytes = games.row_group_bytes(index);
+                // Offsets count the file's bytes row group by row group (a slice takes its
+                // share); within a chunk they count the text built from it.
+                let share = |row: u64| {
+                    let part =
+                        u128::from(group_bytes) * u128::from(row) / u128::from(group_rows.max(1));
+                    usize::try_from(part).unwrap_or(usize::MAX)
+                };
+                let len = if rows.end >= group_rows {
+                    usize::try_from(group_bytes).unwrap_or(usize::MAX) - share(rows.start)
+                } else {
+                    share(rows.end) - share(rows.start)
+                };
+                if rows.end >= group_rows {
+                    *next += 1;
+                    *next_row = 0;
+                } else {
+                    *next_row = rows.end;
+                }
                 let start = *offset;
                 *offset += len;
-                let lines = games.row_group_rows(index) * crate::parquet::LINES_PER_ROW;
+                let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
                 let games = Arc::clone(games);
                 Ok(Some(Chunk {
-                    data: ChunkData::Deferred(Box::new(move || games.row_group_text(index))),
+                    data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
                     origin: Origin {
                         offset: start,
                         line: 1,

@@ -659,3 +659,62 @@ fn export_of_a_mapped_game_over_the_limit_records_no_moves_past_it() {
     let over = (game_bytes >> 20) as u64;
     assert!(peak < over + PEAK_OVER_LIMIT_MB, "peak RSS {peak} MB");
 }
+
+/// A Parquet row group of 300,000 rows is read as chunks of at most 16,384 rows: the games
+/// of one group go to every worker, in order, and all are counted.
+#[test]
+fn a_parquet_row_group_of_many_rows_is_read_in_slices_in_order() {
+    let test = "a_parquet_row_group_of_many_rows_is_read_in_slices_in_order";
+    let Some(py) = python_with(test, &["pyarrow"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("rows.parquet");
+    // Row r is won by white when r % 3 == 0 and names its row in the White tag.
+    let script = r#"
+import sys, pyarrow as pa, pyarrow.parquet as pq
+n = 100_000
+pq.write_table(pa.table({
+    "White": pa.array([str(r) for r in range(n)]),
+    "Result": pa.array(["1-0" if r % 3 == 0 else "0-1" for r in range(n)]),
+    "movetext": pa.array(["1. e4 e5 1-0" if r % 3 == 0 else "1. d4 d5 0-1" for r in range(n)]),
+}), sys.argv[1], row_group_size=n)
+"#;
+    let status = std::process::Command::new(&py)
+        .arg("-c")
+        .arg(script)
+        .arg(&table)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut tables = Vec::new();
+    for threads in ["1", "2"] {
+        let csv = dir.path().join(format!("t{threads}.csv"));
+        pgn960()
+            .args(["-j", threads, "export", "--tags", "White", "-o"])
+            .arg(&csv)
+            .arg(&table)
+            .assert()
+            .success();
+        tables.push(std::fs::read_to_string(&csv).unwrap());
+    }
+    assert_eq!(tables[0], tables[1], "-j1 and -j2 give the same table");
+    let header: Vec<&str> = tables[0].lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (offset, white, result) = (column("offset"), column("White"), column("Result"));
+    let rows: Vec<Vec<&str>> = tables[0]
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 100_000);
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row[offset], r.to_string(), "row {r}");
+        assert_eq!(row[white], r.to_string(), "row {r}");
+        assert_eq!(
+            row[result],
+            if r % 3 == 0 { "1-0" } else { "0-1" },
+            "row {r}"
+        );
+    }
+}

@@ -521,3 +521,62 @@ assert files == 3, files
 "#;
     python(&py, script, &[&shard_dir, &whole]);
 }
+
+#[test]
+fn a_parquet_row_is_one_game_whatever_its_text() {
+    let test = "a_parquet_row_is_one_game_whatever_its_text";
+    let Some(py) = python_with(test, &["pyarrow"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("rows.parquet");
+    // Row 0 leaves a comment open; row 1 must stay a game of its own. Row 2 holds two
+    // games' text. Row 3 is a good game beside a column named like the row-error tag.
+    let script = r#"
+import sys, pyarrow as pa, pyarrow.parquet as pq
+pq.write_table(pa.table({
+    "White": ["a", "b", "c", "d"],
+    "Result": ["1-0", "0-1", "1-0", "1/2-1/2"],
+    "movetext": ["1. e4 { never closed", "1. d4 d5 0-1", "1. e4 e5 1-0 1. d4 d5 0-1", "1. e4 e5 1/2-1/2"],
+    "Pgn960RowError": ["x", "y", "z", "a good row all the same"],
+}), sys.argv[1])
+"#;
+    python(&py, script, &[&table]);
+    let csv = dir.path().join("t.csv");
+    pgn960()
+        .args(["export", "--include-invalid", "--tags", "White", "-o"])
+        .arg(&csv)
+        .arg(&table)
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(
+        rows.len(),
+        4,
+        "one row of the table per row of the file:\n{text}"
+    );
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (offset, valid, reason) = (column("offset"), column("valid"), column("reason"));
+    let cells: Vec<Vec<&str>> = rows.iter().map(|r| r.split(',').collect()).collect();
+    let offsets: Vec<&str> = cells.iter().map(|c| c[offset]).collect();
+    assert_eq!(offsets, ["0", "1", "2", "3"], "{text}");
+    let verdicts: Vec<(&str, &str)> = cells.iter().map(|c| (c[valid], c[reason])).collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("true", ""),
+            ("true", ""),
+            ("false", "bad-row"),
+            ("true", "")
+        ],
+        "{text}"
+    );
+    let check = pgn960().arg("check").arg(&table).output().unwrap();
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.contains("row 2: game 3 (c - ?): its movetext goes on after the game's result"),
+        "{said}"
+    );
+}

@@ -52,7 +52,7 @@ reject_reasons! {
     NullMove => "null-move", "A null move (`--`, `Z0`).";
     BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
     TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
-    BadRow => "bad-row", "A Parquet row that holds no game (its `movetext` is null).";
+    BadRow => "bad-row", "A Parquet row that holds no one game: its `movetext` is null or goes on after its result.";
     TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole).";
 }
 
