@@ -21,9 +21,9 @@ pub struct RuleTags<'t> {
     pub setup: Option<Cow<'t, str>>,
     /// Why a Parquet row holds no game (the [`ROW_ERROR_TAG`] tag the row's text carries).
     pub row_error: Option<Cow<'t, str>>,
-    /// Tags that may name the start when the FEN tag does not ([`START_TAGS`]), in file
-    /// order: the tag's name and value.
-    pub start_tags: Vec<(&'static str, Cow<'t, str>)>,
+    /// The value of each of the tags that may name the start when the FEN tag does not
+    /// (the first of each name, in the order of [`START_TAGS`]).
+    pub start_tags: [Option<Cow<'t, str>>; 4],
 }
 
 /// The tags other than `FEN` read for the start of a game without a usable FEN tag: an SP
@@ -45,11 +45,11 @@ impl<'t> RuleTags<'t> {
                 b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_str()),
                 b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_str()),
                 name if name == ROW_ERROR_TAG.as_bytes() => tags.row_error = Some(tag.value_str()),
-                name => {
-                    if let Some(known) = START_TAGS.iter().find(|t| t.as_bytes() == name) {
-                        tags.start_tags.push((known, tag.value_str()));
-                    }
-                }
+                b"SP" => first_value(&mut tags.start_tags[0], tag),
+                b"Chess960" => first_value(&mut tags.start_tags[1], tag),
+                b"StartPosition" => first_value(&mut tags.start_tags[2], tag),
+                b"Opening" => first_value(&mut tags.start_tags[3], tag),
+                _ => {}
             }
         }
         tags
@@ -161,12 +161,23 @@ fn position_from_fen(
     Ok((position, uses_files))
 }
 
-/// The start a tag other than `FEN` names ([`START_TAGS`]): the first that names one, with
+/// Keeps a tag's value in `slot` unless an earlier tag of its name filled it.
+fn first_value<'t>(slot: &mut Option<Cow<'t, str>>, tag: &'t Tag<'_>) {
+    if slot.is_none() {
+        *slot = Some(tag.value_str());
+    }
+}
+
+/// The start a tag other than `FEN` names: the first of [`START_TAGS`] that names one, with
 /// the tag's name.
 pub(super) fn start_from_tags(tags: &RuleTags<'_>) -> Option<(&'static str, Position)> {
-    tags.start_tags
+    START_TAGS
         .iter()
-        .find_map(|(name, value)| start_from_tag_value(name, value.trim()).map(|p| (*name, p)))
+        .zip(&tags.start_tags)
+        .find_map(|(name, value)| {
+            let position = start_from_tag_value(name, value.as_deref()?.trim())?;
+            Some((*name, position))
+        })
 }
 
 /// The start one start tag's value names: an SP number, a back rank, or (not for `Opening`)
