@@ -353,6 +353,29 @@ impl ParRecords {
         std::thread::spawn(move || drive(input, options, pool, sender));
         ParRecords(Ordered::new(Parallel { receiver }))
     }
+
+    /// The next record as [`Iterator::next`] gives it, waiting at most `wait` for the
+    /// workers: `None` when none came in time (a caller that must stay responsive, to
+    /// Ctrl-C say, asks again).
+    pub fn next_within(&mut self, wait: std::time::Duration) -> Option<Option<Result<GameRecord>>> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let ordered = &mut self.0;
+        while ordered.queue.is_empty() && !ordered.done {
+            match ordered.feed.receiver.recv_timeout(wait) {
+                Ok(Ok((mut out, info))) => {
+                    make_absolute(&mut out.records, &info);
+                    ordered.queue.extend(out.records);
+                }
+                Ok(Err(e)) => {
+                    ordered.done = true;
+                    return Some(Some(Err(e)));
+                }
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => ordered.done = true,
+            }
+        }
+        Some(ordered.next_record())
+    }
 }
 
 impl Iterator for ParRecords {

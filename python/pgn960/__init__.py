@@ -140,7 +140,26 @@ def scan(
     the size of ``src``. DuckDB and polars read it without a copy
     (``__arrow_c_stream__``)."""
     args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
-    return pa.RecordBatchReader.from_stream(_native.scan(*args))
+    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args)))
+
+
+def _interruptible(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
+    """``reader``'s batches, a Ctrl-C while the native stream waits raised as
+    ``KeyboardInterrupt`` (the stream itself can only end with an Arrow error)."""
+
+    def batches():
+        while True:
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                return
+            except pa.ArrowInvalid as error:
+                if str(error) == "External error: interrupted":
+                    raise KeyboardInterrupt from None
+                raise
+            yield batch
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 def read_range(
@@ -164,7 +183,7 @@ def read_range(
     compressed file or a Parquet table is read whole: its only range is ``(0, size)``.
     """
     args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
-    return pa.RecordBatchReader.from_stream(_native.scan(*args, start, end))
+    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args, start, end)))
 
 
 def partitions(paths: Source, target_bytes: int = 256 << 20) -> list[tuple[str, int, int]]:

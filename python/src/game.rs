@@ -251,15 +251,15 @@ struct Current {
 }
 
 impl Reading {
-    fn open(&self, name: InputName) -> PyResult<Current> {
+    fn open(name: InputName, options: RecordOptions, threads: usize) -> PyResult<Current> {
         let mut input = pgn960::input::open(&name).map_err(from_library)?;
         let head = input.peek(256).map_err(from_library)?;
         if let Some(format) = pgn960::compression::unsupported_format(&head) {
             return Err(not_games(&name, format));
         }
         let records = Archive::from_input(input)
-            .with_options(self.options)
-            .par_records(self.threads)
+            .with_options(options)
+            .par_records(threads)
             .map_err(from_library)?;
         Ok(Current {
             records,
@@ -276,12 +276,23 @@ impl Reading {
                 let Some(name) = self.names.pop_front() else {
                     return Ok(None);
                 };
-                self.current = Some(self.open(name)?);
+                // Opened without the GIL: opening a FIFO waits for its writer, which may be a
+                // Python thread of this process.
+                let (options, threads) = (self.options, self.threads);
+                self.current = Some(py.detach(|| Reading::open(name, options, threads))?);
             }
             let Some(current) = self.current.as_mut() else {
                 continue;
             };
-            match py.detach(|| current.records.next()) {
+            // Wait a tick at a time with the GIL released, and check for Ctrl-C between
+            // ticks: a stream that stalls (a pipe, a FIFO) must not hold the call forever.
+            let next = loop {
+                match py.detach(|| current.records.next_within(crate::scan::TICK)) {
+                    Some(next) => break next,
+                    None => py.check_signals()?,
+                }
+            };
+            match next {
                 Some(record) => {
                     current.games += 1;
                     return record.map(Some).map_err(from_library);

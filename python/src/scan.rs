@@ -22,7 +22,9 @@ const CHUNK_BYTES: usize = 4 << 20;
 /// Finished batches waiting for the consumer.
 const QUEUE: usize = 2;
 /// How often a wait checks for Ctrl-C.
-const TICK: Duration = Duration::from_millis(100);
+pub(crate) const TICK: Duration = Duration::from_millis(100);
+/// The error a stream ends with on Ctrl-C (pyarrow shows it as `External error: ...`).
+const INTERRUPTED: &str = "interrupted";
 
 /// Why a run stopped, made into a Python error by the consumer (which holds the GIL).
 #[derive(Debug)]
@@ -252,9 +254,9 @@ impl Iterator for Batches {
                 Err(RecvTimeoutError::Disconnected) => return None,
                 Err(RecvTimeoutError::Timeout) => {
                     if Python::attach(|py| py.check_signals()).is_err() {
-                        // Raised again as KeyboardInterrupt once Python runs.
-                        Python::attach(|_| unsafe { pyo3::ffi::PyErr_SetInterrupt() });
-                        return Some(Err(ArrowError::ExternalError("interrupted".into())));
+                        // The stream can only say so through Arrow's error; the package's
+                        // reader (`pgn960._interruptible`) raises it as KeyboardInterrupt.
+                        return Some(Err(ArrowError::ExternalError(INTERRUPTED.into())));
                     }
                     continue;
                 }

@@ -74,3 +74,33 @@ def module(name: str):
         return __import__(name)
     except ImportError:
         need(f"the Python module {name}")
+
+
+def cli_wdl(*inputs: str | Path) -> list[tuple[int, int, int, int, int]]:
+    """``(sp, games, white_wins, draws, black_wins)`` of every SP with games in
+    ``pgn960 stats`` of ``inputs``."""
+    import csv
+    import io
+
+    rows = csv.DictReader(io.StringIO(run_cli("stats", "-q", *inputs).stdout))
+    return [
+        (int(r["sp"]), int(r["games"]), int(r["white_wins"]), int(r["draws"]),
+         int(r["black_wins"]))
+        for r in rows
+        if int(r["games"]) > 0
+    ]
+
+
+#: Per-SP W/D/L in SQL over a game table called ``games`` (Spark SQL and DuckDB alike):
+#: valid Chess960 games of one start position (no Double Chess960) with a decisive or
+#: drawn Result, as ``pgn960 stats`` counts them.
+WDL_SQL = """
+select sp, count(*) as games,
+       count(case when Result = '1-0' then 1 end) as white_wins,
+       count(case when Result = '1/2-1/2' then 1 end) as draws,
+       count(case when Result = '0-1' then 1 end) as black_wins
+from games
+where valid and variant = 'chess960' and black_sp is null and sp is not null
+  and Result in ('1-0', '1/2-1/2', '0-1')
+group by sp order by sp
+"""

@@ -400,3 +400,38 @@ fn max_errors_limits_the_problems_printed() {
         "{stdout}"
     );
 }
+
+/// Every rejection reason of the one table (`pgn960::validate::RejectReason::ALL`) and every
+/// repair a summary can print is explained in `docs/check-clean.md` (five repairs and a
+/// reason were missing: issue 28).
+#[test]
+fn every_reason_and_repair_is_in_the_docs() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/check-clean.md"),
+    )
+    .unwrap();
+    for reason in pgn960::validate::RejectReason::ALL {
+        assert!(
+            docs.contains(&format!("`{}`", reason.name())),
+            "docs/check-clean.md does not explain the reason {}",
+            reason.name()
+        );
+    }
+    // The repairs' names as `check --json` counts them on the fixtures and their sources.
+    let source = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../pgn960/src/validate/reason.rs"),
+    )
+    .unwrap();
+    let names: Vec<&str> = source
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Repair::"))
+        .filter_map(|l| l.split("=> \"").nth(1)?.split('"').next())
+        .collect();
+    assert!(names.len() >= 15, "{names:?}");
+    for name in names {
+        assert!(
+            docs.contains(&format!("`{name}`")),
+            "docs/check-clean.md does not explain the repair {name}"
+        );
+    }
+}

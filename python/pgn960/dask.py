@@ -1,0 +1,81 @@
+"""Chess960 PGN archives as Dask DataFrames.
+
+>>> import pgn960.dask                                       # doctest: +SKIP
+>>> frame = pgn960.dask.read("lichess_2024-*.pgn.zst", columns="sp,Result,valid")
+>>> frame.groupby("sp").size().compute()                     # doctest: +SKIP
+
+``read`` takes the paths, globs and directories and the options of the Spark data source
+(:mod:`pgn960.spark`) as keyword arguments; each partition (byte ranges of plain files cut
+at game boundaries; a compressed file or a Parquet table whole) is read by a Dask worker
+with :func:`pgn960.read_range` into a pandas DataFrame whose columns are backed by Arrow
+(``pd.ArrowDtype``: the export schema's types and nulls, unchanged).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import dask.dataframe as dd
+import pandas as pd
+import pyarrow as pa
+
+from ._plan import Range, TableOptions, plan
+
+__all__ = ["read"]
+
+
+def read(
+    paths,
+    *,
+    partitions: int | None = None,
+    target_bytes: int | None = None,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    variant: str = "detect",
+    threads: int = 1,
+) -> dd.DataFrame:
+    """The games (or plies) of ``paths`` as a ``dask.dataframe`` with a partition per
+    byte range (``partitions``: that many, as :mod:`pgn960.spark` cuts them; else about
+    ``target_bytes``, default 256 MiB, each), read lazily with
+    :func:`pgn960.read_range`; columns as :func:`pgn960.to_arrow` gives them."""
+    table = TableOptions(
+        per=per,
+        columns=_joined(columns),
+        tags=_joined(tags),
+        include_invalid=include_invalid,
+        movetext=movetext,
+        variant=variant,
+        threads=threads,
+    )
+    parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
+    meta = _frame(table.schema().empty_table())
+    return dd.from_map(
+        _ReadPartition(table), parts, meta=meta, divisions=None, enforce_metadata=False
+    )
+
+
+def _joined(value: str | Sequence[str] | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return ",".join(value)
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """A pandas DataFrame with Arrow-backed columns (types and nulls kept)."""
+    return table.to_pandas(types_mapper=pd.ArrowDtype)
+
+
+class _ReadPartition:
+    """Reads one partition into a pandas DataFrame (a class so Dask ships it by value,
+    with its options)."""
+
+    def __init__(self, table: TableOptions) -> None:
+        self.table = table
+
+    def __call__(self, ranges: list[Range]) -> pd.DataFrame:
+        schema = self.table.schema()
+        batches = list(self.table.batches(ranges))
+        return _frame(pa.Table.from_batches(batches, schema=schema))

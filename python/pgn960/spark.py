@@ -1,0 +1,117 @@
+"""Chess960 PGN archives as Spark DataFrames: a Spark Python Data Source (Spark >= 4.0).
+
+>>> import pgn960.spark                                     # doctest: +SKIP
+>>> pgn960.spark.register(spark)                            # doctest: +SKIP
+>>> df = (spark.read.format("pgn960")                       # doctest: +SKIP
+...       .option("partitions", 8)
+...       .load(["lichess_2024-*.pgn", "/data/more/"]))
+
+``load`` takes a path, a list of paths, globs and directories (every PGN file below
+them); every executor must see the same paths (a shared file system, or object storage
+mounted as one). Plain PGN files are cut into byte ranges at game boundaries
+(:func:`pgn960.partitions`); a compressed file (``.zst``, ``.gz``, ``.bz2``, ``.xz``) or a
+Parquet table in the lichess dataset schema is one partition. Each partition is read on
+an executor by :func:`pgn960.read_range`, which hands Spark Arrow record batches (no
+conversion to rows).
+
+Options (strings, as Spark passes them):
+
+- ``partitions``: how many partitions (exactly that many, unless the inputs hold fewer
+  pieces: a compressed file is never cut); else ``target_bytes`` (default 256 MiB) of
+  input per partition;
+- ``per``: ``game`` (a row per game) or ``ply`` (a row per ply of every valid game);
+- ``include_invalid``: ``true`` keeps invalid games and other variants (``valid``,
+  ``reason``, ``location`` say why);
+- ``columns``, ``tags``: comma-separated, as :func:`pgn960.to_arrow` takes them;
+- ``movetext`` (``true``/``false``), ``variant`` (``detect``/``chess960``),
+  ``threads`` (worker threads per Spark task, default 1: Spark runs a task per core).
+
+The DataFrame's schema is :func:`pgn960.schema` for these options, as a Spark schema with
+the same nullability (Spark refuses batches whose schema differs from the declared one).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator, Mapping
+
+import pyarrow as pa
+from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+from pyspark.sql.pandas.types import from_arrow_schema
+from pyspark.sql.types import StructType
+
+import pgn960
+
+from ._plan import Range, parse_int, plan, table_options
+
+__all__ = ["Pgn960DataSource", "RangesPartition", "register", "spark_schema"]
+
+
+def register(spark) -> None:
+    """Registers the ``pgn960`` format with a ``SparkSession``, so that
+    ``spark.read.format("pgn960")`` reads PGN archives."""
+    spark.dataSource.register(Pgn960DataSource)
+
+
+def spark_schema(options: Mapping[str, object] | None = None) -> StructType:
+    """The Spark schema of the DataFrame read with ``options`` (``per``, ``columns``,
+    ``tags``, ``movetext``): the export schema with its types and nullability."""
+    return from_arrow_schema(table_options(_lower(options or {})).schema())
+
+
+def _lower(options: Mapping[str, object]) -> dict[str, object]:
+    return {str(k).lower(): v for k, v in options.items()}
+
+
+def _paths(options: Mapping[str, object]) -> list[str]:
+    """The paths given to ``load``: Spark passes one as ``path``, several as ``paths``
+    (a JSON list)."""
+    if options.get("paths"):
+        return list(json.loads(str(options["paths"])))
+    if options.get("path"):
+        return [str(options["path"])]
+    raise pgn960.OptionError('no input given: spark.read.format("pgn960").load(paths)')
+
+
+class RangesPartition(InputPartition):
+    """One Spark partition: byte ranges ``(path, start, end)`` read in order."""
+
+    def __init__(self, ranges: list[Range]) -> None:
+        super().__init__(ranges)
+        self.ranges = ranges
+
+
+class Pgn960DataSource(DataSource):
+    """The ``pgn960`` format of ``spark.read``: PGN archives as the game (or ply) table
+    of ``pgn960 export``."""
+
+    @classmethod
+    def name(cls) -> str:
+        return "pgn960"
+
+    def schema(self) -> StructType:
+        return spark_schema(self.options)
+
+    def reader(self, schema: StructType) -> "Pgn960Reader":
+        return Pgn960Reader(_lower(self.options))
+
+
+class Pgn960Reader(DataSourceReader):
+    """Plans the partitions on the driver; reads each on an executor."""
+
+    def __init__(self, options: dict[str, object]) -> None:
+        self.table = table_options(options)
+        self.paths = _paths(options)
+        count = options.get("partitions")
+        target = options.get("target_bytes")
+        self.partitions_asked = None if count is None else parse_int("partitions", count)
+        self.target_bytes = None if target is None else parse_int("target_bytes", target)
+
+    def partitions(self) -> list[RangesPartition]:
+        parts = plan(
+            self.paths, partitions=self.partitions_asked, target_bytes=self.target_bytes
+        )
+        return [RangesPartition(ranges) for ranges in parts]
+
+    def read(self, partition: RangesPartition) -> Iterator[pa.RecordBatch]:
+        return iter(self.table.batches(partition.ranges))
