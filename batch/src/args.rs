@@ -96,6 +96,12 @@ pub struct ReadOptions {
     /// skipped in pieces. 0: no limit [default: 67108864].
     #[arg(long, value_name = "BYTES")]
     pub max_game_bytes: Option<usize>,
+    /// The start position (0..959) to take for a game whose start is not in the file when
+    /// several start positions replay its main line and this one is among them
+    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by check and clean;
+    /// the other commands still reject such a game as `start-ambiguous`.
+    #[arg(long, value_name = "SP", value_parser = clap::value_parser!(u16).range(0..960))]
+    pub assume_sp: Option<u16>,
 }
 
 /// The options of `perft` among [`ReadOptions`]: threads and quiet.

@@ -103,6 +103,7 @@ fn globals(cli: &Cli) -> Globals {
             .max_game_bytes
             .or(top.max_game_bytes)
             .unwrap_or(pgn960::pipeline::DEFAULT_MAX_GAME_BYTES),
+        assume_sp: sub.assume_sp.or(top.assume_sp),
     }
 }
 

@@ -26,6 +26,8 @@ pub struct Globals {
     pub variant: MissingVariant,
     /// Games of more bytes are rejected as `too-large`, never held whole (0: no limit).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (`--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 /// A run over every input of a subcommand.

@@ -43,6 +43,7 @@ mod moves;
 mod outcome;
 pub mod perft;
 mod position;
+mod recover;
 mod san;
 mod sp;
 mod types;
@@ -59,6 +60,7 @@ pub use fen::{
 pub use moves::{CastlingSide, Move, MoveList};
 pub use outcome::{GameHistory, Outcome, Termination};
 pub use position::{IllegalMoveError, Position};
+pub use recover::starts_fitting;
 pub use san::{San, SanError, SanPlus, SanSuffix, SanText};
 pub use sp::{BackRank, SpError, StartClassification, StartKind, SP_COUNT};
 pub use types::{Color, File, NotationError, Piece, Rank, Role, Square};

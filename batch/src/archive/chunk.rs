@@ -140,6 +140,7 @@ pub fn validate_options(opts: &ArchiveOptions) -> ValidateOptions {
         moves: false,
         missing_variant: opts.missing_variant,
         max_game_bytes: opts.max_game_bytes,
+        assume_sp: opts.assume_sp,
     }
 }
 

@@ -47,6 +47,8 @@ pub struct ArchiveOptions {
     pub missing_variant: MissingVariant,
     /// Games of more bytes are rejected as `too-large` (set from `--max-game-bytes`).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (set from `--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 impl Default for ArchiveOptions {
@@ -62,6 +64,7 @@ impl Default for ArchiveOptions {
             dedupe: false,
             missing_variant: MissingVariant::Detect,
             max_game_bytes: 0,
+            assume_sp: None,
         }
     }
 }
@@ -236,6 +239,7 @@ fn with_globals(opts: &ArchiveOptions, globals: Globals) -> ArchiveOptions {
     ArchiveOptions {
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         ..opts.clone()
     }
 }

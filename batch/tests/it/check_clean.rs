@@ -42,7 +42,8 @@ fn check_reports_every_reason_with_location_and_exit_status() {
         ("malformed-move", 1),
         ("null-move", 1),
         ("truncated", 1),
-        ("unknown-start-position", 2),
+        // `[FEN "?"]` and no FEN with `1. e4 e5`: every start position fits those moves.
+        ("start-ambiguous", 2),
         ("unterminated-comment", 1),
     ] {
         assert_eq!(reasons[reason], n, "{reason}");

@@ -70,11 +70,11 @@ fn every_game_is_exported_or_counted_and_invalid_ones_carry_reason_and_location(
     // The summary goes to standard error (docs/outputs.md).
     let stdout = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(
-        stdout.contains("games read 40 = exported 36 + skipped 4"),
+        stdout.contains("games read 40 = exported 37 + skipped 3"),
         "{stdout}"
     );
     assert!(stdout.contains("unsupported-variant"), "{stdout}");
-    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 36);
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 37);
 
     export(&fixture("sample.pgn"), &out, &["--include-invalid"]).code(1);
     let rows: Vec<serde_json::Value> = std::fs::read_to_string(&out)
@@ -99,7 +99,6 @@ fn every_game_is_exported_or_counted_and_invalid_ones_carry_reason_and_location(
         invalid,
         [
             ("illegal-move".into(), "591:57".into()),
-            ("unknown-start-position".into(), "593:1".into()),
             ("truncated".into(), "624:214".into()),
             ("unsupported-variant".into(), String::new()),
         ]

@@ -20,6 +20,7 @@ mod output_rules;
 mod outputs;
 mod plumbing;
 mod python_oracle;
+mod recover;
 mod report;
 mod significance;
 mod sp_perft;

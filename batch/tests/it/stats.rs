@@ -47,7 +47,8 @@ fn table_has_960_rows_in_order_with_all_columns() {
         .iter()
         .map(|g| g.parse::<u64>().unwrap())
         .sum();
-    assert_eq!(games, 36);
+    // 37: game 38's unknown start is recovered from its moves.
+    assert_eq!(games, 37);
 }
 
 #[test]

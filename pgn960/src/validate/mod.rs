@@ -12,6 +12,7 @@
 mod chunk;
 mod observe;
 pub mod reason;
+mod recover;
 mod replay;
 pub mod start;
 pub mod variant;
@@ -20,6 +21,7 @@ mod visitor;
 pub use chunk::{validate_chunk, ChunkCounts, Judged};
 pub use observe::{observe_chunk, GameObserver, MainMove, ReadMode};
 pub use reason::{RejectReason, Repair};
+pub use recover::FoundStart;
 pub use replay::Replay;
 pub use start::MissingVariant;
 pub use visitor::{core_san, structural_rejection, Validator};
@@ -95,6 +97,9 @@ pub struct ValidateOptions {
     /// Reject games of more bytes as [`RejectReason::TooLarge`] (0: no limit). A streamed
     /// input's games over the limit never reach the reader (see [`pgn_parse::Part`]).
     pub max_game_bytes: usize,
+    /// The start position taken when the start is not in the file and several of the 960
+    /// replay the main line, this one among them (`--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 /// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).
@@ -298,12 +303,30 @@ pub fn truncation(
     Some(Rejection::new(RejectReason::Truncated, why.into(), offset))
 }
 
-/// Validates one game read whole (its structure, tags and every move).
+/// Validates one game read whole (its structure, tags and every move); a start the file
+/// does not give is looked for among the 960 (see [`FoundStart`]).
 pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
+    let verdict = validate_from(game, opts, None);
+    let castling_at = |offset: usize| {
+        game.movetext.iter().any(|token| {
+            matches!(token, Token::San { text, offset: at } if *at == offset && recover::is_castling(text))
+        })
+    };
+    if !recover::worth_recovering(&verdict, &game.tags, &opts, castling_at) {
+        return verdict;
+    }
+    let start = game.byte_range.start;
+    recover::settle(verdict, &game.movetext, &opts, start, |found| {
+        Some(validate_from(game, opts, Some(found)))
+    })
+}
+
+/// Validates one game read whole, from `found` when given, else from its tags.
+fn validate_from(game: &Game<'_>, opts: ValidateOptions, found: Option<FoundStart>) -> Verdict {
     if let Some(rejection) = truncation(game.movetext_end, &game.byte_range, &game.tags) {
         return Verdict::Invalid(rejection);
     }
-    let mut replay = match Replay::start(&game.tags, game.byte_range.start, opts) {
+    let mut replay = match Replay::start_from(&game.tags, game.byte_range.start, opts, found) {
         Ok(replay) => replay,
         Err(verdict) => return verdict,
     };

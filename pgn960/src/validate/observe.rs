@@ -4,13 +4,16 @@
 //! comments, and the judged game. Every command's view of the games is an observer.
 
 use super::chunk::{note_invisible, note_latin1, oversized_part, read_whole, Lines};
+use super::recover;
 use super::start::{resolve_start, RuleTags, StartOutcome};
 use super::visitor::structural_rejection;
 use super::{
     ChunkCounts, Judged, RejectReason, Rejection, ValidGame, ValidateOptions, Validator, Verdict,
 };
 use chess960_core::{Move, Position};
-use pgn_parse::{DecodedSan, GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor};
+use pgn_parse::{
+    read_games_at, DecodedSan, GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor,
+};
 use std::ops::Range;
 
 /// How much of each game [`observe_chunk`] reads.
@@ -132,10 +135,11 @@ pub fn observe_chunk<'a, O: GameObserver<'a>>(
             }
             continue;
         };
-        note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
-        if let Some(too_large) = over_limit(opts, &end.byte_range) {
-            verdict = too_large;
+        match over_limit(opts, &end.byte_range) {
+            Some(too_large) => verdict = too_large,
+            None => verdict = recover_start(&mut watch, bytes, origin, &end.byte_range, verdict),
         }
+        note_latin1(&mut verdict, bytes, origin, &end.byte_range, opts);
         note_invisible(&mut verdict, bytes, origin, watch.validator.tags());
         judge(
             &mut watch,
@@ -173,6 +177,45 @@ fn judge<'a, O: GameObserver<'a>>(
         continues: false,
     });
     counts.games += 1;
+}
+
+/// A verdict a start found from the moves may overturn, settled: the game (bytes `range`
+/// of the buffer `bytes` starting at `origin`) is read whole for its main line and, when a
+/// start is found, read again from it with the observer told everything anew.
+fn recover_start<'a, O: GameObserver<'a>>(
+    watch: &mut Watch<'_, 'a, O>,
+    bytes: &'a [u8],
+    origin: Origin,
+    range: &Range<usize>,
+    verdict: Verdict,
+) -> Verdict {
+    let opts = watch.validator.options();
+    let castling_at = |offset: usize| {
+        let at = offset.wrapping_sub(origin.offset);
+        bytes.get(at..).is_some_and(recover::is_castling)
+    };
+    if !recover::worth_recovering(&verdict, watch.validator.tags(), &opts, castling_at) {
+        return verdict;
+    }
+    let local = range.start - origin.offset..range.end - origin.offset;
+    let Some(game_bytes) = bytes.get(local) else {
+        return verdict;
+    };
+    let game_origin = Origin {
+        offset: range.start,
+        first_index: 0,
+        followed_by_game: false,
+        part: None,
+        ..origin
+    };
+    let Some(Ok(game)) = read_games_at(game_bytes, game_origin).next() else {
+        return verdict;
+    };
+    recover::settle(verdict, &game.movetext, &opts, range.start, |found| {
+        watch.validator.start_next_from(found);
+        let mut reader = Reader::with_origin(game_bytes, game_origin);
+        reader.read_game(watch).and_then(|(_, verdict)| verdict)
+    })
 }
 
 /// The `too-large` verdict of a game over [`ValidateOptions::max_game_bytes`]: a game read

@@ -42,7 +42,8 @@ reject_reasons! {
     Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input.";
     NoMoves => "no-moves", "A tag section with no movetext at all, not even a result (header-only archives); a game whose movetext is only a result is valid.";
     AmbiguousComment => "ambiguous-comment", "A `{` comment quoting a game that has braces of its own: where the comment ends is ambiguous, so the game is rejected rather than the quoted game read as a game.";
-    UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag).";
+    UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag or a start-position tag) and none of the 960 replays the whole main line.";
+    StartAmbiguous => "start-ambiguous", "The start is not in the file and more than one of the 960 start positions replays the whole main line (`--assume-sp N` picks one of them).";
     BadFen => "bad-fen", "The FEN tag is not a legal position.";
     ConflictingFen => "conflicting-fen", "Two FEN tags name different positions.";
     IllegalMove => "illegal-move", "A main-line move that is not legal.";
@@ -131,6 +132,24 @@ pub enum Repair {
     /// space, as left where two exports were concatenated) were dropped and the line read
     /// as a tag line.
     InvisibleBeforeTagDropped,
+    /// The start was not in the file: the only one of the 960 start positions under which
+    /// the whole main line replays legally (the SP).
+    StartRecovered {
+        /// The start position found.
+        sp: u16,
+    },
+    /// The start was not in the file and several start positions fit the main line: the one
+    /// named by `--assume-sp` (the SP).
+    StartAssumed {
+        /// The start position assumed.
+        sp: u16,
+    },
+    /// The start read from a tag other than `FEN` (`SP`, `Chess960`, `StartPosition`, a back
+    /// rank in `Opening`), the game having no FEN tag or `[FEN "?"]`.
+    StartFromTag {
+        /// The tag's name.
+        tag: &'static str,
+    },
 }
 
 impl Repair {
@@ -153,6 +172,9 @@ impl Repair {
             Repair::SanNormalised => "san-normalised",
             Repair::Latin1Decoded => "latin1-decoded",
             Repair::InvisibleBeforeTagDropped => "invisible-before-tag-dropped",
+            Repair::StartRecovered { .. } => "start-recovered",
+            Repair::StartAssumed { .. } => "start-assumed",
+            Repair::StartFromTag { .. } => "start-from-tag",
         }
     }
 }

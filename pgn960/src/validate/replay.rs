@@ -3,6 +3,7 @@
 //! and [`super::validate`] from a parsed token list, so one set of rules decides both.
 
 use super::reason::{RejectReason, Repair};
+use super::recover::FoundStart;
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
@@ -90,17 +91,29 @@ impl Replay {
         game_start: usize,
         opts: ValidateOptions,
     ) -> Result<Replay, Verdict> {
+        Replay::start_from(tags, game_start, opts, None)
+    }
+
+    /// As [`Replay::start`], but from `found` when given: a start the file does not give,
+    /// found from the moves (a Chess960 game, with `found`'s repair).
+    pub fn start_from(
+        tags: &[Tag<'_>],
+        game_start: usize,
+        opts: ValidateOptions,
+        found: Option<FoundStart>,
+    ) -> Result<Replay, Verdict> {
         let mut repairs = Vec::new();
-        let start = match resolve_start(
-            &RuleTags::from_tags(tags),
-            opts.missing_variant,
-            &mut repairs,
-        ) {
-            Ok(StartOutcome::Chess(start)) => start,
-            Ok(StartOutcome::Unsupported(name)) => return Err(Verdict::Unsupported(name)),
-            Err((reason, detail)) => {
-                return Err(Verdict::Invalid(Rejection::new(reason, detail, game_start)))
+        let start = match found {
+            Some(found) => {
+                repairs.push(found.repair);
+                Start {
+                    kind: GameKind::Chess960,
+                    class: found.position.classify_start(),
+                    position: found.position,
+                    had_fen: false,
+                }
             }
+            None => start_from_tags(tags, game_start, opts, &mut repairs)?,
         };
         let key_a = mix(start.position.zobrist());
         let history = if opts.moves {
@@ -472,6 +485,20 @@ impl Replay {
             moves: self.moves,
             start_annotations: self.start_annotations,
         }))
+    }
+}
+
+/// The start the tags give, or the verdict when they decide the game.
+fn start_from_tags(
+    tags: &[Tag<'_>],
+    game_start: usize,
+    opts: ValidateOptions,
+    repairs: &mut Vec<Repair>,
+) -> Result<Start, Verdict> {
+    match resolve_start(&RuleTags::from_tags(tags), opts.missing_variant, repairs) {
+        Ok(StartOutcome::Chess(start)) => Ok(start),
+        Ok(StartOutcome::Unsupported(name)) => Err(Verdict::Unsupported(name)),
+        Err((reason, detail)) => Err(Verdict::Invalid(Rejection::new(reason, detail, game_start))),
     }
 }
 

@@ -3,7 +3,9 @@
 use super::reason::{RejectReason, Repair};
 use super::variant::{classify_variant, VariantTag};
 use super::GameKind;
-use chess960_core::{CastlingToken, FenRepair, Position, Setup, StartClassification, StartKind};
+use chess960_core::{
+    BackRank, CastlingToken, FenRepair, Position, Setup, StartClassification, StartKind,
+};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
@@ -19,7 +21,15 @@ pub struct RuleTags<'t> {
     pub setup: Option<Cow<'t, str>>,
     /// Why a Parquet row holds no game (the [`ROW_ERROR_TAG`] tag the row's text carries).
     pub row_error: Option<Cow<'t, str>>,
+    /// The value of each of the tags that may name the start when the FEN tag does not
+    /// (the first of each name, in the order of [`START_TAGS`]).
+    pub start_tags: [Option<Cow<'t, str>>; 4],
 }
+
+/// The tags other than `FEN` read for the start of a game without a usable FEN tag: an SP
+/// number (`518`), a white back rank (`RNBQKBNR`) or a start position's X-FEN/Shredder-FEN;
+/// `Opening` only as a back rank (CCRL, lc0 #786: `[Opening "NBRKQRBN"]`).
+pub const START_TAGS: [&str; 4] = ["SP", "Chess960", "StartPosition", "Opening"];
 
 /// The tag a Parquet row that holds no game is given in the text built from it (the game
 /// is then rejected as [`RejectReason::BadRow`] with the tag's value as the detail).
@@ -35,6 +45,10 @@ impl<'t> RuleTags<'t> {
                 b"Variant" if tags.variant.is_none() => tags.variant = Some(tag.value_str()),
                 b"SetUp" if tags.setup.is_none() => tags.setup = Some(tag.value_str()),
                 name if name == ROW_ERROR_TAG.as_bytes() => tags.row_error = Some(tag.value_str()),
+                b"SP" => first_value(&mut tags.start_tags[0], tag),
+                b"Chess960" => first_value(&mut tags.start_tags[1], tag),
+                b"StartPosition" => first_value(&mut tags.start_tags[2], tag),
+                b"Opening" => first_value(&mut tags.start_tags[3], tag),
                 _ => {}
             }
         }
@@ -93,7 +107,7 @@ fn position_from_fen(
     repairs: &mut Vec<Repair>,
 ) -> Result<(Position, bool), TagProblem> {
     let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed == "?" || trimmed == "-" {
+    if unknown_fen(trimmed) {
         return Err((
             RejectReason::UnknownStartPosition,
             format!(
@@ -147,6 +161,48 @@ fn position_from_fen(
     Ok((position, uses_files))
 }
 
+/// Keeps a tag's value in `slot` unless an earlier tag of its name filled it.
+fn first_value<'t>(slot: &mut Option<Cow<'t, str>>, tag: &'t Tag<'_>) {
+    if slot.is_none() {
+        *slot = Some(tag.value_str());
+    }
+}
+
+/// The start a tag other than `FEN` names: the first of [`START_TAGS`] that names one, with
+/// the tag's name.
+pub(super) fn start_from_tags(tags: &RuleTags<'_>) -> Option<(&'static str, Position)> {
+    START_TAGS
+        .iter()
+        .zip(&tags.start_tags)
+        .find_map(|(name, value)| {
+            let position = start_from_tag_value(name, value.as_deref()?.trim())?;
+            Some((*name, position))
+        })
+}
+
+/// The start one start tag's value names: an SP number, a back rank, or (not for `Opening`)
+/// the FEN of a Chess960 or Double Chess960 start.
+fn start_from_tag_value(name: &str, value: &str) -> Option<Position> {
+    let opening = name == "Opening";
+    if !opening && !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return value.parse().ok().and_then(|sp| Position::from_sp(sp).ok());
+    }
+    if value.len() == 8 {
+        let sp = value.parse::<BackRank>().ok()?.sp().ok()?;
+        return Position::from_sp(sp).ok();
+    }
+    if opening || !value.contains('/') {
+        return None;
+    }
+    let (position, _) = position_from_fen(value, &mut Vec::new()).ok()?;
+    (position.classify_start().kind != StartKind::NotAStart).then_some(position)
+}
+
+/// Whether a FEN tag value says the start is unknown (`?`, `-`, empty).
+fn unknown_fen(text: &str) -> bool {
+    matches!(text.trim(), "" | "?" | "-")
+}
+
 /// Whether two positions are the same for the purpose of duplicate FEN tags (clocks ignored).
 fn same_position(a: &Position, b: &Position) -> bool {
     a.board() == b.board()
@@ -176,6 +232,19 @@ pub fn resolve_start(
         return Ok(StartOutcome::Unsupported(
             super::cut_text(&name, 2 * super::QUOTE_LIMIT).into_owned(),
         ));
+    }
+    if tags.fens.first().is_none_or(|fen| unknown_fen(fen)) {
+        if let Some((tag, position)) = start_from_tags(tags) {
+            repairs.push(Repair::StartFromTag { tag });
+            let class = position.classify_start();
+            let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
+            return Ok(StartOutcome::Chess(Start {
+                kind: game_kind(chess960, &position, class, false),
+                position,
+                class,
+                had_fen: false,
+            }));
+        }
     }
     let mut fens = tags.fens.iter();
     let Some(first) = fens.next() else {
@@ -216,26 +285,42 @@ pub fn resolve_start(
         repairs.push(Repair::DuplicateFenMerged);
     }
     let class = position.classify_start();
-    let kind = match variant {
-        VariantTag::Chess960 => GameKind::Chess960,
-        _ if assumed_chess960 => GameKind::Chess960,
-        _ => {
-            let non_classical_start = match class.kind {
-                StartKind::Chess960(n) => n != 518,
-                StartKind::DoubleChess960 { .. } => true,
-                StartKind::NotAStart => false,
-            };
-            if non_classical_start || uses_files || !position.castling_is_classical() {
-                GameKind::Chess960
-            } else {
-                GameKind::Standard
-            }
-        }
-    };
+    let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
     Ok(StartOutcome::Chess(Start {
-        kind,
+        kind: game_kind(chess960, &position, class, uses_files),
         position,
         class,
         had_fen: true,
     }))
+}
+
+/// The rules of a game that starts from `position`: Chess960 when `tagged` so, when the
+/// start is a non-classical start position, its FEN's castling field used file letters, or
+/// its rights cannot be written `KQkq`; else classical chess.
+fn game_kind(
+    tagged: bool,
+    position: &Position,
+    class: StartClassification,
+    uses_files: bool,
+) -> GameKind {
+    let non_classical_start = match class.kind {
+        StartKind::Chess960(n) => n != 518,
+        StartKind::DoubleChess960 { .. } => true,
+        StartKind::NotAStart => false,
+    };
+    if tagged || non_classical_start || uses_files || !position.castling_is_classical() {
+        GameKind::Chess960
+    } else {
+        GameKind::Standard
+    }
+}
+
+/// Whether a game is marked Chess960: by its `Variant` tag, or, without one, by
+/// `--variant chess960` (`missing`).
+pub fn marked_chess960(tags: &RuleTags<'_>, missing: MissingVariant) -> bool {
+    match tags.variant.as_deref().map(classify_variant) {
+        Some(VariantTag::Chess960) => true,
+        None | Some(VariantTag::Absent) => missing == MissingVariant::Chess960,
+        _ => false,
+    }
 }

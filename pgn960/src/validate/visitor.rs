@@ -27,6 +27,8 @@ pub struct Validator<'a> {
     tags: Vec<Tag<'a>>,
     game_start: usize,
     state: State,
+    /// The start of the next game, found from its moves (see [`super::FoundStart`]).
+    found_start: Option<super::FoundStart>,
 }
 
 /// Where the validator is in the current game. Not boxed: there is one per validator, and a
@@ -51,6 +53,7 @@ impl<'a> Validator<'a> {
             tags: Vec::new(),
             game_start: 0,
             state: State::Tags,
+            found_start: None,
         }
     }
 
@@ -67,6 +70,16 @@ impl<'a> Validator<'a> {
     /// The tags of the game read last.
     pub fn tags(&self) -> &[Tag<'a>] {
         &self.tags
+    }
+
+    /// The options (canonical SAN off).
+    pub(super) fn options(&self) -> ValidateOptions {
+        self.opts
+    }
+
+    /// Replays the next game read from `found` instead of the start its tags give.
+    pub(super) fn start_next_from(&mut self, found: super::FoundStart) {
+        self.found_start = Some(found);
     }
 
     /// What a game without a `Variant` tag is, for this validator.
@@ -118,7 +131,8 @@ impl<'a> Visitor<'a> for Validator<'a> {
         self.tags.push(tag);
     }
     fn end_tags(&mut self) -> Skip {
-        match Replay::start(&self.tags, self.game_start, self.opts) {
+        let found = self.found_start.take();
+        match Replay::start_from(&self.tags, self.game_start, self.opts, found) {
             Ok(replay) => {
                 self.state = State::Replaying(replay);
                 Skip(false)
