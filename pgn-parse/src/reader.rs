@@ -138,6 +138,11 @@ impl<'a> Reader<'a> {
         self.first_junk
     }
 
+    /// Bytes the line lookup has counted so far (see [`crate::lines::LineIndex::bytes_scanned`]).
+    pub fn bytes_located(&self) -> u64 {
+        self.lines.bytes_scanned()
+    }
+
     /// The 1-based (line, column) of an absolute offset inside this reader's input.
     pub fn locate(&mut self, offset: usize) -> (u32, u32) {
         let local = offset.saturating_sub(self.origin.offset);

@@ -40,12 +40,19 @@ pub struct Summary {
     pub seconds: f64,
 }
 
+/// A text cell of the TSV sidecar, safe to open in a spreadsheet
+/// ([`pgn960::table::spreadsheet_text`]).
+fn spreadsheet_text<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&pgn960::table::spreadsheet_text(text))
+}
+
 /// A rejected game, for messages and the TSV sidecar.
 #[derive(Debug, Clone, Serialize)]
 pub struct RejectRow {
     /// 1-based index of the game in its file.
     pub game: u64,
     /// The file.
+    #[serde(serialize_with = "spreadsheet_text")]
     pub file: String,
     /// Line of the problem.
     pub line: u64,
@@ -58,12 +65,16 @@ pub struct RejectRow {
     /// Reason name.
     pub reason: &'static str,
     /// Explanation.
+    #[serde(serialize_with = "spreadsheet_text")]
     pub detail: String,
     /// White's name (`?` when absent).
+    #[serde(serialize_with = "spreadsheet_text")]
     pub white: String,
     /// Black's name.
+    #[serde(serialize_with = "spreadsheet_text")]
     pub black: String,
     /// The `Site` tag.
+    #[serde(serialize_with = "spreadsheet_text")]
     pub site: String,
     /// Whether the input is a Parquet table (`line` is then the 0-based row, `column` the
     /// column in its movetext, 0 when the problem is in its tags).

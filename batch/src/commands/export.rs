@@ -31,7 +31,7 @@ pub struct ExportArgs {
     /// Add the movetext as written (the lichess dataset's `movetext` column).
     #[arg(long)]
     pub movetext: bool,
-    /// Add these tags as columns (strings).
+    /// Add these tags as columns (strings); a tag named like another column, whatever the case, becomes NAME_tag.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub tags: Vec<String>,
     /// Write only these columns, in this order.

@@ -581,3 +581,33 @@ pq.write_table(pa.table({
         "{said}"
     );
 }
+
+#[test]
+fn tags_named_like_computed_columns_are_renamed_so_every_reader_takes_the_table() {
+    let test = "tags_named_like_computed_columns_are_renamed_so_every_reader_takes_the_table";
+    let Some(py) = python_with(test, &["duckdb", "pyarrow", "polars"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.parquet");
+    pgn960()
+        .args(["export", "--tags", "sp,offset,Variant,white", "-o"])
+        .arg(&table)
+        .arg(fixture("sample.pgn"))
+        .assert()
+        .code(1);
+    let script = r#"
+import sys, duckdb, pyarrow.parquet as pq, polars as pl
+t = pq.read_table(sys.argv[1])
+names = [n.lower() for n in t.column_names]
+assert len(names) == len(set(names)), t.column_names
+for n in ["sp_tag", "offset_tag", "Variant_tag", "white_tag"]:
+    assert n in t.column_names, (n, t.column_names)
+pl.read_parquet(sys.argv[1])
+n = duckdb.sql(f"select count(*) from '{sys.argv[1]}' where variant = 'chess960'").fetchall()[0][0]
+assert n > 0, n
+print(n)
+"#;
+    let printed = python(&py, script, &[&table]);
+    assert!(printed.trim().parse::<u64>().unwrap() > 0, "{printed}");
+}

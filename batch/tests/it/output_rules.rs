@@ -440,3 +440,49 @@ fn sp_and_perft_offer_only_the_options_they_use() {
         pgn960().args(args).arg(&input).arg("-q").assert().code(1);
     }
 }
+
+/// The policy on formula injection (docs/outputs.md): the rejects TSV, opened in
+/// spreadsheets, has a cell beginning with `=`, `+`, `-` or `@` quoted with `'`; the
+/// `export` table is data for DuckDB and polars and keeps every value exact.
+#[test]
+fn rejects_tsv_cells_are_spreadsheet_safe_and_export_stays_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = "=cmd|' /C calc'!A0";
+    let input = dir.path().join("in.pgn");
+    std::fs::write(
+        &input,
+        game(hostile, "@SUM(1+1)", "1. e4 e5 2. Ke3").replace("[Black \"b\"]", "[Black \"+1\"]"),
+    )
+    .unwrap();
+    let (out, tsv) = (dir.path().join("out.pgn"), dir.path().join("r.tsv"));
+    pgn960()
+        .arg("clean")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .arg("--rejects")
+        .arg(dir.path().join("r.pgn"))
+        .assert()
+        .code(1);
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split('\t').collect();
+    let row: Vec<&str> = text.lines().nth(1).unwrap().split('\t').collect();
+    let cell = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+    assert_eq!(cell("white"), format!("'{hostile}"), "{text}");
+    assert_eq!(cell("black"), "'+1", "{text}");
+    assert!(
+        !row.iter().any(|c| c.starts_with(['=', '+', '-', '@'])),
+        "{text}"
+    );
+
+    let csv = dir.path().join("t.csv");
+    pgn960()
+        .args(["export", "--include-invalid", "-o"])
+        .arg(&csv)
+        .arg(&input)
+        .assert()
+        .code(1);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert!(table.contains(hostile), "{table}");
+    assert!(!table.contains(&format!("'{hostile}")), "{table}");
+}

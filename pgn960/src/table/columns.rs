@@ -171,15 +171,10 @@ fn tag_column(name: &str) -> Column {
 }
 
 /// Every column of a game table, in order: the tag columns, `extra_tags`, the computed
-/// columns, and `movetext` when asked.
+/// columns, and `movetext` when asked. An extra tag that is a tag column already is left
+/// out; one whose name another column has, whatever the case, is named `NAME_tag`.
 pub fn game_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
-    let mut columns: Vec<Column> = TAG_COLUMNS.iter().map(|t| tag_column(t)).collect();
-    for tag in extra_tags {
-        if !columns.iter().any(|c| &c.name == tag) {
-            columns.push(tag_column(tag));
-        }
-    }
-    columns.extend([
+    let mut computed = vec![
         column("sp", Field::Sp),
         column("black_sp", Field::BlackSp),
         column("variant", Field::Variant),
@@ -198,11 +193,43 @@ pub fn game_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
         column("location", Field::Location),
         column("source", Field::Source),
         column("offset", Field::Offset),
-    ]);
+    ];
     if movetext {
-        columns.push(column("movetext", Field::Movetext));
+        computed.push(column("movetext", Field::Movetext));
     }
+    let mut columns: Vec<Column> = TAG_COLUMNS.iter().map(|t| tag_column(t)).collect();
+    push_tag_columns(&mut columns, extra_tags, &computed);
+    columns.extend(computed);
     columns
+}
+
+/// Appends a column for each of `tags` that is not a tag column of `columns` already. A
+/// tag whose name a column of `columns` or `computed` has, whatever the case (DuckDB and
+/// polars match column names without case), is named `NAME_tag` (`NAME_tag2`, ...): no
+/// two columns of a table share a name.
+fn push_tag_columns(columns: &mut Vec<Column>, tags: &[String], computed: &[Column]) {
+    for tag in tags {
+        let is_tag = |c: &Column| matches!(&c.field, Field::Tag(t) | Field::IntTag(t) if t == tag);
+        if columns.iter().any(is_tag) || computed.iter().any(is_tag) {
+            continue;
+        }
+        let taken = |name: &str| {
+            columns
+                .iter()
+                .chain(computed)
+                .any(|c| c.name.eq_ignore_ascii_case(name))
+        };
+        let mut column = tag_column(tag);
+        if taken(&column.name) {
+            let mut n = 1;
+            column.name = format!("{tag}_tag");
+            while taken(&column.name) {
+                n += 1;
+                column.name = format!("{tag}_tag{n}");
+            }
+        }
+        columns.push(column);
+    }
 }
 
 /// Every column of a per-ply table: the game key (`source`, `offset`), the ply, the
@@ -222,13 +249,10 @@ pub fn ply_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
         column("result", Field::GameResult),
         column("sp", Field::Sp),
     ];
-    for tag in extra_tags {
-        if !columns.iter().any(|c| &c.name == tag) {
-            columns.push(tag_column(tag));
-        }
-    }
+    let text = [column("movetext", Field::Movetext)];
+    push_tag_columns(&mut columns, extra_tags, if movetext { &text } else { &[] });
     if movetext {
-        columns.push(column("movetext", Field::Movetext));
+        columns.extend(text);
     }
     columns
 }
@@ -506,5 +530,40 @@ mod tests {
             .unwrap_err()
             .contains("moves_san"));
         assert_eq!(Field::IntTag("WhiteElo".into()).kind(), Kind::Int64);
+    }
+
+    #[test]
+    fn a_tag_named_like_another_column_whatever_the_case_is_renamed() {
+        let tags: Vec<String> = ["sp", "offset", "Variant", "White", "white", "sp_tag"]
+            .map(String::from)
+            .into();
+        for (all, variant) in [
+            (game_columns(&tags, true), "Variant_tag"),
+            (ply_columns(&tags, true), "Variant"),
+        ] {
+            for (i, c) in all.iter().enumerate() {
+                assert!(
+                    all[i + 1..]
+                        .iter()
+                        .all(|o| !o.name.eq_ignore_ascii_case(&c.name)),
+                    "{} twice in {:?}",
+                    c.name,
+                    all.iter().map(|c| &c.name).collect::<Vec<_>>()
+                );
+            }
+            let named = |tag: &str| {
+                all.iter()
+                    .find(|c| matches!(&c.field, Field::Tag(t) | Field::IntTag(t) if t == tag))
+                    .map(|c| c.name.clone())
+            };
+            assert_eq!(named("sp").as_deref(), Some("sp_tag"));
+            assert_eq!(named("sp_tag").as_deref(), Some("sp_tag_tag"));
+            assert_eq!(named("offset").as_deref(), Some("offset_tag"));
+            assert_eq!(named("Variant").as_deref(), Some(variant));
+            assert_eq!(named("white").as_deref(), Some("white_tag"));
+        }
+        // A default tag column asked for again is not a second column.
+        let game = game_columns(&tags, false);
+        assert_eq!(game.iter().filter(|c| c.name == "White").count(), 1);
     }
 }

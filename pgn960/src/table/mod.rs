@@ -261,6 +261,22 @@ fn push_rows(
     }
 }
 
+/// A text cell made safe for spreadsheets (OWASP's CSV injection rule): a value beginning
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a spreadsheet
+/// shows it as text instead of running it as a formula. Used for the tables people open in
+/// spreadsheets (the rejects TSV, `stats --by` keys); the data tables of `export` stay exact.
+///
+/// ```
+/// assert_eq!(pgn960::table::spreadsheet_text("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+/// assert_eq!(pgn960::table::spreadsheet_text("Carlsen, Magnus"), "Carlsen, Magnus");
+/// ```
+pub fn spreadsheet_text(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => format!("'{text}").into(),
+        _ => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
