@@ -55,11 +55,14 @@ fn write_tags(
         w.tag(b"SetUp", b"1")?;
         w.tag(b"FEN", fen.as_bytes())?;
     }
-    let corrected = valid.repairs.iter().find_map(|r| match r {
+    // The Result the file had, when the written one differs: corrected by the final
+    // position, or respelled (`-`, `1/2`); a Result tag that was missing has none.
+    let original = valid.repairs.iter().find_map(|r| match r {
         Repair::ResultCorrected { old } => Some(old),
+        Repair::ResultNormalised { old } if !old.is_empty() => Some(old),
         _ => None,
     });
-    if let Some(old) = corrected {
+    if let Some(old) = original {
         w.tag(b"OriginalResult", old.as_bytes())?;
     }
     for t in &game.tags {

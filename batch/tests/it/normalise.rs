@@ -56,6 +56,8 @@ fn every_change_clean_makes_is_a_named_repair() {
         text.contains("[Result \"*\"]") && text.contains("2. Nf3 *"),
         "{text}"
     );
+    // The Result the file had is kept (issue 28: `-` was lost).
+    assert!(text.contains("[OriginalResult \"-\"]"), "{text}");
     let repairs = &report["repairs"];
     assert_eq!(repairs["result-normalised"], 1, "{report}");
     assert_eq!(repairs["roster-completed"], 1, "{report}");
