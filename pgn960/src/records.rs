@@ -213,16 +213,29 @@ impl<F: Feed> Ordered<F> {
             if self.done {
                 return None;
             }
-            match self.feed.next_records() {
-                Ok(Some((mut out, info))) => {
-                    make_absolute(&mut out.records, &info);
-                    self.queue.extend(out.records);
-                }
-                Ok(None) => self.done = true,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+            let fed = self.feed.next_records();
+            if let Some(error) = self.take(fed) {
+                return Some(Err(error));
+            }
+        }
+    }
+
+    /// Queues a chunk's records made absolute (or ends at the input's end or an error,
+    /// which is handed back to be returned).
+    fn take(&mut self, fed: Result<Option<(ChunkRecords, ChunkInfo)>>) -> Option<Error> {
+        match fed {
+            Ok(Some((mut out, info))) => {
+                make_absolute(&mut out.records, &info);
+                self.queue.extend(out.records);
+                None
+            }
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(e)
             }
         }
     }
@@ -361,17 +374,13 @@ impl ParRecords {
         use std::sync::mpsc::RecvTimeoutError;
         let ordered = &mut self.0;
         while ordered.queue.is_empty() && !ordered.done {
-            match ordered.feed.receiver.recv_timeout(wait) {
-                Ok(Ok((mut out, info))) => {
-                    make_absolute(&mut out.records, &info);
-                    ordered.queue.extend(out.records);
-                }
-                Ok(Err(e)) => {
-                    ordered.done = true;
-                    return Some(Some(Err(e)));
-                }
+            let fed = match ordered.feed.receiver.recv_timeout(wait) {
+                Ok(delivered) => delivered.map(Some),
                 Err(RecvTimeoutError::Timeout) => return None,
-                Err(RecvTimeoutError::Disconnected) => ordered.done = true,
+                Err(RecvTimeoutError::Disconnected) => Ok(None),
+            };
+            if let Some(error) = ordered.take(fed) {
+                return Some(Some(Err(error)));
             }
         }
         Some(ordered.next_record())
