@@ -208,6 +208,8 @@ enum SourceKind {
         next: usize,
         next_row: u64,
         offset: usize,
+        /// `--max-game-bytes`: a larger row is rejected, not made into text.
+        max_game_bytes: usize,
     },
 }
 
@@ -222,6 +224,7 @@ impl ChunkSource {
                     next: 0,
                     next_row: 0,
                     offset: 0,
+                    max_game_bytes: options.max_game_bytes,
                 },
                 last_read: 0,
                 next_line: options.lines_at_cut.then_some(1),
@@ -303,7 +306,14 @@ impl ChunkSource {
                 next,
                 next_row,
                 offset,
-            } => Ok(row_group_slice(games, next, next_row, offset)),
+                max_game_bytes,
+            } => Ok(row_group_slice(
+                games,
+                next,
+                next_row,
+                offset,
+                *max_game_bytes,
+            )),
             SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| SourceChunk {
                 info: info(c.range.start, c.range.len(), c.range.len() as u64),
                 origin: c.origin(),
@@ -352,6 +362,7 @@ fn row_group_slice(
     next: &mut usize,
     next_row: &mut u64,
     offset: &mut usize,
+    max_game_bytes: usize,
 ) -> Option<SourceChunk> {
     if *next >= games.row_groups() {
         return None;
@@ -382,7 +393,9 @@ fn row_group_slice(
     let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
     let games = Arc::clone(games);
     Some(SourceChunk {
-        data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
+        data: ChunkData::Deferred(Box::new(move || {
+            games.row_group_text(index, rows, max_game_bytes)
+        })),
         origin: Origin {
             offset: start,
             line: 1,
