@@ -1,7 +1,7 @@
 """Type stubs of pgn960."""
 
 import os
-from typing import Iterator, Optional, Sequence, Union, overload
+from typing import Iterator, Literal, NamedTuple, Optional, Sequence, Union, overload
 
 import pyarrow as pa
 
@@ -53,8 +53,16 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    first_line: int | None = None,
 ) -> pa.RecordBatchReader: ...
-def partitions(paths: Source, target_bytes: int = ...) -> list[tuple[str, int, int]]: ...
+
+class Partition(NamedTuple):
+    path: str
+    start: int
+    end: int
+    first_line: int
+
+def partitions(paths: Source, target_bytes: int = ...) -> list[Partition]: ...
 def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary: ...
 def schema(
     *, per: str = "game", columns: Names = None, tags: Names = None, movetext: bool = False

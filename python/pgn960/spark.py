@@ -74,7 +74,7 @@ def _paths(options: Mapping[str, object]) -> list[str]:
 
 
 class RangesPartition(InputPartition):
-    """One Spark partition: byte ranges ``(path, start, end)`` read in order."""
+    """One Spark partition: byte ranges ``(path, start, end, first_line)`` read in order."""
 
     def __init__(self, ranges: list[Range]) -> None:
         super().__init__(ranges)

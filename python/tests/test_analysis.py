@@ -64,7 +64,7 @@ def test_merge_stats_of_partitions_equals_stats_of_the_whole(tmp_path):
 
 def _stats_of_piece(tmp_path: Path, part, by):
     """The stats of the games of one partition, written to a file of their own."""
-    name, start, end = part
+    name, start, end, _ = part
     piece = tmp_path / f"piece-{start}.pgn"
     piece.write_bytes(Path(name).read_bytes()[start:end])
     return pgn960.stats(piece, by=by)
