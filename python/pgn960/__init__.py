@@ -175,6 +175,7 @@ def read_range(
     path: PathLike,
     start: int,
     end: int,
+    first_line: int | None = None,
     *,
     per: str = "game",
     columns: str | Sequence[str] | None = None,
@@ -183,7 +184,6 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
-    first_line: int | None = None,
 ) -> pa.RecordBatchReader:
     """The games of bytes ``[start, end)`` of a plain PGN file, as :func:`scan` gives them.
 
@@ -191,9 +191,9 @@ def read_range(
     first at or after ``end``, so ranges that meet (such as those of :func:`partitions`)
     hold every game exactly once, with the offsets and locations of a whole read. A
     compressed file or a Parquet table is read whole: its only range is ``(0, size)``.
-    ``first_line``, the line of byte ``start`` (a :class:`Partition`'s), spares counting
-    the lines before the range; without it they are counted (a pass over the bytes
-    before ``start``).
+    ``first_line``, the line of byte ``start`` (a :class:`Partition`'s, so that
+    ``read_range(*partition)`` reads one), spares counting the lines before the range;
+    without it they are counted (a pass over the bytes before ``start``).
     """
     args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
     stream = _native.scan(*args, start, end, first_line)
@@ -202,7 +202,7 @@ def read_range(
 
 class Partition(NamedTuple):
     """A byte range of one input, as :func:`partitions` cuts them: read it with
-    ``read_range(p.path, p.start, p.end, first_line=p.first_line)``."""
+    ``read_range(*p)`` (or ``read_range(p.path, p.start, p.end, first_line=p.first_line)``)."""
 
     #: The file.
     path: str

@@ -45,6 +45,7 @@ def read_range(
     path: PathLike,
     start: int,
     end: int,
+    first_line: int | None = None,
     *,
     per: str = "game",
     columns: Names = None,
@@ -53,7 +54,6 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
-    first_line: int | None = None,
 ) -> pa.RecordBatchReader: ...
 
 class Partition(NamedTuple):
