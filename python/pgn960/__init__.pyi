@@ -90,8 +90,9 @@ def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
 KeyNames = Union[str, Sequence[str], None]
 
 def table_from_csv(data: Union[bytes, PathLike], *, text: Sequence[str] = ()) -> pa.Table: ...
+@overload
 def stats(
-    src: Source,
+    src: Union[Source, Partition],
     *,
     by: KeyNames = None,
     headers_only: bool = False,
@@ -106,8 +107,41 @@ def stats(
     until: Optional[str] = None,
     threads: int = 0,
     variant: str = "detect",
+    start: Optional[int] = None,
+    end: Optional[int] = None,
+    first_line: Optional[int] = None,
+    as_csv: Literal[False] = False,
 ) -> pa.Table: ...
-def merge_stats(tables: Sequence[pa.Table]) -> pa.Table: ...
+@overload
+def stats(
+    src: Union[Source, Partition],
+    *,
+    by: KeyNames = None,
+    headers_only: bool = False,
+    include_classical: bool = False,
+    band_width: int = 200,
+    double_chess960: bool = False,
+    min_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    time_control: KeyNames = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    threads: int = 0,
+    variant: str = "detect",
+    start: Optional[int] = None,
+    end: Optional[int] = None,
+    first_line: Optional[int] = None,
+    as_csv: Literal[True],
+) -> bytes: ...
+@overload
+def merge_stats(
+    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[False] = False
+) -> pa.Table: ...
+@overload
+def merge_stats(
+    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[True]
+) -> bytes: ...
 def tree(
     src: Source,
     *,

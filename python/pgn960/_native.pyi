@@ -121,6 +121,9 @@ def stats(
     include_classical: bool,
     dfrc: bool,
     filters: dict[str, Any],
+    start: Optional[int] = None,
+    end: Optional[int] = None,
+    first_line: Optional[int] = None,
 ) -> bytes: ...
 def merge_stats(tables: list[bytes]) -> bytes: ...
 def tree(

@@ -172,3 +172,23 @@ def table_options(options: Mapping[str, object]) -> TableOptions:
         variant=str(got.get("variant", "detect")),
         threads=parse_int("threads", got.get("threads", 1)),
     )
+
+
+def stats_of_ranges(ranges: Sequence[Range], options: Mapping[str, object]) -> bytes:
+    """The per-SP table (CSV bytes, as ``pgn960 stats`` writes it) of the games of
+    ``ranges``: each range's :func:`pgn960.stats` (``options``: its keyword arguments),
+    added up exactly by :func:`pgn960.merge_stats`. What one distributed task computes."""
+    tables = [
+        pgn960.stats(path, start=start, end=end, first_line=line, as_csv=True, **options)
+        for path, start, end, line in ranges
+    ]
+    return pgn960.merge_stats(tables, as_csv=True)
+
+
+def stats_options(options: Mapping[str, object]) -> dict[str, object]:
+    """The keyword arguments of :func:`pgn960.stats` for each task: ``options`` with one
+    thread per task unless asked otherwise; a range or ``as_csv`` is the route's own."""
+    taken = {"start", "end", "first_line", "as_csv"} & set(options)
+    if taken:
+        raise pgn960.OptionError(f"the distributed stats set {sorted(taken)} themselves")
+    return {"threads": 1, **options}

@@ -1,6 +1,6 @@
 """Type stubs of pgn960.spark."""
 
-from typing import Any, Iterator, Mapping, Optional
+from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union, overload
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
@@ -23,3 +23,24 @@ class Pgn960Reader(DataSourceReader):
     def __init__(self, options: dict[str, object]) -> None: ...
     def partitions(self) -> list[RangesPartition]: ...
     def read(self, partition: RangesPartition) -> Iterator[pa.RecordBatch]: ...
+
+@overload
+def stats(
+    spark: Any,
+    paths: Union[str, Sequence[str]],
+    *,
+    partitions: Optional[int] = None,
+    target_bytes: Optional[int] = None,
+    as_csv: Literal[False] = False,
+    **options: Any,
+) -> pa.Table: ...
+@overload
+def stats(
+    spark: Any,
+    paths: Union[str, Sequence[str]],
+    *,
+    partitions: Optional[int] = None,
+    target_bytes: Optional[int] = None,
+    as_csv: Literal[True],
+    **options: Any,
+) -> bytes: ...

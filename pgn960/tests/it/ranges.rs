@@ -195,3 +195,71 @@ fn a_compressed_file_is_one_partition_read_whole() {
     assert!(pgn960::range::range_options(&input, 0, size, Some(1), options).is_ok());
     assert!(pgn960::range::range_options(&input, 1, size, None, options).is_err());
 }
+
+/// The per-SP CSV of a stats table.
+fn sp_csv(tables: &pgn960::stats::table::SpTables) -> Vec<u8> {
+    use pgn960::stats::{write_table, TextFormat};
+    let mut csv = Vec::new();
+    let cells = tables.sp_cells();
+    write_table(
+        &mut csv,
+        &tables.keys,
+        cells,
+        false,
+        TextFormat::Csv,
+        |_| {},
+    )
+    .unwrap();
+    csv
+}
+
+#[test]
+fn stats_of_partitions_merged_are_the_stats_of_the_whole() {
+    use pgn960::range::ByteRange;
+    use pgn960::stats::{compute, merge_csv, StatsOptions};
+    let path = test_support::fixture("sample.pgn");
+    let paths = std::slice::from_ref(&path);
+    for by in [vec![], vec![pgn960::stats::by::ByKey::Month]] {
+        let options = StatsOptions {
+            by: by.clone(),
+            threads: 2,
+            ..StatsOptions::default()
+        };
+        let whole = sp_csv(&compute(paths, &options).unwrap().tables);
+        let parts = pgn960::range::partitions(paths, 1500).unwrap();
+        assert!(parts.len() > 2);
+        let pieces: Vec<Vec<u8>> = parts
+            .iter()
+            .map(|part| {
+                let range = Some(ByteRange::from(part));
+                let options = StatsOptions {
+                    range,
+                    ..options.clone()
+                };
+                sp_csv(&compute(paths, &options).unwrap().tables)
+            })
+            .collect();
+        let named = pieces.iter().map(|p| ("part".to_string(), p.as_slice()));
+        let merged = merge_csv(named, &[]).unwrap();
+        assert_eq!(sp_csv(&merged.tables), whole);
+    }
+}
+
+#[test]
+fn a_fold_over_a_range_is_of_one_file() {
+    use pgn960::range::ByteRange;
+    use pgn960::stats::{compute, StatsOptions};
+    let paths = files();
+    let options = StatsOptions {
+        range: Some(ByteRange {
+            start: 0,
+            end: 10,
+            first_line: None,
+        }),
+        ..StatsOptions::default()
+    };
+    assert!(matches!(
+        compute(&paths, &options),
+        Err(pgn960::Error::Range { .. })
+    ));
+}
