@@ -115,6 +115,9 @@ pub struct PipelineOptions {
     /// [`crate::range`]); lines, offsets and locations stay those of the whole input.
     /// Ignored for streams and Parquet inputs, which are read whole.
     pub range: Option<(usize, usize)>,
+    /// The line of the range's start byte when the planner knows it
+    /// ([`crate::range::Partition::first_line`]); else the lines before it are counted.
+    pub range_line: Option<u64>,
 }
 
 impl Default for PipelineOptions {
@@ -127,6 +130,7 @@ impl Default for PipelineOptions {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             lines_at_cut: false,
             range: None,
+            range_line: None,
         }
     }
 }
@@ -427,7 +431,12 @@ fn whole_chunks(bytes: &[u8], options: &PipelineOptions) -> (Vec<pgn_parse::Chun
         chunk.range = chunk.range.start + range.start..chunk.range.end + range.start;
         chunk.followed_by_game |= chunk.range.end < bytes.len();
     }
-    let first_line = 1 + count_line_breaks(&bytes[..range.start]);
+    let first_line = match (options.range, options.range_line) {
+        (Some((start, _)), Some(line)) => {
+            line + crate::range::line_breaks_between(bytes, start, range.start)
+        }
+        _ => 1 + crate::range::line_breaks_between(bytes, 0, range.start),
+    };
     (chunks, first_line)
 }
 
