@@ -287,6 +287,12 @@ impl ParquetGames {
         let mut reader = self
             .decoding(index, || builder.build())?
             .map_err(|e| bad(&e))?;
+        // `--max-game-bytes 0`: no limit.
+        let limit = if max_game_bytes == 0 {
+            usize::MAX
+        } else {
+            max_game_bytes
+        };
         let mut text = Vec::new();
         let mut value = String::new();
         while let Some(batch) = self.decoding(index, || reader.next())? {
@@ -294,13 +300,13 @@ impl ParquetGames {
             let columns = batch.columns();
             for row in 0..batch.num_rows() {
                 let size: usize = columns.iter().map(|c| cell_len(c, row)).sum();
-                let room = size.min(max_game_bytes).saturating_add(1024);
+                let room = size.min(limit).saturating_add(1024);
                 text.try_reserve(room).map_err(|_| {
                     bad(&format!(
                         "out of memory making the text of a {size}-byte row"
                     ))
                 })?;
-                if size > max_game_bytes {
+                if size > limit {
                     let why = format!(
                         "{ROW_TOO_LARGE} {} bytes (--max-game-bytes): its cells hold {}",
                         thousands(max_game_bytes as u64),
