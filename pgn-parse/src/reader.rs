@@ -744,8 +744,10 @@ enum KnownWord {
     MoveNumber(usize),
 }
 
-/// The word at the start of `rest`, if it is one the one-pass path reads whole.
-#[inline]
+/// The word at the start of `rest`, if it is one the one-pass path reads whole. Always
+/// inlined: called out of line (as the inliner chose once `read_game` was generic over the
+/// library's observer loop) its result went through memory on every token.
+#[inline(always)]
 fn known_word(rest: &[u8]) -> Option<KnownWord> {
     let w = window(rest);
     if w[0].is_ascii_digit() {

@@ -153,6 +153,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
     fn wants_decoded_san(&self) -> bool {
         self.decode_san
     }
+    #[inline(always)]
     fn decoded_san(&mut self, san: DecodedSan, raw: &'a [u8], offset: usize) {
         if let Some(replay) = self.replay_at(offset) {
             match core_san(san) {
@@ -166,6 +167,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
             replay.null_move(offset);
         }
     }
+    #[inline(always)]
     fn comment(&mut self, text: &'a [u8], offset: usize) {
         if let Some(replay) = self.replay_at(offset) {
             replay.comment(text);
