@@ -196,10 +196,15 @@ def generate(out_dir, n, seed):
         elif breakage < 0.06 and "FEN" in tags:
             tags["FEN"] = "rnbqkbnr/pppppppp/8/8/8/8 w KQkq - 0 1"
             valid = False
-        elif breakage < 0.08:
-            # Cut short: the movetext stops without a result.
+        elif breakage < 0.07:
+            # Cut short: the movetext stops without a result, and the Result tag gives none.
             text_moves = text_moves.rsplit(" ", 1)[0] if " " in text_moves else ""
+            tags["Result"] = "*"
             valid = False
+        elif breakage < 0.08 and moves and tags["Result"] != "*":
+            # The final result token missing, the Result tag giving the result: kept
+            # (repair result-from-tag), as python-chess and lichess read it.
+            text_moves = text_moves.rsplit(" ", 1)[0]
         header = "".join(f'[{k} "{escape(v)}"]\n' for k, v in tags.items())
         game_text = (header + "\n" + text_moves.strip() + "\n").encode("utf-8")
         if tags["Event"] == "Casual Chess960" and i % 2 == 0:

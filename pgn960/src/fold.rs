@@ -5,6 +5,7 @@
 
 use crate::input::{self, InputName};
 use crate::pipeline::{self, ChunkOutput, PipelineOptions};
+use crate::range::ByteRange;
 use crate::{Error, Result};
 use pgn_parse::Origin;
 use std::path::PathBuf;
@@ -19,11 +20,17 @@ pub struct FoldOptions {
     pub max_game_bytes: usize,
     /// Checked between chunks: when set, the fold stops with [`Error::Interrupted`].
     pub stop: Option<&'static AtomicBool>,
+    /// Only the games of this byte range of the one input (a partition of a plain file;
+    /// a compressed file's or a Parquet table's only range is the whole). A range may hold
+    /// no game.
+    pub range: Option<ByteRange>,
 }
 
 /// Runs `process` over every chunk of games of every input (paths, directories walked) and
 /// `sink` over the results in input order. An input of a format not read, or in which no
-/// game is found, is an [`Error::Content`] saying what its bytes look like.
+/// game is found (in the whole of it: a range may hold none), is an [`Error::Content`]
+/// saying what its bytes look like. With [`FoldOptions::range`], `inputs` must name one
+/// file.
 pub fn fold_inputs<T: Send + ChunkOutput>(
     inputs: &[PathBuf],
     options: &FoldOptions,
@@ -31,6 +38,12 @@ pub fn fold_inputs<T: Send + ChunkOutput>(
     mut sink: impl FnMut(T),
 ) -> Result<()> {
     let names = input::expand_inputs(inputs)?;
+    if let (Some(_), [_, _, ..]) = (options.range, names.as_slice()) {
+        return Err(Error::Range {
+            name: names[0].to_string(),
+            message: format!("a byte range is of one file, not of {} inputs", names.len()),
+        });
+    }
     let pool = pipeline::thread_pool(options.threads)?;
     let pipeline_options = PipelineOptions {
         stop: options.stop,
@@ -43,6 +56,10 @@ pub fn fold_inputs<T: Send + ChunkOutput>(
         if let Some(format) = crate::compression::unsupported_format(&head) {
             return Err(content(name, format));
         }
+        let pipeline_options = match options.range {
+            Some(range) => range.options(&input, pipeline_options)?,
+            None => pipeline_options,
+        };
         let mut games = 0;
         pipeline::run(
             &mut input,
@@ -55,7 +72,7 @@ pub fn fold_inputs<T: Send + ChunkOutput>(
                 Ok::<(), Error>(())
             },
         )?;
-        if games == 0 {
+        if games == 0 && options.range.is_none() {
             let what = crate::compression::describe_bytes(&head);
             return Err(content(name, format!("no game found: {what}")));
         }

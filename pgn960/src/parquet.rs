@@ -15,7 +15,8 @@
 //! so memory is bounded by the row groups in flight.
 
 use crate::error::{Error, Result};
-use crate::validate::start::ROW_ERROR_TAG;
+use crate::validate::start::{ROW_ERROR_TAG, ROW_TOO_LARGE};
+use crate::validate::thousands;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef};
@@ -34,12 +35,20 @@ pub const MAGIC: &[u8; 4] = b"PAR1";
 /// Lines of the text built for one row: tags, movetext, a blank line.
 pub const LINES_PER_ROW: u64 = 3;
 
-/// Rows read at a time inside a row group.
+/// Rows read at a time inside a row group, at most.
 const BATCH_ROWS: usize = 4096;
+
+/// About how many bytes of decoded cells a batch of rows holds ([`BATCH_ROWS`] lichess
+/// rows hold about 5 MB).
+const BATCH_BYTES: u64 = 32 << 20;
 
 /// Rows of a row group made into one chunk of text at most: a row group of a million rows
 /// becomes many chunks, read in parallel, none holding the whole group's text.
 pub const ROWS_PER_CHUNK: u64 = 16_384;
+
+/// About how many bytes of rows one chunk of text is made from, at most (large rows make
+/// chunks of fewer rows; [`ROWS_PER_CHUNK`] lichess rows hold about 20 MB).
+const CHUNK_BYTES: u64 = 64 << 20;
 
 /// The 0-based row of a Parquet input that an absolute 1-based line of its text is on.
 pub fn row_of_line(line: u64) -> u64 {
@@ -250,7 +259,15 @@ impl ParquetGames {
 
     /// The PGN text of the rows `rows` (counted within the group) of row group `index`:
     /// [`LINES_PER_ROW`] lines a row.
-    pub fn row_group_text(&self, index: usize, rows: std::ops::Range<u64>) -> Result<Vec<u8>> {
+    /// A row whose cells hold more than `max_game_bytes` is not made into text: it is
+    /// rejected as `too-large` ([`ROW_TOO_LARGE`]). An allocation that fails while the text
+    /// is built is an error naming the file and row group, not an abort.
+    pub fn row_group_text(
+        &self,
+        index: usize,
+        rows: std::ops::Range<u64>,
+        max_game_bytes: usize,
+    ) -> Result<Vec<u8>> {
         let bad = |e: &dyn std::fmt::Display| Error::Parquet {
             name: self.name.clone(),
             message: format!("row group {index}: {e}"),
@@ -266,16 +283,39 @@ impl ParquetGames {
         .with_row_groups(vec![index])
         .with_row_selection(selection)
         .with_projection(self.projection.clone())
-        .with_batch_size(BATCH_ROWS);
+        .with_batch_size(self.batch_rows(index));
         let mut reader = self
             .decoding(index, || builder.build())?
             .map_err(|e| bad(&e))?;
+        // `--max-game-bytes 0`: no limit.
+        let limit = if max_game_bytes == 0 {
+            usize::MAX
+        } else {
+            max_game_bytes
+        };
         let mut text = Vec::new();
         let mut value = String::new();
         while let Some(batch) = self.decoding(index, || reader.next())? {
             let batch = batch.map_err(|e| bad(&e))?;
             let columns = batch.columns();
             for row in 0..batch.num_rows() {
+                let size: usize = columns.iter().map(|c| cell_len(c, row)).sum();
+                let room = size.min(limit).saturating_add(1024);
+                text.try_reserve(room).map_err(|_| {
+                    bad(&format!(
+                        "out of memory making the text of a {size}-byte row"
+                    ))
+                })?;
+                if size > limit {
+                    let why = format!(
+                        "{ROW_TOO_LARGE} {} bytes (--max-game-bytes): its cells hold {}",
+                        thousands(max_game_bytes as u64),
+                        thousands(size as u64)
+                    );
+                    write_tag(&mut text, ROW_ERROR_TAG, &why);
+                    text.extend_from_slice(b"\n*\n\n");
+                    continue;
+                }
                 let mut movetext = None;
                 let mut result = None;
                 for (role, column) in self.roles.iter().zip(columns) {
@@ -303,6 +343,32 @@ impl ParquetGames {
         Ok(text)
     }
 
+    /// Rows of row group `index` made into one chunk of text: [`ROWS_PER_CHUNK`], fewer when
+    /// its rows are large, so that a chunk's text is about [`CHUNK_BYTES`] (a group of eight
+    /// 48 MB rows was one chunk of 384 MB of text).
+    pub fn rows_per_chunk(&self, index: usize) -> u64 {
+        (CHUNK_BYTES / self.row_bytes(index)).clamp(1, ROWS_PER_CHUNK)
+    }
+
+    /// The average uncompressed bytes of a row of row group `index` (at least 1).
+    fn row_bytes(&self, index: usize) -> u64 {
+        let groups = self.metadata.metadata().row_groups();
+        groups.get(index).map_or(1, |group| {
+            let bytes = u64::try_from(group.total_byte_size()).unwrap_or(0);
+            let rows = u64::try_from(group.num_rows()).unwrap_or(0).max(1);
+            (bytes / rows).max(1)
+        })
+    }
+
+    /// Rows decoded at a time from row group `index`: [`BATCH_ROWS`], fewer when its rows
+    /// are large (from the group's uncompressed size), so that a batch's arrays hold about
+    /// [`BATCH_BYTES`] whatever the rows hold.
+    fn batch_rows(&self, index: usize) -> usize {
+        usize::try_from(BATCH_BYTES / self.row_bytes(index))
+            .unwrap_or(BATCH_ROWS)
+            .clamp(1, BATCH_ROWS)
+    }
+
     /// Runs a step of the parquet/arrow decoder on row group `index`. Those crates assert on
     /// some malformed pages (a bit width over 32, a zero divisor in a byte-array page,
     /// definition levels past their buffer; found by the `parquet_rows` fuzz target) instead
@@ -322,6 +388,35 @@ impl ParquetGames {
             }
         })
     }
+}
+
+/// Appends a game built from a Parquet row (`text`: its tag line, then its movetext line)
+/// in the export's normal form: one tag per line (`tags`, the game's tags as read), then
+/// `[Variant "Chess960"]` for a Chess960 game without a Variant tag and `[SetUp "1"]` for
+/// a game with a FEN tag and no SetUp tag, a blank line and the movetext. So games that
+/// `filter` and `split` copy from a table read back as the games they were.
+pub fn write_row_game(text: &[u8], tags: &[pgn_parse::Tag<'_>], chess960: bool, out: &mut Vec<u8>) {
+    let has = |name: &[u8]| tags.iter().any(|t| t.name == name);
+    for tag in tags {
+        out.push(b'[');
+        out.extend_from_slice(tag.name);
+        out.extend_from_slice(b" \"");
+        out.extend_from_slice(tag.raw_value);
+        out.extend_from_slice(b"\"]\n");
+    }
+    if chess960 && !has(b"Variant") {
+        out.extend_from_slice(b"[Variant \"Chess960\"]\n");
+    }
+    if has(b"FEN") && !has(b"SetUp") {
+        out.extend_from_slice(b"[SetUp \"1\"]\n");
+    }
+    let movetext = match memchr::memchr(b'\n', text) {
+        Some(end_of_tags) => &text[end_of_tags + 1..],
+        None => text,
+    };
+    out.push(b'\n');
+    out.extend_from_slice(movetext.trim_ascii());
+    out.extend_from_slice(b"\n\n");
 }
 
 /// Appends `[Name "value"] `, the value on one line, `\` and `"` escaped.
@@ -444,14 +539,29 @@ fn write_movetext(
         .rsplit(|b| b.is_ascii_whitespace())
         .next()
         .unwrap_or_default();
-    if in_brace || in_semicolon || !is_result(last_word) {
-        let result = result.filter(|r| is_result(r.as_bytes())).unwrap_or("*");
-        if !movetext.is_empty() {
-            text.push(b' ');
+    let left_open = in_brace || in_semicolon || depth > 0;
+    if left_open || !is_result(last_word) {
+        // The Result column's result ends the game. Without one (`*`, null, no column) a
+        // whole movetext stays as it is, a game cut short (`truncated`, as in a PGN file);
+        // one left open is ended with `*`, so that the next row stays its own game.
+        let given = result.filter(|r| is_result(r.as_bytes()) && *r != "*");
+        if let Some(result) = given.or(left_open.then_some("*")) {
+            if !movetext.is_empty() {
+                text.push(b' ');
+            }
+            text.extend_from_slice(result.as_bytes());
         }
-        text.extend_from_slice(result.as_bytes());
     }
     Ok(())
+}
+
+/// About how many bytes a cell adds to a row's text: a text or binary cell's length, 32
+/// for any other value.
+fn cell_len(column: &ArrayRef, row: usize) -> usize {
+    if column.is_null(row) {
+        return 0;
+    }
+    cell_bytes(column, row).map_or(32, <[u8]>::len)
 }
 
 /// The bytes of a text or binary cell; `None` when null.
@@ -605,11 +715,11 @@ mod tests {
     fn movetext_on_one_line_with_its_result() {
         assert_eq!(movetext("1. e4 e5 1-0", Some("0-1")), "1. e4 e5 1-0");
         assert_eq!(movetext("1. e4 e5", Some("1/2-1/2")), "1. e4 e5 1/2-1/2");
-        assert_eq!(movetext("1. e4\n e5", None), "1. e4  e5 *");
-        assert_eq!(
-            movetext("1. e4 { a\nb } e5", Some("?")),
-            "1. e4 { a b } e5 *"
-        );
+        // No result anywhere: the game is cut short, as it would be in a PGN file.
+        assert_eq!(movetext("1. e4\n e5", None), "1. e4  e5");
+        assert_eq!(movetext("1. e4 e5", Some("*")), "1. e4 e5");
+        assert_eq!(movetext("1. e4 { a\nb } e5", Some("?")), "1. e4 { a b } e5");
+        assert_eq!(movetext("", None), "");
         assert_eq!(
             movetext("1. e4 ; note }\n e5 0-1", None),
             "1. e4 { note ) }  e5 0-1"

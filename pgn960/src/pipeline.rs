@@ -115,6 +115,9 @@ pub struct PipelineOptions {
     /// [`crate::range`]); lines, offsets and locations stay those of the whole input.
     /// Ignored for streams and Parquet inputs, which are read whole.
     pub range: Option<(usize, usize)>,
+    /// The line of the range's start byte when the planner knows it
+    /// ([`crate::range::Partition::first_line`]); else the lines before it are counted.
+    pub range_line: Option<u64>,
 }
 
 impl Default for PipelineOptions {
@@ -127,6 +130,7 @@ impl Default for PipelineOptions {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             lines_at_cut: false,
             range: None,
+            range_line: None,
         }
     }
 }
@@ -208,6 +212,8 @@ enum SourceKind {
         next: usize,
         next_row: u64,
         offset: usize,
+        /// `--max-game-bytes`: a larger row is rejected, not made into text.
+        max_game_bytes: usize,
     },
 }
 
@@ -222,6 +228,7 @@ impl ChunkSource {
                     next: 0,
                     next_row: 0,
                     offset: 0,
+                    max_game_bytes: options.max_game_bytes,
                 },
                 last_read: 0,
                 next_line: options.lines_at_cut.then_some(1),
@@ -303,7 +310,14 @@ impl ChunkSource {
                 next,
                 next_row,
                 offset,
-            } => Ok(row_group_slice(games, next, next_row, offset)),
+                max_game_bytes,
+            } => Ok(row_group_slice(
+                games,
+                next,
+                next_row,
+                offset,
+                *max_game_bytes,
+            )),
             SourceKind::Whole { bytes, chunks } => Ok(chunks.next().map(|c| SourceChunk {
                 info: info(c.range.start, c.range.len(), c.range.len() as u64),
                 origin: c.origin(),
@@ -343,8 +357,8 @@ fn chunk_info(offset: usize, len: usize, source_bytes: u64) -> ChunkInfo {
     }
 }
 
-/// The next slice of a Parquet input's rows: at most [`crate::parquet::ROWS_PER_CHUNK`]
-/// rows of row group `next`, from `next_row` (a group of a million rows is read in
+/// The next slice of a Parquet input's rows: at most
+/// [`crate::parquet::ParquetGames::rows_per_chunk`] rows of row group `next`, from `next_row` (a group of a million rows is read in
 /// parallel, not made into one text); `None` after the last group.
 #[cfg(feature = "parquet")]
 fn row_group_slice(
@@ -352,13 +366,14 @@ fn row_group_slice(
     next: &mut usize,
     next_row: &mut u64,
     offset: &mut usize,
+    max_game_bytes: usize,
 ) -> Option<SourceChunk> {
     if *next >= games.row_groups() {
         return None;
     }
     let index = *next;
     let group_rows = games.row_group_rows(index);
-    let rows = *next_row..group_rows.min(*next_row + crate::parquet::ROWS_PER_CHUNK);
+    let rows = *next_row..group_rows.min(*next_row + games.rows_per_chunk(index));
     let group_bytes = games.row_group_bytes(index);
     // Offsets count the file's bytes row group by row group (a slice takes its share);
     // within a chunk they count the text built from it.
@@ -382,7 +397,9 @@ fn row_group_slice(
     let lines = (rows.end - rows.start) * crate::parquet::LINES_PER_ROW;
     let games = Arc::clone(games);
     Some(SourceChunk {
-        data: ChunkData::Deferred(Box::new(move || games.row_group_text(index, rows))),
+        data: ChunkData::Deferred(Box::new(move || {
+            games.row_group_text(index, rows, max_game_bytes)
+        })),
         origin: Origin {
             offset: start,
             line: 1,
@@ -414,7 +431,12 @@ fn whole_chunks(bytes: &[u8], options: &PipelineOptions) -> (Vec<pgn_parse::Chun
         chunk.range = chunk.range.start + range.start..chunk.range.end + range.start;
         chunk.followed_by_game |= chunk.range.end < bytes.len();
     }
-    let first_line = 1 + count_line_breaks(&bytes[..range.start]);
+    let first_line = match (options.range, options.range_line) {
+        (Some((start, _)), Some(line)) => {
+            line + crate::range::line_breaks_between(bytes, start, range.start)
+        }
+        _ => 1 + crate::range::line_breaks_between(bytes, 0, range.start),
+    };
     (chunks, first_line)
 }
 

@@ -23,7 +23,7 @@ subclasses :class:`InputError`, :class:`OptionError`, :class:`IoError`.
 from __future__ import annotations
 
 import os
-from typing import Iterator, Sequence, Union
+from typing import Iterator, NamedTuple, Sequence, Union
 
 import pyarrow as pa
 
@@ -37,6 +37,7 @@ __all__ = [
     "InputError",
     "IoError",
     "OptionError",
+    "Partition",
     "Summary",
     "check",
     "merge_stats",
@@ -174,6 +175,7 @@ def read_range(
     path: PathLike,
     start: int,
     end: int,
+    first_line: int | None = None,
     *,
     per: str = "game",
     columns: str | Sequence[str] | None = None,
@@ -189,17 +191,37 @@ def read_range(
     first at or after ``end``, so ranges that meet (such as those of :func:`partitions`)
     hold every game exactly once, with the offsets and locations of a whole read. A
     compressed file or a Parquet table is read whole: its only range is ``(0, size)``.
+    ``first_line``, the line of byte ``start`` (a :class:`Partition`'s, so that
+    ``read_range(*partition)`` reads one), spares counting the lines before the range;
+    without it they are counted (a pass over the bytes before ``start``).
     """
     args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
-    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args, start, end)))
+    stream = _native.scan(*args, start, end, first_line)
+    return _interruptible(pa.RecordBatchReader.from_stream(stream))
 
 
-def partitions(paths: Source, target_bytes: int = 256 << 20) -> list[tuple[str, int, int]]:
-    """``(path, start, end)`` ranges of about ``target_bytes`` covering every game of
-    ``paths`` exactly once, in input order, each starting at a game boundary; a
-    compressed file or a Parquet table is one partition. Read each with
-    :func:`read_range`."""
-    return _native.partitions(_paths(paths), target_bytes)
+class Partition(NamedTuple):
+    """A byte range of one input, as :func:`partitions` cuts them: read it with
+    ``read_range(*p)`` (or ``read_range(p.path, p.start, p.end, first_line=p.first_line)``)."""
+
+    #: The file.
+    path: str
+    #: First byte (a game boundary, or 0).
+    start: int
+    #: End (a game boundary, or the file's size).
+    end: int
+    #: The line of byte ``start`` (1-based), counted once while planning.
+    first_line: int
+
+
+def partitions(paths: Source, target_bytes: int = 256 << 20) -> list[Partition]:
+    """:class:`Partition` ranges ``(path, start, end, first_line)`` of about
+    ``target_bytes`` covering every game of ``paths`` exactly once, in input order, each
+    starting at a game boundary; a compressed file or a Parquet table is one partition.
+    The lines of each file are counted once here, so that reading the ranges with
+    :func:`read_range` (``first_line=``) costs the size of the file, not the number of
+    ranges times it."""
+    return [Partition(*p) for p in _native.partitions(_paths(paths), target_bytes)]
 
 
 def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary:

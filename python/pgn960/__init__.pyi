@@ -1,7 +1,7 @@
 """Type stubs of pgn960."""
 
 import os
-from typing import Iterator, Optional, Sequence, Union, overload
+from typing import Iterator, Literal, NamedTuple, Optional, Sequence, Union, overload
 
 import pyarrow as pa
 
@@ -45,6 +45,7 @@ def read_range(
     path: PathLike,
     start: int,
     end: int,
+    first_line: int | None = None,
     *,
     per: str = "game",
     columns: Names = None,
@@ -54,7 +55,14 @@ def read_range(
     threads: int = 0,
     variant: str = "detect",
 ) -> pa.RecordBatchReader: ...
-def partitions(paths: Source, target_bytes: int = ...) -> list[tuple[str, int, int]]: ...
+
+class Partition(NamedTuple):
+    path: str
+    start: int
+    end: int
+    first_line: int
+
+def partitions(paths: Source, target_bytes: int = ...) -> list[Partition]: ...
 def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary: ...
 def schema(
     *, per: str = "game", columns: Names = None, tags: Names = None, movetext: bool = False
@@ -82,8 +90,9 @@ def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
 KeyNames = Union[str, Sequence[str], None]
 
 def table_from_csv(data: Union[bytes, PathLike], *, text: Sequence[str] = ()) -> pa.Table: ...
+@overload
 def stats(
-    src: Source,
+    src: Union[Source, Partition],
     *,
     by: KeyNames = None,
     headers_only: bool = False,
@@ -98,8 +107,41 @@ def stats(
     until: Optional[str] = None,
     threads: int = 0,
     variant: str = "detect",
+    start: Optional[int] = None,
+    end: Optional[int] = None,
+    first_line: Optional[int] = None,
+    as_csv: Literal[False] = False,
 ) -> pa.Table: ...
-def merge_stats(tables: Sequence[pa.Table]) -> pa.Table: ...
+@overload
+def stats(
+    src: Union[Source, Partition],
+    *,
+    by: KeyNames = None,
+    headers_only: bool = False,
+    include_classical: bool = False,
+    band_width: int = 200,
+    double_chess960: bool = False,
+    min_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    time_control: KeyNames = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    threads: int = 0,
+    variant: str = "detect",
+    start: Optional[int] = None,
+    end: Optional[int] = None,
+    first_line: Optional[int] = None,
+    as_csv: Literal[True],
+) -> bytes: ...
+@overload
+def merge_stats(
+    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[False] = False
+) -> pa.Table: ...
+@overload
+def merge_stats(
+    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[True]
+) -> bytes: ...
 def tree(
     src: Source,
     *,

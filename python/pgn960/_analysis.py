@@ -112,28 +112,58 @@ def stats(
     until: str | None = None,
     threads: int = 0,
     variant: str = "detect",
-) -> pa.Table:
+    start: int | None = None,
+    end: int | None = None,
+    first_line: int | None = None,
+    as_csv: bool = False,
+) -> Union[pa.Table, bytes]:
     """Per-start-position results of the games of ``src``: the table ``pgn960 stats``
     writes (same columns, same numbers), 960 rows per cell of the ``by`` keys
     (``time-control``, ``month``, ``year``, ``rating-band``, ``event``, ``white``,
     ``black``), each with its p- and q-value against the cell's pool. ``double_chess960``:
     the Double Chess960 table instead (``--dfrc-table``). The filters are those of the
     command (``time_control``: speeds such as ``"blitz"``; ``since``/``until``:
-    ``YYYY.MM.DD``)."""
+    ``YYYY.MM.DD``).
+
+    ``start``/``end`` (and ``first_line``) narrow a plain file to the games of a byte
+    range, as :func:`pgn960.read_range` reads them; ``src`` may also be a
+    :class:`pgn960.Partition`. The tables of the partitions of an archive, added up by
+    :func:`merge_stats`, are the table of the whole. ``as_csv=True`` gives the CSV bytes
+    ``pgn960 stats`` writes instead of a table."""
+    src, start, end, first_line = _source_range(src, start, end, first_line)
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
     data = _native.stats(
         _paths(src), threads, variant, key_names(by), band_width, headers_only,
-        include_classical, double_chess960, filters,
+        include_classical, double_chess960, filters, start, end, first_line,
     )
-    return table_from_csv(data)
+    return data if as_csv else table_from_csv(data)
 
 
-def merge_stats(tables: Sequence[pa.Table]) -> pa.Table:
+def _source_range(src, start, end, first_line):
+    """``src`` and its range: a :class:`pgn960.Partition` given as ``src`` is its path
+    and range."""
+    from . import Partition
+
+    if isinstance(src, Partition):
+        if start is not None or end is not None:
+            raise _native.OptionError("a Partition is its own range: give no start or end")
+        return src.path, src.start, src.end, src.first_line
+    return src, start, end, first_line
+
+
+def merge_stats(
+    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: bool = False
+) -> Union[pa.Table, bytes]:
     """Adds up tables given by :func:`stats` (or read from ``pgn960 stats`` files) exactly,
     as ``pgn960 stats --merge`` does: the counts are summed and every derived column and
     significance recomputed, so the merge of the tables of parts equals the table of the
-    whole. Tables merge only with tables of the same ``by`` keys and kind."""
-    return table_from_csv(_native.merge_stats([table_csv(t) for t in tables]))
+    whole. Tables merge only with tables of the same ``by`` keys and kind. Each table
+    may be given as the CSV bytes ``stats(..., as_csv=True)`` gives; ``as_csv=True``
+    returns the merged CSV bytes, byte for byte those ``pgn960 stats`` writes for the
+    whole."""
+    data = [bytes(t) if isinstance(t, (bytes, bytearray)) else table_csv(t) for t in tables]
+    merged = _native.merge_stats(data)
+    return merged if as_csv else table_from_csv(merged)
 
 
 def tree(

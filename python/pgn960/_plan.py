@@ -13,8 +13,9 @@ import pyarrow as pa
 
 import pgn960
 
-#: A byte range of one input: ``(path, start, end)``, as :func:`pgn960.partitions` gives.
-Range = tuple[str, int, int]
+#: A byte range of one input: ``(path, start, end, first_line)``, as
+#: :func:`pgn960.partitions` gives.
+Range = tuple[str, int, int, int]
 
 #: Bytes of input per partition when neither ``partitions`` nor ``target_bytes`` is given.
 DEFAULT_TARGET_BYTES = 256 << 20
@@ -43,11 +44,12 @@ class TableOptions:
 
     def batches(self, ranges: Sequence[Range]):
         """The record batches of ``ranges``, in order."""
-        for path, start, end in ranges:
+        for path, start, end, first_line in ranges:
             reader = pgn960.read_range(
                 path,
                 start,
                 end,
+                first_line=first_line,
                 per=self.per,
                 columns=self.columns,
                 tags=self.tags,
@@ -95,7 +97,7 @@ def plan(
     if partitions < 1:
         raise pgn960.OptionError(f"partitions must be at least 1, not {partitions}")
     whole = pgn960.partitions(files, target_bytes=1 << 62)
-    total = sum(end - start for _, start, end in whole)
+    total = sum(r[2] - r[1] for r in whole)
     piece = max(1, math.ceil(total / (partitions * PIECES_PER_PARTITION)))
     return pack(pgn960.partitions(files, target_bytes=piece), partitions)
 
@@ -104,7 +106,7 @@ def pack(ranges: Sequence[Range], n: int) -> list[list[Range]]:
     """``ranges`` in order into at most ``n`` partitions of about equal bytes: a range
     goes to the partition its middle byte falls in; empty partitions are dropped, and
     ranges of one file that meet within a partition are joined."""
-    total = sum(end - start for _, start, end in ranges)
+    total = sum(r[2] - r[1] for r in ranges)
     bins: list[list[Range]] = [[] for _ in range(n)]
     before = 0
     for r in ranges:
@@ -117,14 +119,14 @@ def pack(ranges: Sequence[Range], n: int) -> list[list[Range]]:
 
 
 def coalesce(ranges: Sequence[Range]) -> list[Range]:
-    """``ranges`` with each run of ranges of one file that meet joined into one range:
-    one read per file and partition (a read counts the lines before its start)."""
+    """``ranges`` with each run of ranges of one file that meet joined into one range
+    (with the first one's line): one read per file and partition."""
     out: list[Range] = []
-    for path, start, end in ranges:
+    for path, start, end, first_line in ranges:
         if out and out[-1][0] == path and out[-1][2] == start:
-            out[-1] = (path, out[-1][1], end)
+            out[-1] = (path, out[-1][1], end, out[-1][3])
         else:
-            out.append((path, start, end))
+            out.append((path, start, end, first_line))
     return out
 
 
@@ -170,3 +172,23 @@ def table_options(options: Mapping[str, object]) -> TableOptions:
         variant=str(got.get("variant", "detect")),
         threads=parse_int("threads", got.get("threads", 1)),
     )
+
+
+def stats_of_ranges(ranges: Sequence[Range], options: Mapping[str, object]) -> bytes:
+    """The per-SP table (CSV bytes, as ``pgn960 stats`` writes it) of the games of
+    ``ranges``: each range's :func:`pgn960.stats` (``options``: its keyword arguments),
+    added up exactly by :func:`pgn960.merge_stats`. What one distributed task computes."""
+    tables = [
+        pgn960.stats(path, start=start, end=end, first_line=line, as_csv=True, **options)
+        for path, start, end, line in ranges
+    ]
+    return pgn960.merge_stats(tables, as_csv=True)
+
+
+def stats_options(options: Mapping[str, object]) -> dict[str, object]:
+    """The keyword arguments of :func:`pgn960.stats` for each task: ``options`` with one
+    thread per task unless asked otherwise; a range or ``as_csv`` is the route's own."""
+    taken = {"start", "end", "first_line", "as_csv"} & set(options)
+    if taken:
+        raise pgn960.OptionError(f"the distributed stats set {sorted(taken)} themselves")
+    return {"threads": 1, **options}

@@ -19,9 +19,11 @@ import dask.dataframe as dd
 import pandas as pd
 import pyarrow as pa
 
-from ._plan import Range, TableOptions, plan
+import pgn960
 
-__all__ = ["read"]
+from ._plan import Range, TableOptions, plan, stats_of_ranges, stats_options
+
+__all__ = ["read", "stats"]
 
 
 def read(
@@ -79,3 +81,23 @@ class _ReadPartition:
         schema = self.table.schema()
         batches = list(self.table.batches(ranges))
         return _frame(pa.Table.from_batches(batches, schema=schema))
+
+
+def stats(
+    paths,
+    *,
+    partitions: int | None = None,
+    target_bytes: int | None = None,
+    as_csv: bool = False,
+    **options,
+):
+    """The per-SP table of the games of ``paths`` computed by Dask (the client's cluster
+    when one is active), equal to ``pgn960 stats`` of the whole (``as_csv=True``: its CSV
+    bytes, byte for byte): each task's :func:`pgn960.stats` of its byte ranges
+    (``options``: its keyword arguments), added up exactly by :func:`pgn960.merge_stats`."""
+    import dask
+
+    options = stats_options(options)
+    parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
+    tasks = [dask.delayed(stats_of_ranges)(part, options) for part in parts]
+    return pgn960.merge_stats(list(dask.compute(*tasks)), as_csv=as_csv)

@@ -1,9 +1,10 @@
 """Type stubs of pgn960.dask."""
 
 import os
-from typing import Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union, overload
 
 import dask.dataframe as dd
+import pyarrow as pa
 
 PathLike = Union[str, os.PathLike[str]]
 Names = Union[str, Sequence[str], None]
@@ -21,3 +22,21 @@ def read(
     variant: str = "detect",
     threads: int = 1,
 ) -> dd.DataFrame: ...
+@overload
+def stats(
+    paths: Union[PathLike, Sequence[PathLike]],
+    *,
+    partitions: Optional[int] = None,
+    target_bytes: Optional[int] = None,
+    as_csv: Literal[False] = False,
+    **options: Any,
+) -> pa.Table: ...
+@overload
+def stats(
+    paths: Union[PathLike, Sequence[PathLike]],
+    *,
+    partitions: Optional[int] = None,
+    target_bytes: Optional[int] = None,
+    as_csv: Literal[True],
+    **options: Any,
+) -> bytes: ...

@@ -42,9 +42,9 @@ from pyspark.sql.types import StructType
 
 import pgn960
 
-from ._plan import Range, parse_int, plan, table_options
+from ._plan import Range, parse_int, plan, stats_of_ranges, stats_options, table_options
 
-__all__ = ["Pgn960DataSource", "RangesPartition", "register", "spark_schema"]
+__all__ = ["Pgn960DataSource", "RangesPartition", "register", "spark_schema", "stats"]
 
 
 def register(spark) -> None:
@@ -74,7 +74,7 @@ def _paths(options: Mapping[str, object]) -> list[str]:
 
 
 class RangesPartition(InputPartition):
-    """One Spark partition: byte ranges ``(path, start, end)`` read in order."""
+    """One Spark partition: byte ranges ``(path, start, end, first_line)`` read in order."""
 
     def __init__(self, ranges: list[Range]) -> None:
         super().__init__(ranges)
@@ -115,3 +115,34 @@ class Pgn960Reader(DataSourceReader):
 
     def read(self, partition: RangesPartition) -> Iterator[pa.RecordBatch]:
         return iter(self.table.batches(partition.ranges))
+
+
+def stats(
+    spark,
+    paths,
+    *,
+    partitions: int | None = None,
+    target_bytes: int | None = None,
+    as_csv: bool = False,
+    **options,
+):
+    """The per-SP table of the games of ``paths`` computed on the cluster, equal to
+    ``pgn960 stats`` of the whole (``as_csv=True``: its CSV bytes, byte for byte).
+
+    The inputs are cut as the data source cuts them (``partitions``/``target_bytes``);
+    each Spark task computes :func:`pgn960.stats` of its byte ranges (``options``: its
+    keyword arguments, such as ``by`` or ``min_elo``) and the tables, a few KB each, are
+    added up exactly on the driver by :func:`pgn960.merge_stats` — counts summed,
+    significance recomputed over the whole. Runs through ``mapInArrow`` (Spark Connect
+    too); the executors need the same paths and the ``pgn960`` package."""
+    options = stats_options(options)
+    parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
+
+    def per_task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            tables = [stats_of_ranges(parts[i], options) for i in batch.column(0).to_pylist()]
+            yield pa.RecordBatch.from_pydict({"csv": pa.array(tables, pa.binary())})
+
+    ids = spark.range(0, len(parts), 1, max(1, len(parts)))
+    rows = ids.mapInArrow(per_task, "csv binary").collect()
+    return pgn960.merge_stats([bytes(row["csv"]) for row in rows], as_csv=as_csv)

@@ -119,7 +119,7 @@ fn io_error(e: std::io::Error) -> PyErr {
 /// `pgn960._native.stats`: the SP table's CSV bytes (or, with `dfrc`, the Double
 /// Chess960 table's).
 #[pyfunction]
-#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters))]
+#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats<'py>(
     py: Python<'py>,
@@ -132,6 +132,9 @@ pub fn stats<'py>(
     include_classical: bool,
     dfrc: bool,
     filters: FilterArgs,
+    start: Option<u64>,
+    end: Option<u64>,
+    first_line: Option<u64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
@@ -144,6 +147,7 @@ pub fn stats<'py>(
         band_width,
         missing_variant: missing_variant(variant)?,
         threads,
+        range: crate::scan::range(start, end, first_line)?,
         ..StatsOptions::default()
     };
     let paths: Vec<PathBuf> = inputs_checked(src)?;

@@ -7,6 +7,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use pgn960::input::{expand_inputs, InputName};
 use pgn960::pipeline::{self, ChunkOutput, PipelineOptions};
+use pgn960::range::ByteRange;
 use pgn960::table::arrow::{chunk_batch, schema as table_schema};
 use pgn960::table::{table_rows, ExportCounts, Grain, TableSpec};
 use pgn960::validate::MissingVariant;
@@ -74,8 +75,8 @@ pub struct Job {
     pub spec: TableSpec,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Only this byte range of the one input.
-    pub range: Option<(u64, u64)>,
+    /// Only this byte range of the one input, with the line of its start when known.
+    pub range: Option<ByteRange>,
     /// Build record batches (else only count).
     pub batches: bool,
 }
@@ -126,8 +127,7 @@ fn produce(job: &Job, tx: &SyncSender<Item>) -> Result<(), Failure> {
             ..PipelineOptions::default()
         };
         let options = match job.range {
-            Some((start, end)) => pgn960::range::range_options(&input, start, end, options)
-                .map_err(Failure::Library)?,
+            Some(range) => range.options(&input, options).map_err(Failure::Library)?,
             None => options,
         };
         let source = name.to_string();
@@ -285,7 +285,7 @@ impl RecordBatchReader for Batches {
 
 /// `pgn960._native.scan`: the table as a stream of record batches.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
     src: Vec<PathBuf>,
@@ -298,6 +298,7 @@ pub fn scan(
     variant: &str,
     start: Option<u64>,
     end: Option<u64>,
+    first_line: Option<u64>,
 ) -> PyResult<PyRecordBatchReader> {
     let spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
     let schema = table_schema(&spec.columns);
@@ -305,7 +306,7 @@ pub fn scan(
         names: inputs(src)?,
         spec,
         threads,
-        range: range(start, end)?,
+        range: range(start, end, first_line)?,
         batches: true,
     };
     Ok(PyRecordBatchReader::new(Box::new(Batches {
@@ -314,23 +315,33 @@ pub fn scan(
     })))
 }
 
-/// A range given as `start` and `end`, both or neither.
-fn range(start: Option<u64>, end: Option<u64>) -> PyResult<Option<(u64, u64)>> {
+/// A range given as `start` and `end`, both or neither (`first_line` only with them).
+pub fn range(
+    start: Option<u64>,
+    end: Option<u64>,
+    first_line: Option<u64>,
+) -> PyResult<Option<ByteRange>> {
     match (start, end) {
-        (Some(s), Some(e)) => Ok(Some((s, e))),
-        (None, None) => Ok(None),
+        (Some(start), Some(end)) => Ok(Some(ByteRange {
+            start,
+            end,
+            first_line,
+        })),
+        (None, None) if first_line.is_none() => Ok(None),
+        (None, None) => Err(option_error("first_line is the line of a range's start")),
         _ => Err(option_error("give both start and end, or neither")),
     }
 }
 
 fn start_job(job: Job) -> PyResult<Receiver<Item>> {
-    if let Some((start, end)) = job.range {
+    if let Some(range) = job.range {
         let [name] = job.names.as_slice() else {
             return Err(option_error("a byte range is of one file"));
         };
         // A range the input cannot give is refused at the call, not when the batches come.
         let input = pgn960::input::open(name).map_err(from_library)?;
-        pgn960::range::range_options(&input, start, end, PipelineOptions::default())
+        range
+            .options(&input, PipelineOptions::default())
             .map_err(from_library)?;
     }
     Ok(start(job))
@@ -338,7 +349,7 @@ fn start_job(job: Job) -> PyResult<Receiver<Item>> {
 
 /// `pgn960._native.to_arrow`: the whole table, read with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_arrow(
     py: Python<'_>,
@@ -352,6 +363,7 @@ pub fn to_arrow(
     variant: &str,
     start: Option<u64>,
     end: Option<u64>,
+    first_line: Option<u64>,
 ) -> PyResult<PyTable> {
     let spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
     let schema = table_schema(&spec.columns);
@@ -359,7 +371,7 @@ pub fn to_arrow(
         names: inputs(src)?,
         spec,
         threads,
-        range: range(start, end)?,
+        range: range(start, end, first_line)?,
         batches: true,
     })?;
     let mut batches = Vec::new();
@@ -458,18 +470,19 @@ pub fn check(
     })
 }
 
-/// `pgn960._native.partitions`: `(path, start, end)` of every partition, in input order.
+/// `pgn960._native.partitions`: `(path, start, end, first_line)` of every partition, in
+/// input order.
 #[pyfunction]
 pub fn partitions(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     target_bytes: u64,
-) -> PyResult<Vec<(String, u64, u64)>> {
+) -> PyResult<Vec<(String, u64, u64, u64)>> {
     let parts = py
         .detach(|| pgn960::range::partitions(&paths, target_bytes))
         .map_err(from_library)?;
     Ok(parts
         .into_iter()
-        .map(|p| (p.path.display().to_string(), p.start, p.end))
+        .map(|p| (p.path.display().to_string(), p.start, p.end, p.first_line))
         .collect())
 }

@@ -52,22 +52,66 @@ def test_the_double_chess960_table_equals_the_command(tmp_path):
     assert table.equals(pgn960.table_from_csv(dfrc))
 
 
-def test_merge_stats_of_partitions_equals_stats_of_the_whole(tmp_path):
+def test_merge_stats_of_partitions_equals_stats_of_the_whole():
     path = corpus()
     parts = pgn960.partitions(path, target_bytes=300_000)
     assert len(parts) > 2
     for by in (None, "month"):
-        tables = [_stats_of_piece(tmp_path, part, by) for part in parts]
+        tables = [pgn960.stats(part, by=by) for part in parts]
         merged = pgn960.merge_stats(tables)
         assert merged.equals(pgn960.stats(path, by=by))
 
 
-def _stats_of_piece(tmp_path: Path, part, by):
-    """The stats of the games of one partition, written to a file of their own."""
-    name, start, end = part
-    piece = tmp_path / f"piece-{start}.pgn"
-    piece.write_bytes(Path(name).read_bytes()[start:end])
-    return pgn960.stats(piece, by=by)
+def cli_csv(tmp_path: Path, *args) -> bytes:
+    """The CSV file ``pgn960 stats`` writes."""
+    out = tmp_path / "cli.csv"
+    run_cli("stats", "-q", *args, "-o", out)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "kwargs, flags",
+    [
+        ({}, []),
+        ({"by": "month,time-control"}, ["--by", "month,time-control"]),
+        ({"min_elo": 1800, "headers_only": True}, ["--min-elo", "1800", "--headers-only"]),
+    ],
+)
+def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(tmp_path, kwargs, flags):
+    path = corpus()
+    expected = cli_csv(tmp_path, path, *flags)
+    for target in (150_000, 1_000_000):
+        parts = pgn960.partitions(path, target_bytes=target)
+        csvs = [
+            pgn960.stats(p.path, start=p.start, end=p.end, first_line=p.first_line,
+                         as_csv=True, **kwargs)
+            for p in parts
+        ]
+        assert all(isinstance(c, bytes) for c in csvs)
+        assert pgn960.merge_stats(csvs, as_csv=True) == expected, target
+        shuffled = list(reversed(csvs))
+        assert pgn960.merge_stats(shuffled, as_csv=True) == expected
+    tables = [pgn960.stats(p, **kwargs) for p in pgn960.partitions(path, target_bytes=400_000)]
+    assert pgn960.merge_stats(tables, as_csv=True) == expected
+
+
+def test_stats_of_a_range_of_the_real_files_merge_to_the_command(tmp_path):
+    files = [shared_data() / "pgn"]
+    expected = cli_csv(tmp_path, *files)
+    parts = pgn960.partitions(files, target_bytes=200_000)
+    assert len({p.path for p in parts}) > 1
+    csvs = [pgn960.stats(p, as_csv=True) for p in parts]
+    assert pgn960.merge_stats(csvs, as_csv=True) == expected
+
+
+def test_a_range_of_several_inputs_or_a_bad_range_is_an_option_error():
+    with pytest.raises(pgn960.OptionError):
+        pgn960.stats([FIXTURES / "sample.pgn", FIXTURES / "sample.pgn"], start=0, end=10)
+    with pytest.raises(pgn960.OptionError):
+        pgn960.stats(FIXTURES / "sample.pgn", start=0)
+    part = pgn960.partitions(FIXTURES / "sample.pgn")[0]
+    with pytest.raises(pgn960.OptionError):
+        pgn960.stats(part, start=0, end=10)
 
 
 def test_merge_stats_refuses_tables_of_other_keys():

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import pgn960
-from conftest import WDL_SQL, cli_check, cli_wdl, module, shared_data
+from conftest import WDL_SQL, cli_check, cli_wdl, module, run_cli, shared_data
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +59,14 @@ def test_per_sp_counts_by_dask_itself_equal_the_stats_command(client):
         (sp, sum(c.values()), c["1-0"], c["1/2-1/2"], c["0-1"]) for sp, c in sorted(table.items())
     ]
     assert got == cli_wdl(path)
+
+
+@pytest.mark.parametrize("inputs", ["corpus/lichess-style-4000.pgn", "pgn"])
+def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(client, tmp_path, inputs):
+    import pgn960.dask
+
+    path = str(shared_data() / inputs)
+    out = tmp_path / "cli.csv"
+    run_cli("stats", "-q", path, "--by", "year", "-o", out)
+    got = pgn960.dask.stats(path, partitions=4, by="year", as_csv=True)
+    assert got == out.read_bytes()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -57,20 +58,50 @@ def test_partitions_asked_are_contiguous_ordered_and_as_many_as_asked(n):
     games = pgn960.to_arrow(path, include_invalid=True).num_rows
     assert len(parts) == min(n, games) if n <= 7 else 1 <= len(parts) <= n
     read = [
-        pgn960.read_range(p, s, e, columns="offset", include_invalid=True).read_all()
-        for p, s, e in ranges
+        pgn960.read_range(p, s, e, first_line=line, columns="offset", include_invalid=True)
+        .read_all()
+        for p, s, e, line in ranges
     ]
     whole = pgn960.to_arrow(path, columns="offset", include_invalid=True)
     assert pa.concat_tables(read).equals(whole)
 
 
 def test_pack_keeps_order_evens_out_bytes_and_joins_ranges_that_meet():
-    ranges = [("f", i * 10, i * 10 + 10) for i in range(40)]
-    assert pack(ranges, 4) == [[("f", 0, 100)], [("f", 100, 200)], [("f", 200, 300)],
-                               [("f", 300, 400)]]
+    ranges = [("f", i * 10, i * 10 + 10, i + 1) for i in range(40)]
+    assert pack(ranges, 4) == [[("f", 0, 100, 1)], [("f", 100, 200, 11)],
+                               [("f", 200, 300, 21)], [("f", 300, 400, 31)]]
     assert pack(ranges[:2], 4) == [[ranges[0]], [ranges[1]]]
-    files = [("a", 0, 10), ("a", 10, 20), ("b", 0, 10), ("b", 10, 20)]
-    assert pack(files, 1) == [[("a", 0, 20), ("b", 0, 20)]]
+    files = [("a", 0, 10, 1), ("a", 10, 20, 3), ("b", 0, 10, 1), ("b", 10, 20, 2)]
+    assert pack(files, 1) == [[("a", 0, 20, 1), ("b", 0, 20, 1)]]
+
+
+def test_partitions_carry_the_line_of_their_first_byte():
+    for path in files_to_cut():
+        data = open(path, "rb").read()
+        parts = pgn960.partitions(path, target_bytes=max(1, len(data) // 9))
+        lines = [1 + len(re.findall(rb"\r\n|\r|\n", data[: p.start])) for p in parts]
+        assert [p.first_line for p in parts] == lines, path
+        assert all(isinstance(p, pgn960.Partition) and p.path == path for p in parts)
+
+
+def test_rejects_read_through_partitions_keep_the_locations_of_a_whole_read():
+    columns = "offset,valid,reason,location"
+    for path in files_to_cut():
+        whole = pgn960.to_arrow(path, columns=columns, include_invalid=True)
+        size = os.path.getsize(path)
+        parts = pgn960.partitions(path, target_bytes=max(1, size // 7))
+        read = [
+            pgn960.read_range(
+                p.path, p.start, p.end, first_line=p.first_line, columns=columns,
+                include_invalid=True, threads=1,
+            ).read_all()
+            for p in parts
+        ]
+        joined = pa.concat_tables(read)
+        assert joined.equals(whole), path
+    rejects = pgn960.to_arrow(str(FIXTURES / "check" / "reasons.pgn"), columns="location",
+                              include_invalid=True)
+    assert rejects["location"].null_count < rejects.num_rows
 
 
 def test_a_glob_matching_nothing_is_an_option_error(tmp_path):

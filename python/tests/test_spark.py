@@ -185,3 +185,20 @@ def test_a_bad_option_is_an_error_naming_it(spark):
     with pytest.raises((PySparkException, pgn960.Error)) as err:
         spark.read.format("pgn960").option("per", "move").load(corpus()).count()
     assert "per" in str(err.value)
+
+
+@pytest.mark.parametrize("n", [1, 4, 8])
+@pytest.mark.parametrize("inputs", ["corpus", "real"])
+def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(spark, tmp_path, n, inputs):
+    import pgn960.spark
+
+    path = corpus() if inputs == "corpus" else real_files()
+    out = tmp_path / "cli.csv"
+    run_cli("stats", "-q", path, "-o", out)
+    got = pgn960.spark.stats(spark, path, partitions=n, as_csv=True)
+    assert got == out.read_bytes()
+    if n == 4:
+        by = tmp_path / "by.csv"
+        run_cli("stats", "-q", path, "--by", "month", "-o", by)
+        table = pgn960.spark.stats(spark, path, partitions=n, by="month")
+        assert table.equals(pgn960.table_from_csv(by))

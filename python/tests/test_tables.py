@@ -71,8 +71,8 @@ def test_read_range_over_random_partitions_equals_the_whole():
             assert parts[0][1] == 0 and parts[-1][2] == size
             assert all(a[2] == b[1] for a, b in zip(parts, parts[1:]))
             tables = [
-                pgn960.read_range(p, s, e, include_invalid=True).read_all()
-                for p, s, e in parts
+                pgn960.read_range(p, s, e, line, include_invalid=True).read_all()
+                for p, s, e, line in parts
             ]
             joined = pa.concat_tables(tables)
             assert joined.equals(whole), (path, target)

@@ -17,6 +17,7 @@ use pgn960::input::{InputName, Source};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::select::{FilteredBy, Selection, TaggedStart};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
+use pgn960::validate::GameKind;
 use pgn960::validate::{
     observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
     ValidateOptions, Verdict,
@@ -213,6 +214,8 @@ struct Picker<'p, 's, 'b> {
     bytes: &'b [u8],
     base: usize,
     held: bool,
+    /// The games are Parquet rows ([`InputShape::rows`]).
+    rows: bool,
     /// The tag filter the current game failed, once its tags were checked.
     failed: Option<Option<FilteredBy>>,
     picks: Vec<Pick>,
@@ -296,6 +299,12 @@ impl Picker<'_, '_, '_> {
                                 };
                                 render(game, valid, &archive, text)
                             }
+                            (Verdict::Valid(valid), _, None) if self.rows => {
+                                let chess960 = valid.kind == GameKind::Chess960;
+                                let range = &judged.byte_range;
+                                let game = &bytes[range.start - base..range.end - base];
+                                write_row_game(game, judged.tags, chess960, text);
+                            }
                             _ => {
                                 copy(text, bytes, base, &judged.byte_range);
                             }
@@ -312,14 +321,30 @@ impl Picker<'_, '_, '_> {
     }
 }
 
-/// Picks the games of one chunk. `held`: the chunk is part of an input held whole (a
-/// mapped file), from which the sink can copy a game too large ([`run_picks`]).
-pub fn pick_chunk(bytes: &[u8], origin: Origin, opts: &PickOptions<'_>, held: bool) -> Picked {
+/// What the games of a chunk are part of.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InputShape {
+    /// An input held whole (a mapped file), from which the sink can copy a game too large
+    /// ([`run_picks`]).
+    pub held: bool,
+    /// A Parquet table: a game's text is built from its row, and written in the normal
+    /// form (`pgn960::parquet::write_row_game`).
+    pub rows: bool,
+}
+
+/// Picks the games of one chunk of an input shaped as `shape` says.
+pub fn pick_chunk(
+    bytes: &[u8],
+    origin: Origin,
+    opts: &PickOptions<'_>,
+    shape: InputShape,
+) -> Picked {
     let mut picker = Picker {
         opts,
         bytes,
         base: origin.offset,
-        held,
+        held: shape.held,
+        rows: shape.rows,
         failed: None,
         picks: Vec::new(),
         text: Vec::new(),
@@ -532,7 +557,7 @@ fn copy_from_input(
 /// with the input's bytes when it is held whole, for [`tally`].
 pub fn run_picks(
     driver: &mut Driver,
-    process: impl Fn(&[u8], Origin, bool) -> Picked + Sync,
+    process: impl Fn(&[u8], Origin, InputShape) -> Picked + Sync,
     mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<()>,
 ) -> Result<()> {
     driver.for_each_input(|run| {
@@ -541,11 +566,14 @@ pub fn run_picks(
             Source::Whole(bytes) => Some(std::sync::Arc::clone(bytes)),
             _ => None,
         };
-        let held = whole.is_some();
+        let shape = InputShape {
+            held: whole.is_some(),
+            rows: is_parquet(&run.input.source),
+        };
         let mut games = 0;
         run.run(
             Cut::Games,
-            |b, o| process(b, o, held),
+            |b, o| process(b, o, shape),
             |picked, info| {
                 games += picked.games();
                 sink(name, picked, info, whole.as_deref().map(|b| &b[..]))
@@ -553,6 +581,25 @@ pub fn run_picks(
         )?;
         crate::driver::require_games(name, games, &head)
     })
+}
+
+/// Whether an input is a Parquet table.
+fn is_parquet(source: &Source) -> bool {
+    #[cfg(feature = "parquet")]
+    return matches!(source, Source::Parquet(_));
+    #[cfg(not(feature = "parquet"))]
+    return {
+        let _ = source;
+        false
+    };
+}
+
+/// A game built from a Parquet row, written in the normal form.
+fn write_row_game(game: &[u8], tags: &[Tag<'_>], chess960: bool, text: &mut Vec<u8>) {
+    #[cfg(feature = "parquet")]
+    pgn960::parquet::write_row_game(game, tags, chess960, text);
+    #[cfg(not(feature = "parquet"))]
+    let _ = (game, tags, chess960, text);
 }
 
 /// Writes one game's text, a blank line before it unless it is the first: the game's bytes

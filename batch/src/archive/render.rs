@@ -2,7 +2,7 @@
 //! for Chess960 games, canonical SAN, comments, NAGs and variations as asked.
 
 use super::ArchiveOptions;
-use pgn960::validate::{start_fen, GameKind, Repair, ValidGame};
+use pgn960::validate::{start_fen, tag_copies, GameKind, Repair, TagCopy, ValidGame};
 use pgn_parse::{Game, PgnWriter, Token, SEVEN_TAG_ROSTER};
 use std::borrow::Cow;
 
@@ -65,13 +65,26 @@ fn write_tags(
     if let Some(old) = original {
         w.tag(b"OriginalResult", old.as_bytes())?;
     }
-    for t in &game.tags {
-        let skip = SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name)
-            || t.name == b"SetUp"
-            || t.name == b"FEN"
-            || (chess960 && t.name == b"Variant");
-        if !skip {
-            w.tag(t.name, text(&t.value(), is_latin1(valid)).as_bytes())?;
+    let copies = tag_copies(&game.tags);
+    for (t, copy) in game.tags.iter().zip(copies) {
+        let value = || text(&t.value(), is_latin1(valid)).into_owned();
+        match copy {
+            TagCopy::Same => {}
+            // A second value of a tag: kept under a name of its own (`DuplicateWhite`).
+            TagCopy::Different => {
+                let mut name = b"Duplicate".to_vec();
+                name.extend_from_slice(t.name);
+                w.tag(&name, value().as_bytes())?;
+            }
+            TagCopy::First => {
+                let skip = SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name)
+                    || t.name == b"SetUp"
+                    || t.name == b"FEN"
+                    || (chess960 && t.name == b"Variant");
+                if !skip {
+                    w.tag(t.name, value().as_bytes())?;
+                }
+            }
         }
     }
     Ok(())

@@ -145,7 +145,7 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
     };
     run_picks(
         &mut driver,
-        |bytes, origin, held| pick_chunk(bytes, origin, &opts, held),
+        |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
         |name, picked, info, input| {
             let mut first = summary.selected == 0;
             let mut write = |text: &[u8], _key: Vec<u8>| -> Result<()> {

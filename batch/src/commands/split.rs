@@ -661,7 +661,7 @@ fn split_games(
     let template = &args.template;
     run_picks(
         &mut driver,
-        |bytes, origin, held| pick_chunk(bytes, origin, &opts, held),
+        |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
         |name, picked, info, input| {
             let mut selected = summary.selected;
             let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {

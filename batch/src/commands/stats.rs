@@ -263,6 +263,7 @@ fn stats_options(args: &StatsArgs, globals: Globals) -> StatsOptions {
         max_game_bytes: globals.max_game_bytes,
         threads: globals.threads,
         stop: None,
+        range: None,
     }
 }
 

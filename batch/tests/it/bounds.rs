@@ -718,3 +718,46 @@ pq.write_table(pa.table({
         );
     }
 }
+
+/// Issue 28: a Parquet file of a few KB whose rows hold 128 MB cells (4 rows) made `check`
+/// abort under a 4 GB address-space limit (2.1 GB peak, then an allocation of 1 GB
+/// failed). `--max-game-bytes` holds for Parquet rows as for PGN games: such a row is
+/// rejected as `too-large` without its text being made, batches of large rows are decoded
+/// a few rows at a time, and an allocation that fails is an error, not an abort.
+#[test]
+fn parquet_rows_over_the_game_limit_are_too_large_in_bounded_memory() {
+    let test = "parquet_rows_over_the_game_limit_are_too_large_in_bounded_memory";
+    let Some(python) = python_with(test, &["pyarrow"]) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("huge.parquet");
+    let script = "import sys, pyarrow as pa, pyarrow.parquet as pq\n\
+        big = '1. e4 { ' + 'a' * (128 << 20) + ' } 1-0'\n\
+        rows = [big] * 4 + ['1. e4 e5 1-0']\n\
+        pq.write_table(pa.table({'Event': ['x'] * 5, 'movetext': rows}), sys.argv[1], compression='zstd')\n";
+    let made = std::process::Command::new(&python)
+        .args(["-c", script])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(std::fs::metadata(&table).unwrap().len() < 100_000);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("pgn960"))
+        .args(["--no-progress", "-j1", "check", "--json"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["rejected_by_reason"]["too-large"], 4, "{report}");
+    assert_eq!(report["valid"], 1, "{report}");
+}

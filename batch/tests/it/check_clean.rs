@@ -435,3 +435,79 @@ fn every_reason_and_repair_is_in_the_docs() {
         );
     }
 }
+
+const SP_0: &str = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+
+/// A Chess960 game from SP 0 with the given Result tag and movetext.
+fn sp0_game(event: &str, result: Option<&str>, movetext: &str) -> String {
+    let result = result.map_or(String::new(), |r| format!("[Result \"{r}\"]\n"));
+    format!(
+        "[Event \"{event}\"]\n{result}[Variant \"Chess960\"]\n[FEN \"{SP_0}\"]\n\n{movetext}\n\n"
+    )
+}
+
+/// Issue 29: a movetext that stops without its result token (a real lichess game at the end
+/// of a file) is kept with the Result tag's result; `*`, no tag or moves that stop mid-token
+/// stay rejected; `clean` writes the result token, and its output checks valid as it is.
+#[test]
+fn a_missing_final_result_token_is_taken_from_the_result_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cut.pgn");
+    let text = [
+        sp0_game("before-next", Some("0-1"), "1. e4 e5 2. Nf3 { a comment }"),
+        sp0_game("star", Some("*"), "1. e4 e5 2. Nf3"),
+        sp0_game("no-tag", None, "1. e4 e5 2. Nf3"),
+        sp0_game("mid-token", Some("1-0"), "1. e4 e5 2. N"),
+        sp0_game("end-of-file", Some("1/2-1/2"), "1. e4 e5 2. Nf3 Nf6"),
+    ]
+    .concat();
+    std::fs::write(&input, text.trim_end()).unwrap();
+    let report = json_of(&["check", input.to_str().unwrap()]);
+    assert_eq!(report["valid"], 2, "{report}");
+    assert_eq!(report["repairs"]["result-from-tag"], 2, "{report}");
+    assert_eq!(report["rejected_by_reason"]["truncated"], 2, "{report}");
+    assert_eq!(report["rejected"], 3, "{report}");
+
+    let (cleaned, clean_report) = clean(&[&input], &[], dir.path(), "out.pgn");
+    assert_eq!(clean_report["written"], 2);
+    let games: Vec<&str> = cleaned.split("\n\n[").collect();
+    assert_eq!(games.len(), 2, "{cleaned}");
+    assert!(games[0].contains("[Result \"0-1\"]") && games[0].trim_end().ends_with("0-1"));
+    assert!(games[1].trim_end().ends_with("1/2-1/2"), "{cleaned}");
+    let again = json_of(&["check", dir.path().join("out.pgn").to_str().unwrap()]);
+    assert_eq!(again["valid"], 2, "{again}");
+    assert!(again["repairs"].get("result-from-tag").is_none(), "{again}");
+}
+
+/// Issue 28: a tag given twice is not dropped silently: the same value is written once
+/// (`duplicate-tag-dropped`), another value is kept as `Duplicate<Name>`
+/// (`duplicate-tag-renamed`); the first is the game's, for `check` and `clean` alike.
+#[test]
+fn clean_keeps_every_value_of_a_tag_given_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("dup.pgn");
+    let game = format!(
+        "[Event \"e\"]\n[White \"first\"]\n[White \"second\"]\n[Annotator \"x\"]\n[Annotator \"x\"]\n\
+         [Black \"b\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"Chess960\"]\n[FEN \"{SP_0}\"]\n\n1. e4 e5 1-0\n"
+    );
+    std::fs::write(&input, game).unwrap();
+    let (cleaned, report) = clean(&[&input], &[], dir.path(), "out.pgn");
+    assert_eq!(report["repairs"]["duplicate-tag-renamed"], 1, "{report}");
+    assert_eq!(report["repairs"]["duplicate-tag-dropped"], 1, "{report}");
+    assert_eq!(cleaned.matches("[White \"first\"]").count(), 1, "{cleaned}");
+    assert_eq!(
+        cleaned.matches("[DuplicateWhite \"second\"]").count(),
+        1,
+        "{cleaned}"
+    );
+    assert_eq!(cleaned.matches("[Annotator \"x\"]").count(), 1, "{cleaned}");
+    assert_eq!(cleaned.matches("[Black \"b\"]").count(), 1, "{cleaned}");
+    // Cleaning again changes nothing: the renamed tag is a tag of its own.
+    let out = dir.path().join("out.pgn");
+    let (again, report) = clean(&[&out], &[], dir.path(), "again.pgn");
+    assert_eq!(again, cleaned);
+    assert!(
+        report["repairs"].get("duplicate-tag-renamed").is_none(),
+        "{report}"
+    );
+}

@@ -70,11 +70,11 @@ fn every_game_is_exported_or_counted_and_invalid_ones_carry_reason_and_location(
     // The summary goes to standard error (docs/outputs.md).
     let stdout = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(
-        stdout.contains("games read 40 = exported 37 + skipped 3"),
+        stdout.contains("games read 40 = exported 38 + skipped 2"),
         "{stdout}"
     );
     assert!(stdout.contains("unsupported-variant"), "{stdout}");
-    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 37);
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 38);
 
     export(&fixture("sample.pgn"), &out, &["--include-invalid"]).code(1);
     let rows: Vec<serde_json::Value> = std::fs::read_to_string(&out)
@@ -99,7 +99,6 @@ fn every_game_is_exported_or_counted_and_invalid_ones_carry_reason_and_location(
         invalid,
         [
             ("illegal-move".into(), "591:57".into()),
-            ("truncated".into(), "624:214".into()),
             ("unsupported-variant".into(), String::new()),
         ]
     );
@@ -420,8 +419,25 @@ pq.write_table(pa.table({
         text.contains("rows.parquet: row 3: game 4 (d - ?): illegal move \"Qxh8\""),
         "{text}"
     );
+    // No result in the movetext nor in the Result column: cut short, as in a PGN file.
+    assert!(
+        text.contains("rows.parquet: row 2: game 3 (c - ?): no result before the next game"),
+        "{text}"
+    );
     assert!(text.contains("bad-row"), "{text}");
     assert!(text.contains("games read:                   5"), "{text}");
+    // No game limit (`--max-game-bytes 0`) is no limit for rows either.
+    let unlimited = pgn960()
+        .args(["--max-game-bytes", "0", "check", "--variant", "chess960"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let unlimited = String::from_utf8_lossy(&unlimited.stdout);
+    assert!(!unlimited.contains("too-large"), "{unlimited}");
+    assert!(
+        unlimited.contains("valid:                        2"),
+        "{unlimited}"
+    );
 
     // Dates and numbers become tags; `clean` writes PGN.
     let clean = dir.path().join("clean.pgn");
@@ -437,7 +453,7 @@ pq.write_table(pa.table({
     assert!(pgn.contains("[WhiteElo \"1500\"]"), "{pgn}");
     assert!(pgn.contains("1. d4 d5 2. Nf3 1-0"), "{pgn}");
     assert!(pgn.contains("1. d4 { note } 1... d5 1-0"), "{pgn}");
-    assert_eq!(pgn.matches("[Event ").count(), 3);
+    assert_eq!(pgn.matches("[Event ").count(), 2);
 
     let not_parquet = dir.path().join("bad.parquet");
     std::fs::write(&not_parquet, b"PAR1 this is not a parquet file").unwrap();
@@ -616,4 +632,37 @@ print(n)
 "#;
     let printed = python(&py, script, &[&table]);
     assert!(printed.trim().parse::<u64>().unwrap() > 0, "{printed}");
+}
+
+/// Issue 28: an `--include-invalid --movetext` table read back keeps its invalid games
+/// invalid. A truncated game (no result anywhere) read back as a finished `*` game, and a
+/// game of tags only (`no-moves`) as a valid game of no moves: now the first stays
+/// `truncated` and the second has a null movetext (`bad-row`).
+#[test]
+fn an_exported_table_of_invalid_games_reads_back_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.pgn");
+    let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    let game = |event: &str, result: &str, moves: &str| {
+        format!("[Event \"{event}\"]\n[Result \"{result}\"]\n[Variant \"Chess960\"]\n[FEN \"{fen}\"]\n\n{moves}")
+    };
+    let text = [
+        game("cut", "*", "1. e4 e5 2. Nf3\n\n"),
+        game("tags-only", "1-0", ""),
+        game("whole", "1-0", "1. e4 e5 1-0\n"),
+    ]
+    .concat();
+    std::fs::write(&input, text).unwrap();
+    let table = dir.path().join("bad.parquet");
+    export(&input, &table, &["--include-invalid", "--movetext", "-q"]).code(1);
+    let out = pgn960()
+        .args(["check", "--json"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games_read"], 3, "{report}");
+    assert_eq!(report["valid"], 1, "{report}");
+    assert_eq!(report["rejected_by_reason"]["truncated"], 1, "{report}");
+    assert_eq!(report["rejected_by_reason"]["bad-row"], 1, "{report}");
 }

@@ -466,3 +466,67 @@ fn bad_selections_say_what_is_wrong() {
         assert!(!out.exists());
     }
 }
+
+/// Issue 28: games that `filter` and `split` copy from a Parquet table are written in the
+/// normal form (one tag per line, `[Variant "Chess960"]`, `[SetUp "1"]`), so that read back
+/// they are the same games: `stats` of the written PGN equals `stats` of the table.
+#[test]
+fn games_copied_from_a_parquet_table_are_written_one_tag_per_line_with_their_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("games.parquet");
+    pgn960()
+        .args(["export", "--movetext", "-q", "-o"])
+        .arg(&table)
+        .arg(fixture("sample.pgn"))
+        .assert()
+        .code(1);
+    let stats_of = |input: &Path, name: &str| {
+        let out = dir.path().join(name);
+        pgn960()
+            .arg("stats")
+            .arg(input)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .output()
+            .unwrap();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let picked = dir.path().join("picked.pgn");
+    pgn960()
+        .arg("filter")
+        .arg(&table)
+        .arg("-o")
+        .arg(&picked)
+        .arg("-q")
+        .output()
+        .unwrap();
+    let split = dir.path().join("by-sp");
+    pgn960()
+        .arg("split")
+        .arg(&table)
+        .args(["--by", "sp", "-q", "-o"])
+        .arg(&split)
+        .output()
+        .unwrap();
+    let mut written = vec![std::fs::read_to_string(&picked).unwrap()];
+    for entry in std::fs::read_dir(&split).unwrap() {
+        written.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    for text in &written {
+        for line in text.lines().filter(|l| l.starts_with('[')) {
+            assert!(line.ends_with("\"]") && !line.contains("\"] ["), "{line}");
+        }
+        let games = text.matches("[Event ").count();
+        assert!(games > 0);
+        assert_eq!(
+            text.matches("[Variant \"Chess960\"]").count(),
+            games,
+            "{text}"
+        );
+    }
+    assert_eq!(
+        stats_of(&picked, "picked.csv"),
+        stats_of(&table, "table.csv")
+    );
+}

@@ -44,6 +44,9 @@ pub struct StatsOptions {
     pub threads: usize,
     /// Checked between chunks by [`super::compute`]: when set, it stops.
     pub stop: Option<&'static AtomicBool>,
+    /// Only the games of this byte range of the one input ([`crate::fold::FoldOptions::range`]):
+    /// the tables of an archive's partitions, merged, are the table of the whole.
+    pub range: Option<crate::range::ByteRange>,
 }
 
 impl Default for StatsOptions {
@@ -60,6 +63,7 @@ impl Default for StatsOptions {
             max_game_bytes: ValidateOptions::default().max_game_bytes,
             threads: 0,
             stop: None,
+            range: None,
         }
     }
 }

@@ -49,6 +49,7 @@ pub fn compute(inputs: &[PathBuf], options: &StatsOptions) -> Result<StatsCounts
         threads: options.threads,
         max_game_bytes: options.max_game_bytes,
         stop: options.stop,
+        range: options.range,
     };
     fold_inputs(
         inputs,

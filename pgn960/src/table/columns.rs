@@ -3,7 +3,7 @@
 
 use crate::annotations::Eval;
 use crate::facts::speed_of;
-use crate::validate::{MoveRecord, ValidGame, Verdict};
+use crate::validate::{MoveRecord, RejectReason, ValidGame, Verdict};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
@@ -487,7 +487,12 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
             .map_or(Value::Null, |l| Value::Text(Cow::Borrowed(l))),
         Field::Source => Value::Text(Cow::Borrowed(game.source)),
         Field::Offset => Value::Int(i64::try_from(game.offset).unwrap_or(i64::MAX)),
-        Field::Movetext => Value::Text(movetext(game)),
+        // A game without movetext (`no-moves`) has none: null, which a reader of the table
+        // keeps rejected (`bad-row`), where "" with a result would read as a game.
+        Field::Movetext => match &game.verdict {
+            Verdict::Invalid(r) if r.reason == RejectReason::NoMoves => Value::Null,
+            _ => Value::Text(movetext(game)),
+        },
         Field::GameResult => valid.map_or(Value::Null, |v| {
             Value::Text(Cow::Borrowed(v.result.as_str()))
         }),

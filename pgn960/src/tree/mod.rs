@@ -47,6 +47,7 @@ pub fn compute(inputs: &[PathBuf], options: &TreeOptions) -> crate::Result<TreeC
         threads: options.threads,
         max_game_bytes: options.max_game_bytes,
         stop: options.stop,
+        range: None,
     };
     fold_inputs(
         inputs,

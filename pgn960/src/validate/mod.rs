@@ -274,8 +274,9 @@ pub fn parse_rejection(error: &ParseError) -> Rejection {
     Rejection::new(reason, detail, error.offset)
 }
 
-/// The rejection of a game whose movetext stopped without a result (`None` if it has one);
-/// `tags` are the game's (a game without movetext names the Result tag it has).
+/// The rejection of a game whose movetext stopped without a result (`None` if it has one,
+/// or if its Result tag gives one); `tags` are the game's (a game without movetext names
+/// the Result tag it has).
 pub fn truncation(
     ending: pgn_parse::MovetextEnd,
     byte_range: &Range<usize>,
@@ -294,13 +295,64 @@ pub fn truncation(
             };
             return Some(Rejection::new(RejectReason::NoMoves, why, offset));
         }
+        // A movetext without its final result token, whose Result tag gives one: the game
+        // is kept with that result (`Repair::ResultFromTag`, added by the replay).
+        _ if result_tag(tags) != GameResult::Unknown => return None,
         pgn_parse::MovetextEnd::EndOfInput => {
-            "no result at the end of the file: the game was cut short"
+            "no result at the end of the file and none in the Result tag: the game was cut short"
         }
-        _ => "no result before the next game: the game was cut short",
+        _ => "no result before the next game and none in the Result tag: the game was cut short",
     };
     let offset = byte_range.end.saturating_sub(1).max(byte_range.start);
     Some(Rejection::new(RejectReason::Truncated, why.into(), offset))
+}
+
+/// How one of a game's tags stands among the tags of the same name (PGN names a tag once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagCopy {
+    /// The first tag of its name: the one every reader of the game takes.
+    First,
+    /// A later tag whose value an earlier tag of its name already has: dropped when
+    /// normalising ([`Repair::DuplicateTagDropped`]).
+    Same,
+    /// A later tag with a value of its own: written as `Duplicate<Name>` when normalising
+    /// ([`Repair::DuplicateTagRenamed`]).
+    Different,
+}
+
+/// For each of `tags`, how it stands among the tags of its name. `FEN` and `SetUp` are
+/// always [`TagCopy::First`]: the start rules decide those (`duplicate-fen-merged`,
+/// `conflicting-fen`).
+pub fn tag_copies(tags: &[pgn_parse::Tag<'_>]) -> Vec<TagCopy> {
+    let mut seen: std::collections::HashMap<&[u8], Vec<std::borrow::Cow<'_, [u8]>>> =
+        std::collections::HashMap::new();
+    tags.iter()
+        .map(|tag| {
+            if tag.name == b"FEN" || tag.name == b"SetUp" {
+                return TagCopy::First;
+            }
+            let value = tag.value();
+            let values = seen.entry(tag.name).or_default();
+            let copy = if values.is_empty() {
+                TagCopy::First
+            } else if values.contains(&value) {
+                TagCopy::Same
+            } else {
+                TagCopy::Different
+            };
+            if copy != TagCopy::Same {
+                values.push(value);
+            }
+            copy
+        })
+        .collect()
+}
+
+/// The result a game's Result tag gives (`Unknown` for `*`, an unreadable value or no tag).
+pub fn result_tag(tags: &[pgn_parse::Tag<'_>]) -> GameResult {
+    tags.iter()
+        .find(|t| t.name == b"Result")
+        .map_or(GameResult::Unknown, |t| GameResult::from_bytes(&t.value()))
 }
 
 /// Validates one game read whole (its structure, tags and every move); a start the file

@@ -39,7 +39,7 @@ macro_rules! reject_reasons {
 reject_reasons! {
     ParseError => "parse-error", "The PGN text could not be read (a bad tag pair, an unclosed variation).";
     UnterminatedComment => "unterminated-comment", "A `{` comment with no `}` before the next game.";
-    Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input.";
+    Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input, and the Result tag gives none (`*` or no tag) to take instead.";
     NoMoves => "no-moves", "A tag section with no movetext at all, not even a result (header-only archives); a game whose movetext is only a result is valid.";
     AmbiguousComment => "ambiguous-comment", "A `{` comment quoting a game that has braces of its own: where the comment ends is ambiguous, so the game is rejected rather than the quoted game read as a game.";
     UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag or a start-position tag) and none of the 960 replays the whole main line.";
@@ -53,7 +53,7 @@ reject_reasons! {
     BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
     TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
     BadRow => "bad-row", "A Parquet row that holds no one game: its `movetext` is null or goes on after its result.";
-    TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole).";
+    TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole), or a Parquet row whose cells hold more (its text not made).";
 }
 
 impl fmt::Display for RejectReason {
@@ -150,6 +150,17 @@ pub enum Repair {
         /// The tag's name.
         tag: &'static str,
     },
+    /// The movetext stopped without a result token (at the end of the file or before the
+    /// next game's tags) after legal moves, and the Result tag gives a result: that result
+    /// is the game's, and it is written at the end of the movetext (when normalising).
+    ResultFromTag,
+    /// A tag given again with a value an earlier tag of its name has: one kept (when
+    /// normalising).
+    DuplicateTagDropped,
+    /// A tag given again with a value of its own: the first is the game's, each later one
+    /// is written as `Duplicate<Name>` (`[DuplicateWhite "..."]`) so that nothing is lost
+    /// (when normalising).
+    DuplicateTagRenamed,
 }
 
 impl Repair {
@@ -175,6 +186,9 @@ impl Repair {
             Repair::StartRecovered { .. } => "start-recovered",
             Repair::StartAssumed { .. } => "start-assumed",
             Repair::StartFromTag { .. } => "start-from-tag",
+            Repair::ResultFromTag => "result-from-tag",
+            Repair::DuplicateTagDropped => "duplicate-tag-dropped",
+            Repair::DuplicateTagRenamed => "duplicate-tag-renamed",
         }
     }
 }

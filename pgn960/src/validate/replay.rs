@@ -427,7 +427,13 @@ impl Replay {
             .map(|t| GameResult::from_bytes(&t.value()))
             .unwrap_or(GameResult::Unknown);
         let mut result = match self.movetext_result {
-            Some(GameResult::Unknown) | None => tag_result,
+            Some(GameResult::Unknown) => tag_result,
+            // No result token: the structural verdict let the game through because its
+            // Result tag gives a result.
+            None => {
+                repairs.push(Repair::ResultFromTag);
+                tag_result
+            }
             Some(r) => r,
         };
         let termination = end.termination();
@@ -524,6 +530,13 @@ fn normalising_repairs(
     ];
     if roster.iter().any(|name| tag(tags, name).is_none()) {
         repairs.push(Repair::RosterCompleted);
+    }
+    let copies = super::tag_copies(tags);
+    if copies.contains(&super::TagCopy::Same) {
+        repairs.push(Repair::DuplicateTagDropped);
+    }
+    if copies.contains(&super::TagCopy::Different) {
+        repairs.push(Repair::DuplicateTagRenamed);
     }
     let chess960 = start.kind == GameKind::Chess960;
     if chess960 && tag(tags, b"Variant").is_none_or(|t| t.value().as_ref() != b"Chess960") {

@@ -35,6 +35,10 @@ pub const START_TAGS: [&str; 4] = ["SP", "Chess960", "StartPosition", "Opening"]
 /// is then rejected as [`RejectReason::BadRow`] with the tag's value as the detail).
 pub const ROW_ERROR_TAG: &str = "Pgn960RowError";
 
+/// How a [`ROW_ERROR_TAG`] value begins for a row larger than `--max-game-bytes`: the game
+/// is then rejected as [`RejectReason::TooLarge`].
+pub const ROW_TOO_LARGE: &str = "a row of more than";
+
 impl<'t> RuleTags<'t> {
     /// Picks the rule tags out of a game's tags.
     pub fn from_tags(game_tags: &'t [Tag<'_>]) -> RuleTags<'t> {
@@ -224,7 +228,12 @@ pub fn resolve_start(
         .map(classify_variant)
         .unwrap_or(VariantTag::Absent);
     if let Some(why) = &tags.row_error {
-        return Err((RejectReason::BadRow, why.to_string()));
+        let reason = if why.starts_with(ROW_TOO_LARGE) {
+            RejectReason::TooLarge
+        } else {
+            RejectReason::BadRow
+        };
+        return Err((reason, why.to_string()));
     }
     let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
     if let VariantTag::Other(name) = variant {

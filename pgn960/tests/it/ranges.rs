@@ -28,8 +28,13 @@ fn files() -> Vec<PathBuf> {
 }
 
 /// Every row of `path` (or of its range) rendered as text: offset, verdict, reason,
-/// location, SP, plies, final position and moves.
-fn rows(path: &PathBuf, range: Option<(u64, u64)>, pool: &rayon::ThreadPool) -> Vec<String> {
+/// location, SP, plies, final position and moves. A range may carry the line of its
+/// start (else the lines before it are counted).
+fn rows(
+    path: &PathBuf,
+    range: Option<(u64, u64, Option<u64>)>,
+    pool: &rayon::ThreadPool,
+) -> Vec<String> {
     let names: Vec<String> = [
         "offset",
         "valid",
@@ -51,7 +56,9 @@ fn rows(path: &PathBuf, range: Option<(u64, u64)>, pool: &rayon::ThreadPool) -> 
         ..PipelineOptions::default()
     };
     let options = match range {
-        Some((start, end)) => pgn960::range::range_options(&input, start, end, options).unwrap(),
+        Some((start, end, line)) => {
+            pgn960::range::range_options(&input, start, end, line, options).unwrap()
+        }
         None => options,
     };
     let mut out = Vec::new();
@@ -111,7 +118,7 @@ proptest! {
         points.sort_unstable();
         let mut parts = Vec::new();
         for pair in points.windows(2) {
-            parts.extend(rows(path, Some((pair[0], pair[1])), &pool));
+            parts.extend(rows(path, Some((pair[0], pair[1], None)), &pool));
         }
         prop_assert_eq!(parts, whole);
     }
@@ -126,10 +133,52 @@ fn partitions_read_as_the_whole() {
     for path in &files {
         let mut joined = Vec::new();
         for part in parts.iter().filter(|p| &p.path == path) {
-            joined.extend(rows(path, Some((part.start, part.end)), &pool));
+            let range = (part.start, part.end, Some(part.first_line));
+            joined.extend(rows(path, Some(range), &pool));
         }
+        // The rows hold each reject's location: the planner's lines are the file's.
         assert_eq!(joined, rows(path, None, &pool), "{}", path.display());
     }
+}
+
+#[test]
+fn a_partition_knows_the_line_of_its_first_byte() {
+    let files = files();
+    let parts = pgn960::range::partitions(&files, 700).unwrap();
+    for part in &parts {
+        let bytes = std::fs::read(&part.path).unwrap();
+        let lines = 1 + pgn_parse::count_line_breaks(&bytes[..part.start as usize]);
+        assert_eq!(
+            part.first_line,
+            lines,
+            "{} at {}",
+            part.path.display(),
+            part.start
+        );
+    }
+}
+
+#[test]
+fn a_wrong_first_line_moves_the_locations_a_right_one_keeps() {
+    let pool = pipeline::thread_pool(1).unwrap();
+    let path = test_support::fixture("check/reasons.pgn");
+    let len = std::fs::metadata(&path).unwrap().len();
+    let parts = pgn960::range::partitions(std::slice::from_ref(&path), len / 3).unwrap();
+    let last = parts.last().unwrap();
+    assert!(last.first_line > 1);
+    let counted = rows(&path, Some((last.start, last.end, None)), &pool);
+    let planned = rows(
+        &path,
+        Some((last.start, last.end, Some(last.first_line))),
+        &pool,
+    );
+    let wrong = rows(
+        &path,
+        Some((last.start, last.end, Some(last.first_line + 1))),
+        &pool,
+    );
+    assert_eq!(planned, counted);
+    assert_ne!(wrong, counted);
 }
 
 #[test]
@@ -142,6 +191,75 @@ fn a_compressed_file_is_one_partition_read_whole() {
     assert_eq!(parts.len(), 1);
     let input = Input::open(&path).unwrap();
     let size = parts[0].end;
-    assert!(pgn960::range::range_options(&input, 0, size, PipelineOptions::default()).is_ok());
-    assert!(pgn960::range::range_options(&input, 1, size, PipelineOptions::default()).is_err());
+    let options = PipelineOptions::default();
+    assert!(pgn960::range::range_options(&input, 0, size, Some(1), options).is_ok());
+    assert!(pgn960::range::range_options(&input, 1, size, None, options).is_err());
+}
+
+/// The per-SP CSV of a stats table.
+fn sp_csv(tables: &pgn960::stats::table::SpTables) -> Vec<u8> {
+    use pgn960::stats::{write_table, TextFormat};
+    let mut csv = Vec::new();
+    let cells = tables.sp_cells();
+    write_table(
+        &mut csv,
+        &tables.keys,
+        cells,
+        false,
+        TextFormat::Csv,
+        |_| {},
+    )
+    .unwrap();
+    csv
+}
+
+#[test]
+fn stats_of_partitions_merged_are_the_stats_of_the_whole() {
+    use pgn960::range::ByteRange;
+    use pgn960::stats::{compute, merge_csv, StatsOptions};
+    let path = test_support::fixture("sample.pgn");
+    let paths = std::slice::from_ref(&path);
+    for by in [vec![], vec![pgn960::stats::by::ByKey::Month]] {
+        let options = StatsOptions {
+            by: by.clone(),
+            threads: 2,
+            ..StatsOptions::default()
+        };
+        let whole = sp_csv(&compute(paths, &options).unwrap().tables);
+        let parts = pgn960::range::partitions(paths, 1500).unwrap();
+        assert!(parts.len() > 2);
+        let pieces: Vec<Vec<u8>> = parts
+            .iter()
+            .map(|part| {
+                let range = Some(ByteRange::from(part));
+                let options = StatsOptions {
+                    range,
+                    ..options.clone()
+                };
+                sp_csv(&compute(paths, &options).unwrap().tables)
+            })
+            .collect();
+        let named = pieces.iter().map(|p| ("part".to_string(), p.as_slice()));
+        let merged = merge_csv(named, &[]).unwrap();
+        assert_eq!(sp_csv(&merged.tables), whole);
+    }
+}
+
+#[test]
+fn a_fold_over_a_range_is_of_one_file() {
+    use pgn960::range::ByteRange;
+    use pgn960::stats::{compute, StatsOptions};
+    let paths = files();
+    let options = StatsOptions {
+        range: Some(ByteRange {
+            start: 0,
+            end: 10,
+            first_line: None,
+        }),
+        ..StatsOptions::default()
+    };
+    assert!(matches!(
+        compute(&paths, &options),
+        Err(pgn960::Error::Range { .. })
+    ));
 }

@@ -2,8 +2,8 @@
 //! from memory; moves, annotations and locations as documented.
 
 use pgn960::input::Input;
-use pgn960::validate::ValidateOptions;
-use pgn960::{Archive, GameRecord, RecordOptions, RejectReason, Verdict};
+use pgn960::validate::{Repair, ValidateOptions};
+use pgn960::{Archive, GameRecord, RecordOptions, Verdict};
 use test_support::fixture;
 
 /// A record as comparable text.
@@ -73,17 +73,25 @@ fn sequential_parallel_streamed_and_in_memory_records_agree() {
 }
 
 #[test]
-fn game_39_of_the_sample_is_truncated_for_the_library_too() {
+fn game_39_of_the_sample_takes_its_result_from_the_tag_for_the_library_too() {
     let records: Vec<GameRecord> = Archive::open(fixture("sample.pgn"))
         .unwrap()
         .records()
         .collect::<Result<_, _>>()
         .unwrap();
+    // Its movetext stops after a comment, before the next game, without a result token;
+    // its Result tag says 1-0.
     let game = &records[38];
     assert_eq!(game.tag("White"), Some("player58"));
-    let rejection = game.verdict.rejection().expect("rejected");
-    assert_eq!(rejection.reason, RejectReason::Truncated);
-    assert_eq!(game.problem_at, Some((624, 214)));
+    let Verdict::Valid(valid) = &game.verdict else {
+        panic!("{:?}", game.verdict)
+    };
+    assert!(
+        valid.repairs.contains(&Repair::ResultFromTag),
+        "{:?}",
+        valid.repairs
+    );
+    assert_eq!(valid.result, pgn_parse::GameResult::WhiteWins);
     let counts = records.iter().fold([0; 3], |mut c, r| {
         c[match r.verdict {
             Verdict::Valid(_) => 0,
@@ -93,7 +101,7 @@ fn game_39_of_the_sample_is_truncated_for_the_library_too() {
         c
     });
     // Game 38's `[FEN "?"]` start is recovered from its moves (SP 100, as its Annotator tag says).
-    assert_eq!(counts, [37, 1, 2]);
+    assert_eq!(counts, [38, 1, 1]);
 }
 
 #[test]
