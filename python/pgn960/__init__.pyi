@@ -110,6 +110,7 @@ def stats(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
+    strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[False] = False,
 ) -> pa.Table: ...
 @overload
@@ -132,6 +133,7 @@ def stats(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
+    strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[True],
 ) -> bytes: ...
 @overload

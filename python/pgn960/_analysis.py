@@ -115,12 +115,15 @@ def stats(
     start: int | None = None,
     end: int | None = None,
     first_line: int | None = None,
+    strata: str = "event",
     as_csv: bool = False,
 ) -> Union[pa.Table, bytes]:
     """Per-start-position results of the games of ``src``: the table ``pgn960 stats``
-    writes (same columns, same numbers), 960 rows per cell of the ``by`` keys
+    writes (same columns, same numbers): 960 rows, or with ``by`` keys
     (``time-control``, ``month``, ``year``, ``rating-band``, ``event``, ``white``,
-    ``black``), each with its p- and q-value against the cell's pool. ``double_chess960``:
+    ``black``) a row per SP with games in each cell, each with its p- and q-value against
+    the cell's pool. ``strata`` (``"event"``, ``"time-control"`` or ``"none"``, as
+    ``--strata``) is what the tests compare SPs within. ``double_chess960``:
     the Double Chess960 table instead (``--dfrc-table``). The filters are those of the
     command (``time_control``: speeds such as ``"blitz"``; ``since``/``until``:
     ``YYYY.MM.DD``).
@@ -128,13 +131,15 @@ def stats(
     ``start``/``end`` (and ``first_line``) narrow a plain file to the games of a byte
     range, as :func:`pgn960.read_range` reads them; ``src`` may also be a
     :class:`pgn960.Partition`. The tables of the partitions of an archive, added up by
-    :func:`merge_stats`, are the table of the whole. ``as_csv=True`` gives the CSV bytes
-    ``pgn960 stats`` writes instead of a table."""
+    :func:`merge_stats`, are the table of the whole: counts always, and p- and q-values
+    byte for byte with ``strata="none"`` (a merged table keeps no strata, as
+    ``--merge``). ``as_csv=True`` gives the CSV bytes ``pgn960 stats`` writes instead of a
+    table."""
     src, start, end, first_line = _source_range(src, start, end, first_line)
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
     data = _native.stats(
         _paths(src), threads, variant, key_names(by), band_width, headers_only,
-        include_classical, double_chess960, filters, start, end, first_line,
+        include_classical, double_chess960, filters, start, end, first_line, strata,
     )
     return data if as_csv else table_from_csv(data)
 

@@ -124,6 +124,7 @@ def stats(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
+    strata: str = "event",
 ) -> bytes: ...
 def merge_stats(tables: list[bytes]) -> bytes: ...
 def tree(

@@ -119,7 +119,7 @@ fn io_error(e: std::io::Error) -> PyErr {
 /// `pgn960._native.stats`: the SP table's CSV bytes (or, with `dfrc`, the Double
 /// Chess960 table's).
 #[pyfunction]
-#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None))]
+#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None, strata="event"))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats<'py>(
     py: Python<'py>,
@@ -135,10 +135,21 @@ pub fn stats<'py>(
     start: Option<u64>,
     end: Option<u64>,
     first_line: Option<u64>,
+    strata: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
     }
+    let strata = match strata {
+        "event" => Some(ByKey::Event),
+        "time-control" | "time_control" => Some(ByKey::TimeControl),
+        "none" => None,
+        other => {
+            return Err(option_error(format!(
+                "strata {other:?} is not one of event, time-control, none"
+            )))
+        }
+    };
     let options = StatsOptions {
         filters: filters.filters()?,
         include_classical,
@@ -148,6 +159,7 @@ pub fn stats<'py>(
         missing_variant: missing_variant(variant)?,
         threads,
         range: crate::scan::range(start, end, first_line)?,
+        strata,
         ..StatsOptions::default()
     };
     let paths: Vec<PathBuf> = inputs_checked(src)?;

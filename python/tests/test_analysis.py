@@ -57,9 +57,13 @@ def test_merge_stats_of_partitions_equals_stats_of_the_whole():
     parts = pgn960.partitions(path, target_bytes=300_000)
     assert len(parts) > 2
     for by in (None, "month"):
-        tables = [pgn960.stats(part, by=by) for part in parts]
+        tables = [pgn960.stats(part, by=by, strata="none") for part in parts]
         merged = pgn960.merge_stats(tables)
-        assert merged.equals(pgn960.stats(path, by=by))
+        assert merged.equals(pgn960.stats(path, by=by, strata="none"))
+        # Within strata (the default) the counts add up all the same.
+        whole = pgn960.stats(path, by=by)
+        assert merged.select(["sp", "games", "white_wins", "draws", "black_wins"]).equals(
+            whole.select(["sp", "games", "white_wins", "draws", "black_wins"]))
 
 
 def cli_csv(tmp_path: Path, *args) -> bytes:
@@ -72,9 +76,11 @@ def cli_csv(tmp_path: Path, *args) -> bytes:
 @pytest.mark.parametrize(
     "kwargs, flags",
     [
-        ({}, []),
-        ({"by": "month,time-control"}, ["--by", "month,time-control"]),
-        ({"min_elo": 1800, "headers_only": True}, ["--min-elo", "1800", "--headers-only"]),
+        ({"strata": "none"}, ["--strata", "none"]),
+        ({"by": "month,time-control", "strata": "none"},
+         ["--by", "month,time-control", "--strata", "none"]),
+        ({"min_elo": 1800, "headers_only": True, "strata": "none"},
+         ["--min-elo", "1800", "--headers-only", "--strata", "none"]),
     ],
 )
 def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(tmp_path, kwargs, flags):
@@ -97,10 +103,10 @@ def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(tmp_path, kwa
 
 def test_stats_of_a_range_of_the_real_files_merge_to_the_command(tmp_path):
     files = [shared_data() / "pgn"]
-    expected = cli_csv(tmp_path, *files)
+    expected = cli_csv(tmp_path, *files, "--strata", "none")
     parts = pgn960.partitions(files, target_bytes=200_000)
     assert len({p.path for p in parts}) > 1
-    csvs = [pgn960.stats(p, as_csv=True) for p in parts]
+    csvs = [pgn960.stats(p, as_csv=True, strata="none") for p in parts]
     assert pgn960.merge_stats(csvs, as_csv=True) == expected
 
 

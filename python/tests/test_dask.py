@@ -67,6 +67,6 @@ def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(client, tmp_p
 
     path = str(shared_data() / inputs)
     out = tmp_path / "cli.csv"
-    run_cli("stats", "-q", path, "--by", "year", "-o", out)
+    run_cli("stats", "-q", path, "--by", "year", "--strata", "none", "-o", out)
     got = pgn960.dask.stats(path, partitions=4, by="year", as_csv=True)
     assert got == out.read_bytes()
