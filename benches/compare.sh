@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Whole-CLI benchmark: pgn960 next to the pgn-reader + shakmaty peer (benches/src/bin/peer.rs),
-# on the same machine, the same file, in the same run, alternating the commands of each group
+# Whole-CLI benchmark: pgn960 next to the pgn-reader + shakmaty peer, on the same machine, the same file, in the same run, alternating the commands of each group
 # and reporting medians of wall time and CPU time (user + system), MB/s, games/s, ratios and
 # peak RSS (/usr/bin/time).
+#
+# The peer is pgn-reader 0.29.1 + shakmaty 0.30.1 (benches/peer-latest, a crate outside the
+# workspace: pgn-reader 0.29.1 declares rust-version 1.97, newer than the toolchain, so it is
+# built with `cargo build --ignore-rust-version`); the rows marked -0.29.0 are the same peer
+# code on pgn-reader 0.29.0 (the `peer` binary of benches/, in the workspace), kept as a
+# second row. If peer-latest does not build, its rows are left out and said so.
 #
 # Usage: benches/compare.sh [CORPUS.pgn] [SIZE_MB=1000] [RUNS=3]
 # Without CORPUS, a lichess-style corpus of SIZE_MB is made from ../shared/data/corpus (with
@@ -69,6 +74,13 @@ fi
 cargo build -q --release -p pgn960-cli -p pgn960-benches --bin pgn960 --bin peer
 pgn960=target/release/pgn960
 peer=target/release/peer
+# The peer on pgn-reader 0.29.1: its own lock file and target directory, --ignore-rust-version.
+latest=target/peer-latest/release/peer-latest
+if ! cargo build -q --release --ignore-rust-version --manifest-path benches/peer-latest/Cargo.toml \
+  --target-dir target/peer-latest; then
+  echo "peer-latest (pgn-reader 0.29.1) did not build: its rows are left out" >&2
+  latest=
+fi
 bytes=$(stat -c %s "$corpus")
 games=$($peer parse "$corpus" | awk '{print $2}')
 echo "corpus: $corpus ($bytes bytes, $games games); FEN list: $fens (1,000,000 lines); $runs runs each, alternating within each group"
@@ -84,9 +96,15 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 
 # Groups of LABEL|COMMAND, run in turn RUNS times (A B C A B C ...). Output files go to $work.
 clean_cmd="-q clean $corpus -o $work/clean-out.pgn"
+peer_check="peer-check-0.29.0|$peer check $corpus|peer-check-buffered-0.29.0|$peer check-buffered $corpus"
+peer_parse="parse-peer-0.29.0|$peer parse $corpus"
+if [ -n "$latest" ]; then
+  peer_check="peer-check|$latest check $corpus|peer-check-buffered|$latest check-buffered $corpus|$peer_check"
+  peer_parse="parse-peer|$latest parse $corpus|$peer_parse"
+fi
 groups=(
-  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|peer-check|$peer check $corpus|peer-check-buffered|$peer check-buffered $corpus"
-  "parse-ours|$peer ours-parse $corpus|parse-peer|$peer parse $corpus"
+  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|$peer_check"
+  "parse-ours|$peer ours-parse $corpus|$peer_parse"
   "check-j2|$pgn960 -q -j2 check --max-errors 0 $corpus|check-j1b|$pgn960 -q -j1 check --max-errors 0 $corpus"
   "clean-j2|$pgn960 -j2 $clean_cmd|clean-j1|$pgn960 -j1 $clean_cmd"
   "stats-headers-j1|$pgn960 -q -j1 stats --headers-only -o /dev/null $corpus|stats-replay-j1|$pgn960 -q -j1 stats -o /dev/null $corpus"
@@ -140,7 +158,8 @@ ratio() { # ratio A B : time(B) / time(A) = throughput(A) / throughput(B)
     printf "  %-44s %5.2fx   (cpu time B/A %5.2f)\n", a " vs " b, tb / ta, cb / ca }'
 }
 echo
-for l in check-j1 peer-check peer-check-buffered parse-ours parse-peer check-j2 check-j1b clean-j2 clean-j1 \
+for l in check-j1 peer-check peer-check-buffered peer-check-0.29.0 peer-check-buffered-0.29.0 \
+  parse-ours parse-peer parse-peer-0.29.0 check-j2 check-j1b clean-j2 clean-j1 \
   stats-headers-j1 stats-replay-j1 check-j2-zst check-j1-zst cut-zst check-j2-gz check-j1-gz cut-gz; do
   report "$l" games
 done
@@ -155,7 +174,10 @@ echo
 echo "ratios (throughput, above 1 = the first faster):"
 ratio check-j1 peer-check
 ratio check-j1 peer-check-buffered
+ratio check-j1 peer-check-0.29.0
+ratio check-j1 peer-check-buffered-0.29.0
 ratio parse-ours parse-peer
+ratio parse-ours parse-peer-0.29.0
 ratio check-j2 check-j1b
 ratio clean-j2 clean-j1
 ratio xfen-j1 xfen-peer

@@ -6,6 +6,7 @@
 #
 # Usage:
 #   benches/regress.sh OLD_BIN NEW_BIN [FILE] [RUNS=9]
+#   benches/regress.sh --help             # this text
 #   benches/regress.sh --build REV        # release build of commit REV (a throwaway worktree
 #                                         # under $PGN960_BENCH_DIR); prints the binary's path
 # OLD_BIN/NEW_BIN are `pgn960` binaries (release profile: fat LTO). Without FILE, a 300 MB
@@ -17,6 +18,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${PGN960_BENCH_DIR:-/tmp/pgn960-bench}
 mkdir -p "$work"
+
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 
 if [ "${1:-}" = "--build" ]; then
   rev=$(git rev-parse --short "${2:?--build needs a commit}")

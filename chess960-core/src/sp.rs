@@ -128,34 +128,48 @@ impl BackRank {
         {
             return Err(SpError::WrongPieces);
         }
-        let files_of = |r: Role| (0..8).filter(move |&i| roles[i] == r);
-        let bishops: Vec<usize> = files_of(Role::Bishop).collect();
+        // Files of the two bishops and the two rooks, and the king's (no allocation: this
+        // runs twice for every game whose start is classified).
+        let (mut bishops, mut rooks, mut king) = ([0usize; 2], [0usize; 2], 0);
+        let (mut nb, mut nr) = (0, 0);
+        for (file, &role) in roles.iter().enumerate() {
+            match role {
+                Role::Bishop => {
+                    bishops[nb] = file;
+                    nb += 1;
+                }
+                Role::Rook => {
+                    rooks[nr] = file;
+                    nr += 1;
+                }
+                Role::King => king = file,
+                _ => {}
+            }
+        }
         let (Some(&b_dark), Some(&b_light)) = (
             bishops.iter().find(|&&f| f % 2 == 0),
             bishops.iter().find(|&&f| f % 2 == 1),
         ) else {
             return Err(SpError::BishopsSameColor);
         };
-        let rooks: Vec<usize> = files_of(Role::Rook).collect();
-        let king = files_of(Role::King).next().unwrap_or(0);
         if !(rooks[0] < king && king < rooks[1]) {
             return Err(SpError::KingNotBetweenRooks);
         }
-        let without_bishops: Vec<Role> = roles
-            .iter()
-            .copied()
-            .filter(|&r| r != Role::Bishop)
-            .collect();
-        let queen = without_bishops
-            .iter()
-            .position(|&r| r == Role::Queen)
-            .unwrap_or(0);
-        let rest: Vec<Role> = without_bishops
-            .iter()
-            .copied()
-            .filter(|&r| r != Role::Queen)
-            .collect();
-        let knights: Vec<usize> = (0..5).filter(|&i| rest[i] == Role::Knight).collect();
+        // The queen's index among the six pieces that are not bishops, and the knights'
+        // among the five left without the queen.
+        let (mut queen, mut knights, mut nk, mut seen, mut rest) = (0, [0usize; 2], 0, 0, 0);
+        for &role in roles.iter().filter(|&&r| r != Role::Bishop) {
+            if role == Role::Queen {
+                queen = seen;
+            } else {
+                if role == Role::Knight {
+                    knights[nk] = rest;
+                    nk += 1;
+                }
+                rest += 1;
+            }
+            seen += 1;
+        }
         let knight_code = KNIGHT_PAIRS
             .iter()
             .position(|&(a, b)| a == knights[0] && b == knights[1])

@@ -60,6 +60,33 @@ fn tag_open(input: &[u8]) -> IResult<&[u8], &[u8]> {
 /// `(name, raw value, bytes consumed)`. Values with unescaped quotes (`"The "Big" Open"`)
 /// are read up to the last quote before the closing bracket.
 pub(crate) fn parse_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    parse_common_tag(line).or_else(|| parse_any_tag(line))
+}
+
+/// [`parse_tag`] for a tag in the form nearly every file writes, `[Name "value"]` (one
+/// space, no backslash in the value, `]` right after the closing quote), read without the
+/// general parser; `None` for anything else, which [`parse_any_tag`] reads (it gives the
+/// same answer for the common form).
+#[inline]
+fn parse_common_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    if line.first() != Some(&b'[') {
+        return None;
+    }
+    let name_len = line[1..].iter().take_while(|&&b| is_name_byte(b)).count();
+    let value_start = name_len + 3;
+    if name_len == 0 || line.get(name_len + 1..value_start) != Some(b" \"") {
+        return None;
+    }
+    let value_len = line[value_start..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')?;
+    let close = value_start + value_len;
+    (line[close] == b'"' && line.get(close + 1) == Some(&b']'))
+        .then(|| (&line[1..name_len + 1], &line[value_start..close], close + 2))
+}
+
+/// [`parse_tag`] for any form it accepts.
+fn parse_any_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let (after_quote, name) = tag_open(line).ok()?;
     let value_start = line.len() - after_quote.len();
     // Strict: the first unescaped quote, then `]`.
@@ -326,6 +353,10 @@ pub(crate) fn invisible_prefix(input: &[u8], pos: usize) -> usize {
 /// The length of the invisible characters (see [`invisible_prefix`]) between the start of
 /// the line and the tag pair at `pos`, if the line holds nothing else before it; else 0.
 pub fn invisible_before(input: &[u8], pos: usize) -> usize {
+    // Every invisible character ends in one of these bytes: most tags are passed at once.
+    if pos == 0 || !matches!(input.get(pos - 1), Some(0xBF | 0x8B | 0xA0)) {
+        return 0;
+    }
     let line = memchr::memrchr2(b'\n', b'\r', &input[..pos.min(input.len())]).map_or(0, |i| i + 1);
     if line < pos && invisible_prefix(input, line) == pos - line {
         pos - line
@@ -337,6 +368,34 @@ pub fn invisible_before(input: &[u8], pos: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_common_tag_form_reads_as_the_general_parser_reads_it() {
+        let alphabet = b"[]\" \\aZ_9 \t";
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut common = 0;
+        for len in 0..24 {
+            for _ in 0..3000 {
+                let mut line = b"[Ab \"".to_vec();
+                line.truncate(state as usize % 6);
+                for _ in 0..len {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    line.push(alphabet[(state % alphabet.len() as u64) as usize]);
+                }
+                if let Some(found) = parse_common_tag(&line) {
+                    common += 1;
+                    assert_eq!(Some(found), parse_any_tag(&line), "{line:?}");
+                }
+            }
+        }
+        assert!(common > 100, "the common form was hit {common} times");
+        assert_eq!(
+            parse_tag(b"[Event \"a\"] x"),
+            Some((&b"Event"[..], &b"a"[..], 11))
+        );
+    }
 
     #[test]
     fn tag_forms() {

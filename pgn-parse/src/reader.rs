@@ -298,7 +298,7 @@ impl<'a> Reader<'a> {
         self.names.clear();
         loop {
             let line_start = at_line_start(input, self.pos).then_some(self.pos);
-            if line_start.is_some() {
+            if line_start.is_some() && input.get(self.pos).is_some_and(|&b| starts_invisible(b)) {
                 self.pos += invisible_prefix(input, self.pos);
             }
             if input.get(self.pos) != Some(&b'[') {
@@ -317,7 +317,9 @@ impl<'a> Reader<'a> {
                 });
             };
             if let Some(line) = line_start.filter(|&l| l > start) {
-                if follows_blank_line(input, line) && self.names.contains(&name) {
+                let blank_before = blank_line_between(input, last_end, line);
+                debug_assert_eq!(blank_before, follows_blank_line(input, line));
+                if blank_before && self.names.contains(&name) {
                     self.pos = line;
                     break;
                 }
@@ -742,8 +744,10 @@ enum KnownWord {
     MoveNumber(usize),
 }
 
-/// The word at the start of `rest`, if it is one the one-pass path reads whole.
-#[inline]
+/// The word at the start of `rest`, if it is one the one-pass path reads whole. Always
+/// inlined: called out of line (as the inliner chose once `read_game` was generic over the
+/// library's observer loop) its result went through memory on every token.
+#[inline(always)]
 fn known_word(rest: &[u8]) -> Option<KnownWord> {
     let w = window(rest);
     if w[0].is_ascii_digit() {
@@ -965,6 +969,17 @@ fn trim_end(input: &[u8], start: usize, resume: usize) -> usize {
     end
 }
 
+/// Whether a blank line ends just before `line` (a line start), when only white space lies
+/// between `from` (just after a tag, so not on a blank line) and `line`: two line breaks
+/// between them (`\r\n` counted once), as [`follows_blank_line`] finds looking back.
+#[inline]
+fn blank_line_between(input: &[u8], from: usize, line: usize) -> bool {
+    let gap = &input[from..line];
+    let breaks = gap.iter().filter(|&&b| b == b'\n' || b == b'\r').count();
+    let crlf = gap.windows(2).filter(|w| w == b"\r\n").count();
+    breaks - crlf >= 2
+}
+
 /// `b` in every byte of a word.
 #[inline(always)]
 const fn splat(b: u8) -> u64 {
@@ -987,10 +1002,30 @@ enum Unclosed {
     Ambiguous(usize),
 }
 
+/// The `}` of a comment opened at `open` that is exactly a lichess clock, recognised by its
+/// shape: `{ [%clk H:MM:SS] }` (18 bytes; most comments of a lichess export). It holds no
+/// `}` or line break before its end, so [`scan_comment`] would find the same `}`.
+#[inline(always)]
+fn clock_comment_close(input: &[u8], open: usize) -> Option<usize> {
+    let w: &[u8; 18] = input.get(open..)?.first_chunk()?;
+    let digits = |range: std::ops::Range<usize>| w[range].iter().all(u8::is_ascii_digit);
+    (w.starts_with(b"{ [%clk ")
+        && digits(8..9)
+        && w[9] == b':'
+        && digits(10..12)
+        && w[12] == b':'
+        && digits(13..15)
+        && w.ends_with(b"] }"))
+    .then_some(open + 17)
+}
+
 /// Finds the `}` closing the comment opened at `open`. A comment that runs over a tag line
 /// that would start a game ([`is_boundary_line`]) is a comment quoting a game if it closes
 /// within [`crate::boundary::QUOTE_WINDOW`] ([`quoted_close`]), else unterminated.
 fn scan_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
+    if let Some(close) = clock_comment_close(input, open) {
+        return Ok(close);
+    }
     let mut p = open + 1;
     // Most comments are short (`{ [%clk 0:01:00] }`): look at the first bytes directly
     // before paying for a vectorised search.
@@ -1058,6 +1093,27 @@ mod tests {
             }
         }
         Err(Unclosed::Runs(input.len()))
+    }
+
+    #[test]
+    fn clock_comments_and_near_misses_scan_as_bytewise() {
+        let clock = b"{ [%clk 0:03:00] } 2. d4";
+        assert_eq!(clock_comment_close(clock, 0), Some(17));
+        // Every one-byte change of the clock comment (and a cut one) agrees with a bytewise
+        // scan, whether or not the shape still holds.
+        for i in 0..clock.len() {
+            for b in [b'}', b'\n', b'x', b'5', b':', b' ', b']'] {
+                let mut input = clock.to_vec();
+                input[i] = b;
+                assert_eq!(scan_comment(&input, 0), scan_comment_bytewise(&input, 0));
+            }
+            assert_eq!(
+                scan_comment(&clock[..i + 1], 0),
+                scan_comment_bytewise(&clock[..i + 1], 0)
+            );
+        }
+        assert_eq!(clock_comment_close(b"{ [%clk 0:03:00.5] }", 0), None);
+        assert_eq!(clock_comment_close(b"{ [%clk 10:03:00] }", 0), None);
     }
 
     #[test]

@@ -88,6 +88,14 @@ impl Annotations {
     /// turned to white's view with `mover` (left out when `mover` is `None`). Anything
     /// unreadable is ignored.
     pub fn parse_move(comment: &[u8], mover: Option<Color>) -> Annotations {
+        // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape: the
+        // loop below would find the one command and read its argument the same way.
+        if let Some(args) = lone_clock(comment) {
+            return Annotations {
+                clock: parse_clock(args),
+                ..Annotations::default()
+            };
+        }
         let mut found = Annotations::default();
         let mut rest = comment;
         let mut has_command = false;
@@ -175,6 +183,19 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
         from = at + 1;
     }
     None
+}
+
+/// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
+/// they stand here), else `None`.
+#[inline]
+fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
+    let w: &[u8; 16] = comment.try_into().ok()?;
+    let shape = w.starts_with(b" [%clk ")
+        && w[8] == b':'
+        && w[11] == b':'
+        && [7, 9, 10, 12, 13].iter().all(|&i| w[i].is_ascii_digit())
+        && w.ends_with(b"] ");
+    shape.then(|| &comment[7..14])
 }
 
 /// A clock or duration in one of the documented forms `h:mm:ss`, `h:mm:ss.f` and `m:ss`
@@ -361,6 +382,29 @@ fn parse_eval(text: &[u8]) -> Option<Eval> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_clock_comment_reads_as_the_general_loop_reads_it() {
+        let general = |c: &[u8]| {
+            // The same comment with a word after it takes the general loop.
+            let mut longer = c.to_vec();
+            longer.extend_from_slice(b"x ");
+            Annotations::parse(&longer)
+        };
+        for text in [
+            &b" [%clk 0:03:00] "[..],
+            b" [%clk 9:59:59] ",
+            b" [%clk 0:00:07] ",
+            b" [%clk 0:0a:00] ",
+            b" [%clk 0:03:00]  ",
+            b" [%clk 0:63:00] ",
+        ] {
+            assert_eq!(Annotations::parse(text), general(text), "{text:?}");
+        }
+        assert!(lone_clock(b" [%clk 0:03:00] ").is_some());
+        assert!(lone_clock(b" [%clk 0:0a:00] ").is_none());
+        assert_eq!(Annotations::parse(b" [%clk 1:02:03] ").clock, Some(3723.0));
+    }
 
     #[test]
     fn lichess_comments() {

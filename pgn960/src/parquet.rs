@@ -46,6 +46,10 @@ const BATCH_BYTES: u64 = 32 << 20;
 /// becomes many chunks, read in parallel, none holding the whole group's text.
 pub const ROWS_PER_CHUNK: u64 = 16_384;
 
+/// About how many bytes of rows one chunk of text is made from, at most (large rows make
+/// chunks of fewer rows; [`ROWS_PER_CHUNK`] lichess rows hold about 20 MB).
+const CHUNK_BYTES: u64 = 64 << 20;
+
 /// The 0-based row of a Parquet input that an absolute 1-based line of its text is on.
 pub fn row_of_line(line: u64) -> u64 {
     line.saturating_sub(1) / LINES_PER_ROW
@@ -283,6 +287,12 @@ impl ParquetGames {
         let mut reader = self
             .decoding(index, || builder.build())?
             .map_err(|e| bad(&e))?;
+        // `--max-game-bytes 0`: no limit.
+        let limit = if max_game_bytes == 0 {
+            usize::MAX
+        } else {
+            max_game_bytes
+        };
         let mut text = Vec::new();
         let mut value = String::new();
         while let Some(batch) = self.decoding(index, || reader.next())? {
@@ -290,13 +300,13 @@ impl ParquetGames {
             let columns = batch.columns();
             for row in 0..batch.num_rows() {
                 let size: usize = columns.iter().map(|c| cell_len(c, row)).sum();
-                let room = size.min(max_game_bytes).saturating_add(1024);
+                let room = size.min(limit).saturating_add(1024);
                 text.try_reserve(room).map_err(|_| {
                     bad(&format!(
                         "out of memory making the text of a {size}-byte row"
                     ))
                 })?;
-                if size > max_game_bytes {
+                if size > limit {
                     let why = format!(
                         "{ROW_TOO_LARGE} {} bytes (--max-game-bytes): its cells hold {}",
                         thousands(max_game_bytes as u64),
@@ -333,18 +343,28 @@ impl ParquetGames {
         Ok(text)
     }
 
+    /// Rows of row group `index` made into one chunk of text: [`ROWS_PER_CHUNK`], fewer when
+    /// its rows are large, so that a chunk's text is about [`CHUNK_BYTES`] (a group of eight
+    /// 48 MB rows was one chunk of 384 MB of text).
+    pub fn rows_per_chunk(&self, index: usize) -> u64 {
+        (CHUNK_BYTES / self.row_bytes(index)).clamp(1, ROWS_PER_CHUNK)
+    }
+
+    /// The average uncompressed bytes of a row of row group `index` (at least 1).
+    fn row_bytes(&self, index: usize) -> u64 {
+        let groups = self.metadata.metadata().row_groups();
+        groups.get(index).map_or(1, |group| {
+            let bytes = u64::try_from(group.total_byte_size()).unwrap_or(0);
+            let rows = u64::try_from(group.num_rows()).unwrap_or(0).max(1);
+            (bytes / rows).max(1)
+        })
+    }
+
     /// Rows decoded at a time from row group `index`: [`BATCH_ROWS`], fewer when its rows
     /// are large (from the group's uncompressed size), so that a batch's arrays hold about
     /// [`BATCH_BYTES`] whatever the rows hold.
     fn batch_rows(&self, index: usize) -> usize {
-        let groups = self.metadata.metadata().row_groups();
-        let Some(group) = groups.get(index) else {
-            return BATCH_ROWS;
-        };
-        let bytes = u64::try_from(group.total_byte_size()).unwrap_or(0);
-        let rows = u64::try_from(group.num_rows()).unwrap_or(0).max(1);
-        let per_row = (bytes / rows).max(1);
-        usize::try_from(BATCH_BYTES / per_row)
+        usize::try_from(BATCH_BYTES / self.row_bytes(index))
             .unwrap_or(BATCH_ROWS)
             .clamp(1, BATCH_ROWS)
     }

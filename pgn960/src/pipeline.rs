@@ -357,8 +357,8 @@ fn chunk_info(offset: usize, len: usize, source_bytes: u64) -> ChunkInfo {
     }
 }
 
-/// The next slice of a Parquet input's rows: at most [`crate::parquet::ROWS_PER_CHUNK`]
-/// rows of row group `next`, from `next_row` (a group of a million rows is read in
+/// The next slice of a Parquet input's rows: at most
+/// [`crate::parquet::ParquetGames::rows_per_chunk`] rows of row group `next`, from `next_row` (a group of a million rows is read in
 /// parallel, not made into one text); `None` after the last group.
 #[cfg(feature = "parquet")]
 fn row_group_slice(
@@ -373,7 +373,7 @@ fn row_group_slice(
     }
     let index = *next;
     let group_rows = games.row_group_rows(index);
-    let rows = *next_row..group_rows.min(*next_row + crate::parquet::ROWS_PER_CHUNK);
+    let rows = *next_row..group_rows.min(*next_row + games.rows_per_chunk(index));
     let group_bytes = games.row_group_bytes(index);
     // Offsets count the file's bytes row group by row group (a slice takes its share);
     // within a chunk they count the text built from it.

@@ -287,16 +287,45 @@ pub fn tree_section_from_json(json: &str, depth: u32, min_games: u64) -> Result<
     tree_section(roots, depth, min_games)
 }
 
-/// The section of a tree counted in this run, through the JSON `pgn960 tree` writes.
+/// The section of a tree counted in this run: the nodes `pgn960 tree` would write as JSON
+/// (the same walk, [`pgn960::tree::table::walk`]), taken as they are walked rather than
+/// written out and parsed back.
 pub fn tree_section_from_tree(
     tree: &pgn960::tree::Tree,
     depth: u32,
     min_games: u64,
 ) -> Result<TreeSection> {
     let opts = pgn960::tree::table::WriteOptions { depth, min_games };
-    let mut json = Vec::new();
-    pgn960::tree::table::write_json(tree, opts, &mut json)?;
-    let roots: Vec<JsonTreeNode> = serde_json::from_slice(&json)?;
+    let mut roots: Vec<JsonTreeNode> = Vec::new();
+    let open = std::cell::RefCell::new(Vec::<JsonTreeNode>::new());
+    pgn960::tree::table::walk(
+        tree,
+        opts,
+        &mut |visit| {
+            let r = visit.row;
+            open.borrow_mut().push(JsonTreeNode {
+                sp: r.sp,
+                san: r.san,
+                uci: r.uci,
+                games: r.games,
+                white_wins: r.white_wins,
+                draws: r.draws,
+                black_wins: r.black_wins,
+                moves: Vec::new(),
+            });
+            Ok(())
+        },
+        &mut || {
+            let mut open = open.borrow_mut();
+            if let Some(node) = open.pop() {
+                match open.last_mut() {
+                    Some(parent) => parent.moves.push(node),
+                    None => roots.push(node),
+                }
+            }
+            Ok(())
+        },
+    )?;
     tree_section(roots, depth, min_games)
 }
 

@@ -426,6 +426,18 @@ pq.write_table(pa.table({
     );
     assert!(text.contains("bad-row"), "{text}");
     assert!(text.contains("games read:                   5"), "{text}");
+    // No game limit (`--max-game-bytes 0`) is no limit for rows either.
+    let unlimited = pgn960()
+        .args(["--max-game-bytes", "0", "check", "--variant", "chess960"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let unlimited = String::from_utf8_lossy(&unlimited.stdout);
+    assert!(!unlimited.contains("too-large"), "{unlimited}");
+    assert!(
+        unlimited.contains("valid:                        2"),
+        "{unlimited}"
+    );
 
     // Dates and numbers become tags; `clean` writes PGN.
     let clean = dir.path().join("clean.pgn");

@@ -7,7 +7,8 @@
 //! - [`normal_holds`]: the documented rule for when the normal approximation is used
 //!   instead (every expected count at least [`MIN_EXPECTED`]);
 //! - [`permutation_chi2_p`]: a seeded Monte Carlo permutation p-value of a (stratified)
-//!   Pearson chi-square statistic, for tables too sparse for the chi-square law;
+//!   Pearson chi-square statistic, for tables too sparse for the chi-square law (random
+//!   tables with the observed margins drawn row by row, stopped sequentially);
 //! - [`SplitMix64`]: the seeded generator behind it.
 
 /// The smallest expected count (of every outcome that occurs, in the row and in the rest of
@@ -35,7 +36,7 @@ impl SplitMix64 {
     }
 
     /// A uniform number below `n` (> 0), by Lemire's multiply-shift (bias below 2⁻³² for
-    /// the sizes shuffled here).
+    /// the sizes drawn here).
     pub fn below(&mut self, n: u64) -> u64 {
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
@@ -185,62 +186,266 @@ pub fn pearson_chi2(rows: &[[u64; 3]]) -> f64 {
     chi2
 }
 
-/// The most games [`permutation_chi2_p`] is asked to shuffle (beyond: the chi-square law).
-pub const PERMUTATION_MAX_GAMES: u64 = 50_000_000;
+/// The most games [`permutation_chi2_p`] is asked to permute (2⁵⁰, where its floating-point
+/// arithmetic on counts stops being exact; beyond, the chi-square law).
+pub const PERMUTATION_MAX_GAMES: u64 = 1 << 50;
 
-/// How many permutations [`permutation_chi2_p`] runs over `games` games: 999 (a Monte
-/// Carlo error of 0.007 at p = 0.05) up to 100,000 games, then fewer so a table costs about
-/// 10⁸ shuffled games, never below 199.
-pub fn permutations_for(games: u64) -> u64 {
-    (100_000_000 / games.max(1)).clamp(199, 999)
+/// How many permutations [`permutation_chi2_p`] runs at most over a table of `rows` rows
+/// (all strata together): 999 (a Monte Carlo error of 0.007 at p = 0.05) up to 100,000
+/// rows, then fewer so a test costs about 10⁸ sampled rows, never below 199.
+pub fn permutations_for(rows: u64) -> u64 {
+    (100_000_000 / rows.max(1)).clamp(199, 999)
+}
+
+/// [`permutation_chi2_p`] stops once this many permuted statistics reach the observed one
+/// (Besag & Clifford 1991): the p-value h/l is then at least h/999, far above 5%, and
+/// a few dozen permutations settle it.
+pub const STOP_AFTER_AS_LARGE: u64 = 20;
+
+/// Rows of at most this many games are sampled game by game (an urn); larger rows by two
+/// hypergeometric draws ([`sample_hypergeometric`]).
+const URN_MAX_GAMES: u64 = 8;
+
+/// ln k! is tabled up to this k; beyond, statrs's `ln_factorial` (Stirling) is used.
+const LN_FACTORIAL_TABLE: u64 = 1 << 20;
+
+/// ln k! for k = 0..=n (tabled, up to [`LN_FACTORIAL_TABLE`]).
+struct LnFactorials(Vec<f64>);
+
+impl LnFactorials {
+    fn new(n: u64) -> LnFactorials {
+        let mut table = vec![0.0f64];
+        let mut sum = 0.0f64;
+        for k in 1..=n.min(LN_FACTORIAL_TABLE) {
+            sum += (k as f64).ln();
+            table.push(sum);
+        }
+        LnFactorials(table)
+    }
+
+    fn get(&self, k: u64) -> f64 {
+        usize::try_from(k)
+            .ok()
+            .and_then(|i| self.0.get(i).copied())
+            .unwrap_or_else(|| statrs::function::factorial::ln_factorial(k))
+    }
+
+    /// ln C(n, k), for k ≤ n.
+    fn ln_choose(&self, n: u64, k: u64) -> f64 {
+        self.get(n) - self.get(k) - self.get(n - k)
+    }
+}
+
+/// A uniform number in [0, 1) with 53 random bits.
+fn uniform(rng: &mut SplitMix64) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// One draw of the hypergeometric law: the successes among `draws` items drawn without
+/// replacement from `pop` items of which `succ` (≤ pop) are successes, `draws` ≤ pop. By
+/// inversion from the mode outward (the mode's probability from ln-factorials, the others
+/// by the ratio recursion of [`hypergeometric`]), so the cost grows with the law's spread,
+/// not with `pop` or `draws`.
+fn sample_hypergeometric(
+    pop: u64,
+    succ: u64,
+    draws: u64,
+    ln_factorials: &LnFactorials,
+    rng: &mut SplitMix64,
+) -> u64 {
+    let lo = (draws + succ).saturating_sub(pop);
+    let hi = succ.min(draws);
+    if lo >= hi {
+        return lo;
+    }
+    let (pop_f, succ_f, draws_f) = (pop as f64, succ as f64, draws as f64);
+    let fails_f = pop_f - succ_f - draws_f;
+    let mode = (((draws_f + 1.0) * (succ_f + 1.0) / (pop_f + 2.0)).floor() as u64).clamp(lo, hi);
+    let at_mode = (ln_factorials.ln_choose(succ, mode)
+        + ln_factorials.ln_choose(pop - succ, draws - mode)
+        - ln_factorials.ln_choose(pop, draws))
+    .exp();
+    let mut u = uniform(rng) - at_mode;
+    let (mut up, mut up_p, mut down, mut down_p) = (mode, at_mode, mode, at_mode);
+    while u > 0.0 {
+        let mut moved = false;
+        if up < hi {
+            let k = up as f64;
+            up_p *= (succ_f - k) * (draws_f - k) / ((k + 1.0) * (fails_f + k + 1.0));
+            up += 1;
+            u -= up_p;
+            if u <= 0.0 {
+                return up;
+            }
+            moved = true;
+        }
+        if down > lo {
+            let k = down as f64;
+            down_p *= k * (fails_f + k) / ((succ_f - k + 1.0) * (draws_f - k + 1.0));
+            down -= 1;
+            u -= down_p;
+            if u <= 0.0 {
+                return down;
+            }
+            moved = true;
+        }
+        if !moved {
+            // Rounding left a sliver of probability unassigned: give it to the mode.
+            return mode;
+        }
+    }
+    mode
+}
+
+/// One stratum of a permutation test: its rows' sizes and W/D/L totals, and the factors of
+/// Pearson's statistic, χ² = N·Σ_r (1/n_r)·Σ_c x_rc²/C_c − N.
+struct PermutedStratum {
+    sizes: Vec<u64>,
+    totals: [u64; 3],
+    inverse_sizes: Vec<f64>,
+    inverse_totals: [f64; 3],
+    games: f64,
+}
+
+impl PermutedStratum {
+    fn new(rows: &[[u64; 3]]) -> PermutedStratum {
+        let sizes: Vec<u64> = rows.iter().map(|r| r.iter().sum()).collect();
+        let mut totals = [0u64; 3];
+        for r in rows {
+            for (t, x) in totals.iter_mut().zip(r) {
+                *t += x;
+            }
+        }
+        PermutedStratum {
+            inverse_sizes: sizes
+                .iter()
+                .map(|&n| if n > 0 { 1.0 / n as f64 } else { 0.0 })
+                .collect(),
+            inverse_totals: totals.map(|t| if t > 0 { 1.0 / t as f64 } else { 0.0 }),
+            games: totals.iter().sum::<u64>() as f64,
+            sizes,
+            totals,
+        }
+    }
+
+    /// Pearson's statistic of a table with this stratum's margins (rows in `rows`, one per
+    /// size, in order).
+    fn chi2(&self, rows: impl Iterator<Item = [u64; 3]>) -> f64 {
+        let [a, b, c] = self.inverse_totals;
+        let sum: f64 = rows
+            .zip(&self.inverse_sizes)
+            .map(|(x, inv)| {
+                let [x, y, z] = x.map(|v| v as f64);
+                inv * (x * x * a + y * y * b + z * z * c)
+            })
+            .sum();
+        self.games * sum - self.games
+    }
+
+    /// Pearson's statistic of a random table with this stratum's margins, drawn from the
+    /// permutation law: row by row, the row's W/D/L drawn without replacement from the
+    /// results not yet dealt (game by game for small rows, else a hypergeometric draw of
+    /// the wins and then of the draws among the rest; the last row takes what is left).
+    fn sample_chi2(&self, ln_factorials: &LnFactorials, rng: &mut SplitMix64) -> f64 {
+        let mut left = self.totals;
+        let mut pop: u64 = left.iter().sum();
+        let last = self.sizes.len().saturating_sub(1);
+        let rows = self.sizes.iter().enumerate().map(|(i, &n)| {
+            let row = if i == last {
+                left
+            } else if n <= URN_MAX_GAMES {
+                let mut row = [0u64; 3];
+                for k in 0..n {
+                    let x = rng.below(pop - k);
+                    let outcome = usize::from(x >= left[0]) + usize::from(x >= left[0] + left[1]);
+                    row[outcome] += 1;
+                    left[outcome] -= 1;
+                }
+                row
+            } else {
+                let w = sample_hypergeometric(pop, left[0], n, ln_factorials, rng);
+                let d = sample_hypergeometric(pop - left[0], left[1], n - w, ln_factorials, rng);
+                let row = [w, d, n - w - d];
+                for (l, x) in left.iter_mut().zip(row) {
+                    *l -= x;
+                }
+                row
+            };
+            pop -= n;
+            row
+        });
+        self.chi2(rows)
+    }
+}
+
+/// A Monte Carlo permutation p-value, and how it was reached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PermutationP {
+    /// The observed statistic (Pearson's, summed over strata).
+    pub statistic: f64,
+    /// The p-value.
+    pub p: f64,
+    /// Permutations run (fewer than asked when stopped early).
+    pub permutations: u64,
+    /// Permuted statistics at least as large as the observed one.
+    pub as_large: u64,
 }
 
 /// A Monte Carlo permutation p-value of the stratified Pearson statistic Σ_s χ²_s (each
-/// stratum a K×3 table, rows in the same order): within each stratum the results are
-/// shuffled over its games (Fisher–Yates, [`SplitMix64`] seeded with `seed`), the rows'
-/// sizes kept, `permutations` times. Returns (observed statistic, p), with
-/// p = (1 + #{permuted ≥ observed}) / (1 + permutations), which is a valid p-value
-/// (Phipson & Smyth 2010).
-pub fn permutation_chi2_p(strata: &[Vec<[u64; 3]>], permutations: u64, seed: u64) -> (f64, f64) {
-    let observed: f64 = strata.iter().map(|s| pearson_chi2(s)).sum();
-    let mut rng = SplitMix64(seed);
-    let mut decks: Vec<(Vec<u8>, Vec<u64>)> = strata
+/// stratum a K×3 table, rows in the same order), under the null that within each stratum
+/// the results were shuffled at random over its games.
+///
+/// A permutation of the results over the games gives a random table with the observed
+/// margins, from the multivariate hypergeometric law; such tables are drawn directly, row
+/// by row (Patefield 1981, *Applied Statistics* 30:91, algorithm AS 159, here for three
+/// columns), at a cost per permutation that grows with the rows, not the games.
+/// [`SplitMix64`] seeded with `seed`: the same table gives the same p.
+///
+/// Sequential stopping (Besag & Clifford 1991, *Biometrika* 78:301): the permutations stop
+/// once [`STOP_AFTER_AS_LARGE`] = h permuted statistics reach the observed one, after l
+/// permutations, with p = h/l; otherwise all `max_permutations` = B run and
+/// p = (1 + #{permuted ≥ observed}) / (1 + B) (Phipson & Smyth 2010). Both are valid
+/// p-values; stopping early only happens when p is well above any level of interest.
+/// Tables of more than [`PERMUTATION_MAX_GAMES`] games are not for this function.
+pub fn permutation_chi2_p(
+    strata: &[Vec<[u64; 3]>],
+    max_permutations: u64,
+    seed: u64,
+) -> PermutationP {
+    let statistic: f64 = strata.iter().map(|s| pearson_chi2(s)).sum();
+    let parts: Vec<PermutedStratum> = strata.iter().map(|s| PermutedStratum::new(s)).collect();
+    let largest = parts.iter().map(|s| s.games as u64).max().unwrap_or(0);
+    let ln_factorials = LnFactorials::new(largest);
+    // The observed statistic by the same arithmetic as the permuted ones.
+    let observed: f64 = parts
         .iter()
-        .map(|rows| {
-            let mut deck = Vec::new();
-            for outcome in 0..3u8 {
-                let count: u64 = rows.iter().map(|r| r[usize::from(outcome)]).sum();
-                deck.extend(std::iter::repeat_n(outcome, count as usize));
-            }
-            let sizes = rows.iter().map(|r| r.iter().sum()).collect();
-            (deck, sizes)
-        })
-        .collect();
+        .zip(strata)
+        .map(|(part, rows)| part.chi2(rows.iter().copied()))
+        .sum();
     let tolerance = 1e-9 * observed.abs().max(1.0);
-    let mut at_least = 0u64;
-    let mut table = Vec::new();
-    for _ in 0..permutations {
-        let mut statistic = 0.0;
-        for (deck, sizes) in &mut decks {
-            for i in (1..deck.len()).rev() {
-                let j = rng.below(i as u64 + 1) as usize;
-                deck.swap(i, j);
-            }
-            table.clear();
-            let mut start = 0usize;
-            for &size in sizes.iter() {
-                let mut row = [0u64; 3];
-                for &g in &deck[start..start + size as usize] {
-                    row[usize::from(g)] += 1;
-                }
-                start += size as usize;
-                table.push(row);
-            }
-            statistic += pearson_chi2(&table);
+    let mut rng = SplitMix64(seed);
+    let mut as_large = 0u64;
+    for run in 1..=max_permutations {
+        let permuted: f64 = parts
+            .iter()
+            .map(|part| part.sample_chi2(&ln_factorials, &mut rng))
+            .sum();
+        as_large += u64::from(permuted >= observed - tolerance);
+        if as_large == STOP_AFTER_AS_LARGE && run < max_permutations {
+            return PermutationP {
+                statistic,
+                p: as_large as f64 / run as f64,
+                permutations: run,
+                as_large,
+            };
         }
-        at_least += u64::from(statistic >= observed - tolerance);
     }
-    (observed, (1 + at_least) as f64 / (1 + permutations) as f64)
+    PermutationP {
+        statistic,
+        p: (1 + as_large) as f64 / (1 + max_permutations) as f64,
+        permutations: max_permutations,
+        as_large,
+    }
 }
 
 #[cfg(test)]
@@ -292,17 +497,76 @@ mod tests {
 
     #[test]
     fn permutation_p_is_seeded_and_sensible() {
+        // Nothing as large in 999 permutations: p = 1/1000, every permutation run.
         let strong = vec![vec![[20, 0, 0], [0, 0, 20], [10, 0, 10]]];
-        let (chi2, p) = permutation_chi2_p(&strong, 199, 1);
-        assert!(chi2 > 30.0 && p == 1.0 / 200.0, "{chi2} {p}");
+        let t = permutation_chi2_p(&strong, 999, 1);
+        assert!(t.statistic > 30.0, "{t:?}");
+        assert_eq!((t.p, t.permutations, t.as_large), (1.0 / 1000.0, 999, 0));
+        // Every permuted table is as large: stopped after h permutations with p = 1.
         let none = vec![vec![[5, 5, 5], [5, 5, 5]]];
-        let (chi2, p) = permutation_chi2_p(&none, 199, 1);
-        assert_eq!((chi2, p), (0.0, 1.0));
+        let t = permutation_chi2_p(&none, 999, 1);
+        assert_eq!(t.statistic, 0.0);
+        assert_eq!(
+            (t.p, t.permutations, t.as_large),
+            (1.0, STOP_AFTER_AS_LARGE, STOP_AFTER_AS_LARGE)
+        );
         assert_eq!(
             permutation_chi2_p(&strong, 50, 7),
             permutation_chi2_p(&strong, 50, 7)
         );
         assert_eq!(permutations_for(1000), 999);
         assert_eq!(permutations_for(10_000_000), 199);
+    }
+
+    #[test]
+    fn sampled_rows_follow_the_hypergeometric_law() {
+        // Draws by inversion (large rows) and by the urn (small rows) against the exact law:
+        // each probability within 5 standard errors over 200,000 draws.
+        let ln_factorials = LnFactorials::new(200);
+        let mut rng = SplitMix64(5);
+        for (pop, succ, draws) in [
+            (200u64, 60u64, 30u64),
+            (50, 2, 2),
+            (200, 190, 40),
+            (9, 4, 9),
+        ] {
+            let (first, law) = hypergeometric(pop, succ, draws);
+            let mut seen = vec![0u64; law.len()];
+            let runs = 200_000u64;
+            for _ in 0..runs {
+                let k = sample_hypergeometric(pop, succ, draws, &ln_factorials, &mut rng);
+                seen[(k - first) as usize] += 1;
+            }
+            for (p, n) in law.iter().zip(&seen) {
+                let se = (p * (1.0 - p) / runs as f64).sqrt();
+                let share = *n as f64 / runs as f64;
+                assert!(
+                    (share - p).abs() <= 5.0 * se + 1e-12,
+                    "{pop} {succ} {draws}: {share} vs {p}"
+                );
+            }
+        }
+        // A whole stratum: the sampled table keeps the margins, and its χ² matches
+        // pearson_chi2 of the same table.
+        let rows = [[3u64, 9, 1], [1, 1, 0], [20, 2, 9], [0, 4, 0]];
+        let part = PermutedStratum::new(&rows);
+        assert!((part.chi2(rows.iter().copied()) - pearson_chi2(&rows)).abs() < 1e-9);
+        let ln_factorials = LnFactorials::new(50);
+        for _ in 0..100 {
+            let chi2 = part.sample_chi2(&ln_factorials, &mut rng);
+            assert!(chi2.is_finite() && chi2 > -1e-9, "{chi2}");
+        }
+    }
+
+    #[test]
+    fn permutation_p_matches_the_exact_permutation_law() {
+        // Two rows of 4 games from 4 wins and 4 losses: χ² depends on the wins k of the
+        // first row only; P(χ² ≥ χ²(k = 3)) = P(k ∈ {0, 1, 3, 4}) = 34/70.
+        let t = permutation_chi2_p(&[vec![[3, 0, 1], [1, 0, 3]]], 999, 11);
+        let se = (t.p * (1.0 - t.p) / t.permutations as f64).sqrt();
+        assert!((t.p - 34.0 / 70.0).abs() < 4.0 * se, "{t:?}");
+        // p = 2/70 at k = 4: no early stop (20 as large needs about 700 permutations).
+        let t = permutation_chi2_p(&[vec![[4, 0, 0], [0, 0, 4]]], 999, 11);
+        assert!((t.p - 2.0 / 70.0).abs() < 0.012, "{t:?}");
     }
 }

@@ -224,9 +224,13 @@ impl<'a> GameObserver<'a> for StatsObserver<'_> {
     }
 }
 
-/// Whether a comment has a `%eval` command (a quick look before parsing it).
+/// Whether a comment has a `%eval` command (a quick look before parsing it). A plain byte
+/// loop: most comments are a clock of a dozen bytes, too short for memchr's vector search
+/// to repay its setup (it cost 8% of `stats` on lichess files).
 fn has_eval(text: &[u8]) -> bool {
-    memchr::memchr_iter(b'%', text).any(|i| text[i + 1..].starts_with(b"eval"))
+    text.iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'%' && text[i + 1..].starts_with(b"eval"))
 }
 
 /// What counting needs of a valid game.
@@ -322,5 +326,21 @@ fn count_game(
             black: name(b"Black"),
             winner,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_eval;
+
+    #[test]
+    fn eval_commands_are_seen() {
+        assert!(has_eval(b" [%eval 0.68] [%clk 0:03:00] "));
+        assert!(has_eval(b" [%clk 0:03:00] [%eval #-3] "));
+        assert!(has_eval(b"%eval"));
+        assert!(!has_eval(b" [%clk 0:03:00] "));
+        assert!(!has_eval(b"eval 0.3 %"));
+        assert!(!has_eval(b"% eval"));
+        assert!(!has_eval(b""));
     }
 }

@@ -442,10 +442,12 @@ pub struct Homogeneity {
     pub cells_below_5: usize,
     /// `"chi-square"` (the asymptotic law) or `"permutation"` (Monte Carlo, seeded).
     pub method: &'static str,
-    /// The number of permutations, with `method` = permutation.
+    /// The number of permutations run, with `method` = permutation (at most 999; fewer when
+    /// stopped early, which happens only when p is far above 5%).
     pub permutations: Option<u64>,
     /// The Monte Carlo standard error √(p(1 − p)/B) of a permutation p-value from B
-    /// permutations (p kept within [1/(B+1), 1 − 1/(B+1)], so a p of 1 does not claim 0).
+    /// permutations run (p kept within [1/(B+1), 1 − 1/(B+1)], so a p of 1 does not claim
+    /// 0).
     pub monte_carlo_se: Option<f64>,
     /// Strata that contribute to the test (1 for one table).
     pub strata: usize,
@@ -508,13 +510,14 @@ pub fn homogeneity(rows: &[Wdl]) -> Option<Homogeneity> {
 ///
 /// Which law gives the p-value: the chi-square law when every stratum meets Cochran's rule
 /// (no expected count below 1, at most 20% below 5: Cochran 1954, *Biometrics* 10:417;
-/// Agresti §3.2.4); otherwise the permutation law, by Monte Carlo ([`exact::permutation_chi2_p`]:
-/// results shuffled over the games within strata, [`exact::permutations_for`] permutations,
-/// seed [`PERMUTATION_SEED`]), reported with its number of permutations and Monte Carlo
-/// standard error. Beyond [`exact::PERMUTATION_MAX_GAMES`] games the chi-square law is
-/// used whatever the expected counts (the shuffles would cost too much), and `method` says
-/// so. Per-SP tables are sparse (a few games an SP is common), where the
-/// chi-square law can be far off either way; the permutation p-value is valid at any size.
+/// Agresti §3.2.4); otherwise the permutation law, by Monte Carlo
+/// ([`exact::permutation_chi2_p`]: random tables with each stratum's margins, at most
+/// [`exact::permutations_for`] permutations, stopped early once
+/// [`exact::STOP_AFTER_AS_LARGE`] reach the observed statistic, seed [`PERMUTATION_SEED`]),
+/// reported with the number of permutations run and the Monte Carlo standard error.
+/// Beyond [`exact::PERMUTATION_MAX_GAMES`] (2⁵⁰) games the chi-square law is used
+/// whatever the expected counts, and `method` says so. Per-SP tables are sparse (a few games an SP is common), where the chi-square law can be
+/// far off either way; the permutation p-value is valid at any size.
 pub fn stratified_homogeneity(strata: &[Vec<Wdl>]) -> Option<Homogeneity> {
     let parts: Vec<StratumChi2> = strata.iter().filter_map(|s| stratum_chi2(s)).collect();
     if parts.is_empty() {
@@ -537,9 +540,10 @@ pub fn stratified_homogeneity(strata: &[Vec<Wdl>]) -> Option<Homogeneity> {
         let chi2: f64 = tables.iter().map(|t| exact::pearson_chi2(t)).sum();
         (chi2, chi2_sf(chi2, df)?, None)
     } else {
-        let b = exact::permutations_for(games);
-        let (chi2, p) = exact::permutation_chi2_p(&tables, b, PERMUTATION_SEED);
-        (chi2, p, Some(b))
+        let rows = tables.iter().map(|t| t.len() as u64).sum();
+        let b = exact::permutations_for(rows);
+        let t = exact::permutation_chi2_p(&tables, b, PERMUTATION_SEED);
+        (t.statistic, t.p, Some(t.permutations))
     };
     let all = column_totals(&strata.iter().flatten().copied().collect::<Vec<_>>());
     let rows = (0..strata.iter().map(Vec::len).max().unwrap_or(0))
@@ -949,10 +953,9 @@ mod tests {
         );
         let h = homogeneity(&rows).unwrap();
         assert_eq!((h.df, h.rows, h.outcomes, h.cells_below_5), (1, 2, 2, 4));
-        assert_eq!(
-            (h.method, h.permutations, h.strata),
-            ("permutation", Some(999), 1)
-        );
+        assert_eq!((h.method, h.strata), ("permutation", 1));
+        // p near ½: stopped early, after about 2·20 permutations.
+        assert!(h.permutations.is_some_and(|b| b < 999), "{h:?}");
         assert!(close(h.chi2, 2.0, 1e-14));
         let se = h.monte_carlo_se.unwrap();
         assert!((h.p - 34.0 / 70.0).abs() < 4.0 * se, "{} ± {se}", h.p);

@@ -53,7 +53,7 @@ reject_reasons! {
     BadVariation => "bad-variation", "An illegal, ambiguous or malformed move inside a variation.";
     TooShort => "too-short", "Fewer main-line plies than asked for (`--min-plies`).";
     BadRow => "bad-row", "A Parquet row that holds no one game: its `movetext` is null or goes on after its result.";
-    TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole).";
+    TooLarge => "too-large", "A game larger than `--max-game-bytes` (read in pieces, never held whole, and copied to the rejects whole), or a Parquet row whose cells hold more (its text not made).";
 }
 
 impl fmt::Display for RejectReason {

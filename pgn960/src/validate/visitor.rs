@@ -95,6 +95,7 @@ impl<'a> Validator<'a> {
         }
     }
 
+    #[inline]
     fn replay(&mut self) -> Option<&mut Replay> {
         match &mut self.state {
             State::Replaying(replay) if !replay.has_failed() => Some(replay),
@@ -106,6 +107,7 @@ impl<'a> Validator<'a> {
     /// `--max-game-bytes`: it is then decided as too-large, and the moves after that point
     /// are not replayed or recorded (a mapped game is read whole, and its records would
     /// grow with it).
+    #[inline]
     fn replay_at(&mut self, offset: usize) -> Option<&mut Replay> {
         let limit = self.opts.max_game_bytes;
         if limit > 0 && offset.saturating_sub(self.game_start) > limit {
@@ -151,6 +153,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
     fn wants_decoded_san(&self) -> bool {
         self.decode_san
     }
+    #[inline(always)]
     fn decoded_san(&mut self, san: DecodedSan, raw: &'a [u8], offset: usize) {
         if let Some(replay) = self.replay_at(offset) {
             match core_san(san) {
@@ -164,6 +167,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
             replay.null_move(offset);
         }
     }
+    #[inline(always)]
     fn comment(&mut self, text: &'a [u8], offset: usize) {
         if let Some(replay) = self.replay_at(offset) {
             replay.comment(text);
