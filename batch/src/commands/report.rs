@@ -10,7 +10,7 @@ use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
-use pgn960::stats::table::Winner;
+use pgn960::stats::table::{strata_noun, Winner};
 use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
@@ -53,6 +53,12 @@ pub struct ReportArgs {
     /// Count classical games (not marked Chess960, standard start) as SP 518.
     #[arg(long, conflicts_with = "from_stats")]
     pub include_classical: bool,
+    /// Test the SPs within strata, as `stats --strata` does: the overall verdict compares
+    /// an SP with the other SPs of the same event (or speed) only, with a caveat on the
+    /// banner when the table taken as one would say "Yes" but no stratum does. `none`: one
+    /// table. Pages built --from-stats are tested as one table.
+    #[arg(long, value_enum, value_name = "KEY", default_value = "event")]
+    pub strata: crate::commands::stats::StrataKey,
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
@@ -147,6 +153,7 @@ struct Plan<'a> {
     missing_variant: MissingVariant,
     band_width: u32,
     max_game_bytes: usize,
+    strata: Option<ByKey>,
 }
 
 fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
@@ -231,6 +238,17 @@ impl Plan<'_> {
         for ((_, cells), value) in out.tally.cuts.iter_mut().zip(values) {
             let cell = cells.entry(value).or_default().entry(sp).or_default();
             cell.add(winner, facts.ratings);
+        }
+        if let Some(by) = self.strata {
+            let value = KeyValue::of(by, tags, facts, self.band_width);
+            let (_, cells) = out
+                .tally
+                .strata
+                .get_or_insert_with(|| (strata_noun(by), BTreeMap::new()));
+            let cell = cells
+                .entry((value_rank(&value), value.label()))
+                .or_default();
+            cell.entry(sp).or_default().add(winner, facts.ratings);
         }
         out.counted += 1;
     }
@@ -398,6 +416,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         missing_variant: globals.variant,
         band_width: args.band_width,
         max_game_bytes: globals.max_game_bytes,
+        strata: args.strata.by_key(),
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);

@@ -56,10 +56,18 @@ pub struct StatsArgs {
     #[arg(long)]
     pub headers_only: bool,
     /// Cut the tables by these keys (comma-separated): time-control, month, year,
-    /// rating-band, event, white, black. Long format: the key columns first, 960 rows per
-    /// combination of key values present.
+    /// rating-band, event, white, black. Long format: the key columns first, then one row
+    /// per SP with games in each combination of key values present. A name longer than 200
+    /// bytes is cut, marked "…[truncated]", and the summary says how many games had one.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "KEY")]
     pub by: Vec<ByKey>,
+    /// Test the SPs within strata: an SP is compared with the other SPs of the same event
+    /// (or speed) only, and the verdict says so — with a caveat when the table taken as one
+    /// would say "Yes" but no stratum does (mixing events with different draw rates, each
+    /// with its own SPs, makes SPs look different). `none`: one table. Tables merged with
+    /// --merge keep no strata and are tested as one table.
+    #[arg(long, value_enum, value_name = "KEY", default_value = "event")]
+    pub strata: StrataKey,
     /// With --by rating-band: the width of a band of the mean rating of both players.
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     pub band_width: u32,
@@ -75,7 +83,7 @@ pub struct StatsArgs {
         long,
         conflicts_with_all = [
             "include_classical", "headers_only", "min_elo", "max_elo_diff", "min_plies",
-            "speeds", "since", "until", "pairs",
+            "speeds", "since", "until", "pairs", "strata",
         ]
     )]
     pub merge: bool,
@@ -98,6 +106,28 @@ pub struct StatsArgs {
     pub read: crate::args::ReadOptions,
 }
 
+/// What the significance tests of `stats` and `report` are stratified by (`--strata`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrataKey {
+    /// The Event tag.
+    Event,
+    /// The speed (bullet, blitz, rapid, classical, from the TimeControl tag).
+    TimeControl,
+    /// No strata: one table.
+    None,
+}
+
+impl StrataKey {
+    /// The `--by` key of the strata (`None`: one table).
+    pub fn by_key(self) -> Option<ByKey> {
+        match self {
+            StrataKey::Event => Some(ByKey::Event),
+            StrataKey::TimeControl => Some(ByKey::TimeControl),
+            StrataKey::None => None,
+        }
+    }
+}
+
 /// The summary of a stats run.
 #[derive(Debug, Default, Serialize)]
 pub struct StatsSummary {
@@ -110,6 +140,8 @@ pub struct StatsSummary {
     /// Counted games whose Result contradicted their final checkmate or stalemate: counted
     /// with the result the position gives (0 with --headers-only, which trusts the tag).
     pub results_corrected: u64,
+    /// Counted games with a --by name cut at 200 bytes ("…[truncated]").
+    pub keys_truncated: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<&'static str, u64>,
     /// The --by key columns, in order.
@@ -225,6 +257,7 @@ fn stats_options(args: &StatsArgs, globals: Globals) -> StatsOptions {
         headers_only: args.headers_only,
         by: args.by.clone(),
         band_width: args.band_width,
+        strata: args.strata.by_key(),
         pairs: args.pairs.is_some(),
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
@@ -244,6 +277,7 @@ fn count_games(
     let options = stats_options(args, globals);
     let mut driver = Driver::new(&args.inputs, globals)?;
     let mut counts = StatsCounts::new(args.by.clone());
+    counts.tables.strata = options.strata;
     driver.run(
         |bytes, origin| count_chunk(bytes, origin, &options),
         |_, mut chunk, _| {
@@ -260,6 +294,7 @@ fn count_games(
     summary.counted = counts.counted;
     summary.counted_double_chess960 = counts.counted_double_chess960;
     summary.results_corrected = counts.results_corrected;
+    summary.keys_truncated = counts.keys_truncated;
     summary.excluded = counts.excluded_by_name();
     Ok(counts.tables)
 }
@@ -365,6 +400,12 @@ fn summary_text(args: &StatsArgs, summary: &StatsSummary) -> String {
         ));
     }
     text.push('\n');
+    if summary.keys_truncated > 0 {
+        text.push_str(&format!(
+            "--by names longer than 200 bytes cut and marked \"…[truncated]\" in {} games\n",
+            summary.keys_truncated
+        ));
+    }
     if summary.counted + summary.counted_double_chess960 == 0 {
         text.push_str(&nothing_counted(summary));
     }

@@ -12,7 +12,9 @@ pub mod tables;
 
 use pgn960::select::Speed;
 use pgn960::stats::by::KeyValue;
-use pgn960::stats::significance::{analyse, Funnel, Homogeneity, Wdl, ALPHA};
+use pgn960::stats::significance::{
+    analyse, analyse_within, pooled, sp_tests, Funnel, Homogeneity, Wdl, ALPHA,
+};
 use pgn960::stats::table::{back_rank, SpCounts, SpRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -89,6 +91,10 @@ pub struct Overview {
     pub verdict: String,
     /// The q-value threshold SPs are named at.
     pub alpha: f64,
+    /// With strata: the caveat when the table taken as one would say "Yes" but no stratum
+    /// does (also at the end of `verdict`), shown apart on the banner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
 }
 
 /// One start position's row.
@@ -250,6 +256,9 @@ pub struct Tally {
     pub pairs: BTreeMap<(u16, u16), SpCounts>,
     /// Per cut key (in page order): per value (in table order, with its sort key): per SP.
     pub cuts: Vec<(String, CutCells)>,
+    /// The strata of the overall verdict (`--strata`): their name in a sentence ("event")
+    /// and per stratum value its SPs' counts; `None`: one table.
+    pub strata: Option<(String, CutCells)>,
 }
 
 impl Default for Tally {
@@ -258,6 +267,7 @@ impl Default for Tally {
             overall: vec![SpCounts::default(); 960],
             pairs: BTreeMap::new(),
             cuts: Vec::new(),
+            strata: None,
         }
     }
 }
@@ -271,19 +281,48 @@ impl Tally {
         for (key, c) in other.pairs {
             self.pairs.entry(key).or_default().merge(&c);
         }
+        if let Some((noun, values)) = other.strata {
+            let (_, mine) = self.strata.get_or_insert_with(|| (noun, BTreeMap::new()));
+            merge_cells(mine, values);
+        }
         for (key, values) in other.cuts {
             let Some((_, mine)) = self.cuts.iter_mut().find(|(k, _)| *k == key) else {
                 self.cuts.push((key, values));
                 continue;
             };
-            for (value, by_sp) in values {
-                let cell = mine.entry(value).or_default();
-                for (sp, c) in by_sp {
-                    cell.entry(sp).or_default().merge(&c);
-                }
-            }
+            merge_cells(mine, values);
         }
     }
+}
+
+/// Adds the cells `values` to `mine`.
+fn merge_cells(mine: &mut CutCells, values: CutCells) {
+    for (value, by_sp) in values {
+        let cell = mine.entry(value).or_default();
+        for (sp, c) in by_sp {
+            cell.entry(sp).or_default().merge(&c);
+        }
+    }
+}
+
+/// The analysis of the overall table: within the tally's strata when it has them.
+fn overall_analysis(tally: &Tally, wdl: &[Wdl]) -> pgn960::stats::significance::Analysis {
+    let Some((noun, cells)) = &tally.strata else {
+        return analyse(wdl);
+    };
+    let tables: Vec<Vec<Wdl>> = cells
+        .values()
+        .map(|by_sp| {
+            let mut table = vec![Wdl::default(); 960];
+            for (&sp, c) in by_sp {
+                if let Some(slot) = table.get_mut(usize::from(sp)) {
+                    *slot = Wdl::from(c);
+                }
+            }
+            table
+        })
+        .collect();
+    analyse_within(&tables, noun)
 }
 
 /// Games per point of the funnel's outline.
@@ -299,7 +338,7 @@ impl Page {
             .map(|(sp, c)| SpRow::new(sp as u16, None, back_rank(sp as u16), c))
             .collect();
         let wdl: Vec<Wdl> = tally.overall.iter().map(Wdl::from).collect();
-        let analysis = analyse(&wdl);
+        let analysis = overall_analysis(tally, &wdl);
         let sps = rows
             .iter()
             .zip(&analysis.tests)
@@ -352,6 +391,7 @@ impl Page {
                 homogeneity: analysis.homogeneity,
                 significant: analysis.verdict.significant,
                 verdict: analysis.verdict.text,
+                caveat: analysis.verdict.caveat,
                 alpha: ALPHA,
             },
             funnel,
@@ -400,10 +440,13 @@ fn cut_value(value: &str, by_sp: &BTreeMap<u16, SpCounts>) -> CutValue {
         }
     }
     let wdl: Vec<Wdl> = all.iter().map(Wdl::from).collect();
-    let analysis = analyse(&wdl);
+    // The page shows a cut's per-SP q-values, not its homogeneity test: only the per-SP
+    // tests are run (the permutation test was most of `report`'s time).
+    let tests = sp_tests(&wdl);
+    let pool = pooled(&wdl);
     let rows = all
         .iter()
-        .zip(&analysis.tests)
+        .zip(&tests)
         .enumerate()
         .filter(|(_, (c, _))| c.games > 0)
         .map(|(sp, (c, t))| {
@@ -423,8 +466,8 @@ fn cut_value(value: &str, by_sp: &BTreeMap<u16, SpCounts>) -> CutValue {
         .collect();
     CutValue {
         value: value.to_string(),
-        games: analysis.pooled.games,
-        score: analysis.pooled.score,
+        games: pool.games,
+        score: pool.score,
         rows,
     }
 }

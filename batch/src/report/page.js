@@ -71,6 +71,10 @@
     v.textContent = o.verdict;
     const h = o.homogeneity;
     if (o.significant > 0 || (h && h.p < ALPHA)) v.classList.add("differs");
+    if (o.caveat) {
+      v.textContent = o.verdict.slice(0, o.verdict.length - o.caveat.length).trim();
+      v.after(el("p", { class: "verdict caveat", text: o.caveat }));
+    }
     document.getElementById("version").textContent = DATA.version;
   }
 

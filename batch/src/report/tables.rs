@@ -86,12 +86,24 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
         cuts: keys.iter().map(|k| (k.clone(), BTreeMap::new())).collect(),
     };
     let by: Vec<Option<ByKey>> = keys.iter().map(|k| ByKey::from_column(k)).collect();
+    let mut seen: BTreeMap<(Vec<String>, u16, Option<u16>), usize> = BTreeMap::new();
+    let mut rows = 0usize;
     for (i, record) in reader.records().enumerate() {
-        let at = || format!("{}: row {}", path.display(), i + 2);
+        let at = || format!("{}: line {}", path.display(), i + 2);
         let record = record.with_context(|| format!("{}: not a CSV row", at()))?;
         let row: StatsRecord = record
             .deserialize(Some(&headers))
             .with_context(|| format!("{}: not a pgn960 stats row", at()))?;
+        let labels = record.iter().take(sp_col).map(str::to_string).collect();
+        if let Some(first) = seen.insert((labels, row.sp, row.black_sp), i + 2) {
+            bail!(
+                "{}: the row of SP {} is there twice (first on line {first}): a table of \
+                 pgn960 stats has one row per cell and SP",
+                at(),
+                row.sp
+            );
+        }
+        rows += 1;
         let counts = row.counts();
         counts
             .check()
@@ -120,6 +132,14 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
                 add(cell.entry(row.sp).or_default(), &counts, &at)?;
             }
         }
+    }
+    if keys.is_empty() && !pairs && rows != 960 {
+        bail!(
+            "{}: line {}: the table ends after {rows} rows; an SP table of pgn960 stats \
+             without --by has 960, one per SP",
+            path.display(),
+            rows + 1
+        );
     }
     Ok(sums)
 }

@@ -183,6 +183,7 @@ fn by_event(inputs: &[std::path::PathBuf]) -> BTreeMap<String, Vec<Wdl>> {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let (w, d, l) = (col("white_wins"), col("draws"), col("black_wins"));
+    let sp = col("sp");
     let mut events: BTreeMap<String, Vec<Wdl>> = BTreeMap::new();
     for line in lines {
         // Event names here have no commas or quotes; the numeric columns are counted from
@@ -190,10 +191,11 @@ fn by_event(inputs: &[std::path::PathBuf]) -> BTreeMap<String, Vec<Wdl>> {
         let fields: Vec<&str> = line.split(',').collect();
         let shift = fields.len() - header.len();
         let get = |i: usize| fields[i + shift].parse::<u64>().unwrap();
-        events
+        // Long format: the SPs with games of each event; the others are empty rows.
+        let table = events
             .entry(fields[0].to_string())
-            .or_default()
-            .push(Wdl::new(get(w), get(d), get(l)));
+            .or_insert_with(|| vec![Wdl::default(); 960]);
+        table[get(sp) as usize] = Wdl::new(get(w), get(d), get(l));
     }
     events
 }

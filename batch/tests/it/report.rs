@@ -172,6 +172,19 @@ fn report_counts_cuts_and_matches_from_stats() {
         .assert()
         .success();
     let other = page_data(&std::fs::read_to_string(&from_tables).unwrap());
+    // Tables keep no strata: the page from them equals the page of the games tested as one
+    // table (--strata none); the default page tests within events and says so.
+    let verdict = data["overview"]["verdict"].as_str().unwrap();
+    assert!(verdict.contains("strata by event"), "{verdict}");
+    let one_table = dir.path().join("one-table.html");
+    pgn960()
+        .arg("report")
+        .arg(&pgn)
+        .args(["--strata", "none", "-o"])
+        .arg(&one_table)
+        .assert()
+        .success();
+    let data = page_data(&std::fs::read_to_string(&one_table).unwrap());
     assert_eq!(other["sps"], data["sps"]);
     assert_eq!(other["overview"], data["overview"]);
     assert_eq!(other["funnel"], data["funnel"]);

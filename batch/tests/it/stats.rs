@@ -265,7 +265,7 @@ fn merging_checks_what_it_is_given() {
     std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
     fails(
         &["--merge".as_ref(), &os(&bad)],
-        "row 2: white_wins + draws + black_wins",
+        "line 2: white_wins + draws + black_wins",
     );
     // Sums past the counters' range.
     let mut cells: Vec<String> = text
@@ -437,4 +437,81 @@ fn tag_only_games_are_counted_by_headers_only() {
         .filter(|l| l.contains("no-moves") && l.contains("the Result tag says \"\""))
         .count();
     assert_eq!(named as u64, totals[0], "{}", &tsv[..tsv.len().min(500)]);
+}
+
+/// The verdict sentence `stats` prints for `inputs` with `args`, and the --report JSON.
+fn verdict_of(args: &[&str], input: &Path, dir: &Path) -> (String, serde_json::Value) {
+    let report = dir.join("r.json");
+    let result = pgn960()
+        .arg("stats")
+        .arg(input)
+        .arg("-o")
+        .arg(dir.join("s.csv"))
+        .arg("--report")
+        .arg(&report)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(result.status.success(), "{result:?}");
+    let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+    let verdict = stderr
+        .lines()
+        .find(|l| l.starts_with("Yes") || l.starts_with("No"))
+        .unwrap_or_else(|| panic!("no verdict in {stderr}"))
+        .to_string();
+    let json = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    (verdict, json)
+}
+
+#[test]
+fn tcec_files_concatenated_get_the_stratified_answer_with_its_caveat() {
+    let Some(data) = shared_data_dir() else {
+        eprintln!("skipped: no shared data");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(data.join("pgn/tcec"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    let mut all = Vec::new();
+    for f in &files {
+        all.extend(std::fs::read(f).unwrap());
+        all.push(b'\n');
+    }
+    let input = dir.path().join("tcec.pgn");
+    std::fs::write(&input, all).unwrap();
+    // Taken as one table, mixing events says "Yes".
+    let (one, _) = verdict_of(&["--strata", "none"], &input, dir.path());
+    assert!(one.starts_with("Yes"), "{one}");
+    assert!(!one.contains("strata"), "{one}");
+    // The default tests within events: "No", said so, with the caveat, in the report too.
+    let (within, report) = verdict_of(&[], &input, dir.path());
+    assert!(within.starts_with("No"), "{within}");
+    assert!(within.contains("strata by event"), "{within}");
+    assert!(within.contains("Caveat: taken as one table"), "{within}");
+    let cell = &report["significance"][0];
+    assert_eq!(cell["verdict"].as_str(), Some(within.as_str()));
+    assert!(cell["homogeneity"]["strata"]
+        .as_u64()
+        .is_some_and(|s| s > 1));
+    // By speed: the strata are named so.
+    let (speed, _) = verdict_of(&["--strata", "time-control"], &input, dir.path());
+    assert!(speed.contains("strata by time control"), "{speed}");
+    // The report's banner carries the caveat apart.
+    let page = dir.path().join("p.html");
+    pgn960()
+        .arg("report")
+        .arg(&input)
+        .arg("-o")
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"caveat\":\"Caveat: taken as one table"),
+        "no caveat in the page data"
+    );
 }

@@ -122,12 +122,16 @@ fn by_cells_and_evals_equal_python_chess_on_the_corpus() {
             "{}",
             String::from_utf8_lossy(&theirs.stderr)
         );
-        let theirs = Table::parse(&theirs.stdout);
+        let mut theirs = Table::parse(&theirs.stdout);
         assert!(ours
             .header
             .starts_with(&theirs.header[..theirs.header.iter().position(|h| h == "sp").unwrap()]));
+        // The oracle writes 960 rows a cell; a table cut --by is long format: the SPs with
+        // games only.
+        assert_eq!(theirs.rows.len() % 960, 0);
+        let games = theirs.header.iter().position(|h| h == "games").unwrap();
+        theirs.rows.retain(|r| r[games] != "0");
         assert_eq!(ours.rows.len(), theirs.rows.len(), "--by {by}: rows");
-        assert_eq!(ours.rows.len() % 960, 0);
         for name in &theirs.header {
             assert_eq!(
                 ours.column(name),
@@ -438,10 +442,12 @@ fn dfrc_by_json_and_results_corrected() {
         "{pairs}"
     );
     assert_eq!(lines.len(), 3);
+    // Long format: the SPs with games of each cell only (here SP 518 in blitz).
     let sp = Table::read(&d.join("s.csv"));
-    assert_eq!(sp.rows.len(), 960);
-    assert_eq!(sp.column("time_control")[518], "blitz");
-    assert_eq!(sp.column("black_wins")[518], "1");
+    assert_eq!(sp.rows.len(), 1);
+    assert_eq!(sp.column("sp")[0], "518");
+    assert_eq!(sp.column("time_control")[0], "blitz");
+    assert_eq!(sp.column("black_wins")[0], "1");
     let report: Value = serde_json::from_slice(&std::fs::read(p("r.json")).unwrap()).unwrap();
     assert_eq!(report["results_corrected"], 1);
     assert_eq!(report["by"], serde_json::json!(["time_control"]));
@@ -476,10 +482,10 @@ fn dfrc_by_json_and_results_corrected() {
     ]);
     let json = std::fs::read_to_string(p("s.json")).unwrap();
     let rows: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(rows.as_array().unwrap().len(), 960);
-    assert_eq!(rows[518]["time_control"], "blitz");
+    assert_eq!(rows.as_array().unwrap().len(), 1);
+    assert_eq!(rows[0]["time_control"], "blitz");
     assert!(
-        json.starts_with("[\n  {\n    \"time_control\": \"blitz\",\n    \"sp\": 0,"),
+        json.starts_with("[\n  {\n    \"time_control\": \"blitz\",\n    \"sp\": 518,"),
         "{}",
         &json[..80]
     );
@@ -679,5 +685,132 @@ fn pairs_agree_with_python_on_generated_and_real_matches() {
         let p = check_pairs(&python, &input, dir.path());
         assert_eq!(p["pairs"], pairs, "{name}");
         assert_eq!(p["unpaired_games"], unpaired, "{name}");
+    }
+}
+
+#[test]
+fn by_tables_are_long_format_and_names_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let long = "X".repeat(5000);
+    let mut text = String::new();
+    for (i, white) in ["Ann", "Bo", long.as_str(), "Ann"].iter().enumerate() {
+        let tags = format!("[White \"{white}\"]\n[Black \"Cy\"]\n");
+        text.push_str(&game(100 + i as u16, &tags, "1. a3", RESULTS[i % 3]));
+    }
+    let input = d.join("g.pgn");
+    std::fs::write(&input, text).unwrap();
+    let out = d.join("w.csv");
+    let stderr = stats(&[
+        input.to_str().unwrap(),
+        "--by",
+        "white",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    // One row per SP with games in each cell, not 960 per name.
+    let table = Table::read(&out);
+    assert_eq!(table.rows.len(), 4, "{:?}", table.rows);
+    assert!(table.column("games").iter().all(|g| *g == "1"));
+    let names = table.column("white");
+    let cut = names.iter().find(|n| n.ends_with("…[truncated]")).unwrap();
+    assert!(cut.len() < 300, "{}", cut.len());
+    assert!(
+        stderr.contains("cut and marked \"…[truncated]\" in 1 games"),
+        "{stderr}"
+    );
+    // The long table merges back exactly.
+    let merged = d.join("m.csv");
+    stats(&[
+        "--merge",
+        out.to_str().unwrap(),
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&out).unwrap()
+    );
+}
+
+#[test]
+fn merge_refuses_impossible_tables_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let good = d.join("good.csv");
+    stats(&[
+        fixture("sample.pgn").to_str().unwrap(),
+        "-o",
+        good.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // The first SP with a rated game: its Elo sum set to 2^64 - 1.
+    let rated = lines
+        .iter()
+        .skip(1)
+        .position(|l| {
+            l.split(',')
+                .nth(column("rated_games"))
+                .is_some_and(|n| n != "0")
+        })
+        .unwrap()
+        + 1;
+    let mut elo: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let mut fields: Vec<String> = elo[rated].split(',').map(String::from).collect();
+    fields[column("white_elo_sum")] = u64::MAX.to_string();
+    elo[rated] = fields.join(",");
+    // A row twice (counts doubled), and a table of one row.
+    let mut twice: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    twice[3] = twice[2].clone();
+    let one: Vec<String> = lines[..2].iter().map(|l| l.to_string()).collect();
+    let cases = [
+        (
+            "elo.csv",
+            elo,
+            format!("line {}", rated + 1),
+            "white_elo_sum",
+        ),
+        (
+            "twice.csv",
+            twice,
+            "line 4".to_string(),
+            "twice (first on line 3)",
+        ),
+        ("one.csv", one, "line 2".to_string(), "after 1 rows"),
+    ];
+    for (name, rows, line, why) in cases {
+        let path = d.join(name);
+        std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+        let out = pgn960_process()
+            .args(["stats", "--merge"])
+            .arg(&path)
+            .arg("-o")
+            .arg(d.join("m.csv"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(name), "{name}: {stderr}");
+        assert!(stderr.contains(&line), "{name}: {stderr}");
+        assert!(stderr.contains(why), "{name}: {stderr}");
+        assert!(!d.join("m.csv").exists(), "{name}");
+        // report --from-stats refuses it the same way.
+        let out = pgn960_process()
+            .args(["report", "--from-stats"])
+            .arg(&path)
+            .arg("-o")
+            .arg(d.join("p.html"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "report {name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(&line),
+            "report {name}: {stderr}"
+        );
+        assert!(stderr.contains(why), "report {name}: {stderr}");
     }
 }

@@ -75,13 +75,33 @@ pub enum KeyValue {
 /// The values of the `--by` keys of one cell, in `--by` order (empty without `--by`).
 pub type Key = Vec<KeyValue>;
 
+/// The longest key value (Event, White, Black) kept, in bytes: a longer one is cut at a
+/// character boundary and ends with [`TRUNCATED_MARK`] (a 60 MB player name made a table of
+/// 57.6 GB). Names that agree on their first bytes then share a cell.
+pub const MAX_KEY_BYTES: usize = 200;
+
+/// What ends a key value cut at [`MAX_KEY_BYTES`].
+pub const TRUNCATED_MARK: &str = "…[truncated]";
+
+/// `text`, cut to [`MAX_KEY_BYTES`] with [`TRUNCATED_MARK`] when longer.
+fn bounded(text: &str) -> String {
+    if text.len() <= MAX_KEY_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_KEY_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{TRUNCATED_MARK}", &text[..end])
+}
+
 impl KeyValue {
     /// The value of `key` for a game with these tags and facts.
     pub fn of(key: ByKey, tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> KeyValue {
         let text = |name: &[u8]| {
             tags.iter()
                 .find(|t| t.name == name)
-                .map(|t| t.value_str().trim().to_string())
+                .map(|t| bounded(t.value_str().trim()))
                 .filter(|t| !t.is_empty())
         };
         match key {
@@ -100,6 +120,11 @@ impl KeyValue {
             ByKey::White => KeyValue::Text(text(b"White")),
             ByKey::Black => KeyValue::Text(text(b"Black")),
         }
+    }
+
+    /// Whether a name was cut at [`MAX_KEY_BYTES`].
+    pub fn is_truncated(&self) -> bool {
+        matches!(self, KeyValue::Text(Some(t)) if t.ends_with(TRUNCATED_MARK))
     }
 
     /// The value as written in its column (`blitz`, `2024-03`, `2024`, `1800-1999`, the
@@ -156,6 +181,18 @@ impl KeyValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_names_are_cut_with_a_mark() {
+        assert_eq!(bounded("Carlsen"), "Carlsen");
+        let long = "é".repeat(150);
+        let cut = bounded(&long);
+        assert!(cut.ends_with(TRUNCATED_MARK));
+        assert!(cut.len() <= MAX_KEY_BYTES + TRUNCATED_MARK.len());
+        assert!(long.starts_with(cut.trim_end_matches(TRUNCATED_MARK)));
+        assert!(KeyValue::Text(Some(cut)).is_truncated());
+        assert!(!KeyValue::Text(Some(long[..10].to_string())).is_truncated());
+    }
 
     #[test]
     fn labels_read_back_and_order() {

@@ -198,13 +198,19 @@ pub fn permutations_for(rows: u64) -> u64 {
 }
 
 /// [`permutation_chi2_p`] stops once this many permuted statistics reach the observed one
-/// (Besag & Clifford 1991): the p-value h/l is then at least h/999, far above 5%, and
-/// a few dozen permutations settle it.
-pub const STOP_AFTER_AS_LARGE: u64 = 20;
+/// (Besag & Clifford 1991): the p-value h/l is then above h/999 ≈ 0.05, so a stop never
+/// changes the answer at 5%, and a table where nothing differs (p around ½) stops after
+/// about 100 permutations.
+pub const STOP_AFTER_AS_LARGE: u64 = 50;
 
-/// Rows of at most this many games are sampled game by game (an urn); larger rows by two
-/// hypergeometric draws ([`sample_hypergeometric`]).
-const URN_MAX_GAMES: u64 = 8;
+/// [`permutation_chi2_p`] also stops after this many permutations when none reached the
+/// observed statistic: p = 1/100, far below 5%.
+pub const STOP_WHEN_NONE_AFTER: u64 = 99;
+
+/// Rows of at most this many games are sampled game by game (an urn, about 20 instructions
+/// a game); larger rows by two hypergeometric draws ([`sample_hypergeometric`], a few
+/// hundred instructions each, whatever the row's size).
+const URN_MAX_GAMES: u64 = 24;
 
 /// ln k! is tabled up to this k; beyond, statrs's `ln_factorial` (Stirling) is used.
 const LN_FACTORIAL_TABLE: u64 = 1 << 20;
@@ -406,6 +412,14 @@ pub struct PermutationP {
 /// permutations, with p = h/l; otherwise all `max_permutations` = B run and
 /// p = (1 + #{permuted ≥ observed}) / (1 + B) (Phipson & Smyth 2010). Both are valid
 /// p-values; stopping early only happens when p is well above any level of interest.
+///
+/// At the other end, when none of the first [`STOP_WHEN_NONE_AFTER`] = 99 permuted
+/// statistics reaches the observed one, the permutations stop with p = 1/100: the answer
+/// at 5% is settled, and a table with a real difference (often a large one) then costs 99
+/// permutations, not 999. This stop adds to the chance of p ≤ 0.05 under the null only the
+/// chance that the observed statistic beats 99 random permutations but not 95% of 999:
+/// about ∫₀.₀₅¹ (1 − x)⁹⁹ dx = 0.95¹⁰⁰/100 ≈ 6·10⁻⁵.
+///
 /// Tables of more than [`PERMUTATION_MAX_GAMES`] games are not for this function.
 pub fn permutation_chi2_p(
     strata: &[Vec<[u64; 3]>],
@@ -431,6 +445,15 @@ pub fn permutation_chi2_p(
             .map(|part| part.sample_chi2(&ln_factorials, &mut rng))
             .sum();
         as_large += u64::from(permuted >= observed - tolerance);
+        let none_as_large = as_large == 0 && run == STOP_WHEN_NONE_AFTER;
+        if none_as_large && run < max_permutations {
+            return PermutationP {
+                statistic,
+                p: 1.0 / (1 + run) as f64,
+                permutations: run,
+                as_large,
+            };
+        }
         if as_large == STOP_AFTER_AS_LARGE && run < max_permutations {
             return PermutationP {
                 statistic,
@@ -497,11 +520,14 @@ mod tests {
 
     #[test]
     fn permutation_p_is_seeded_and_sensible() {
-        // Nothing as large in 999 permutations: p = 1/1000, every permutation run.
+        // Nothing as large in 99 permutations: stopped with p = 1/100; asked for fewer,
+        // all run, p = 1/(1 + B).
         let strong = vec![vec![[20, 0, 0], [0, 0, 20], [10, 0, 10]]];
         let t = permutation_chi2_p(&strong, 999, 1);
         assert!(t.statistic > 30.0, "{t:?}");
-        assert_eq!((t.p, t.permutations, t.as_large), (1.0 / 1000.0, 999, 0));
+        assert_eq!((t.p, t.permutations, t.as_large), (1.0 / 100.0, 99, 0));
+        let t = permutation_chi2_p(&strong, 50, 1);
+        assert_eq!((t.p, t.permutations, t.as_large), (1.0 / 51.0, 50, 0));
         // Every permuted table is as large: stopped after h permutations with p = 1.
         let none = vec![vec![[5, 5, 5], [5, 5, 5]]];
         let t = permutation_chi2_p(&none, 999, 1);
@@ -565,8 +591,16 @@ mod tests {
         let t = permutation_chi2_p(&[vec![[3, 0, 1], [1, 0, 3]]], 999, 11);
         let se = (t.p * (1.0 - t.p) / t.permutations as f64).sqrt();
         assert!((t.p - 34.0 / 70.0).abs() < 4.0 * se, "{t:?}");
-        // p = 2/70 at k = 4: no early stop (20 as large needs about 700 permutations).
+        // p = 2/70 at k = 4: 20 as large needs about 700 permutations; none as large in
+        // the first 99 happens with chance (68/70)^99 ≈ 6% (then p = 1/100, as small as
+        // 5% says: the decision is the same).
         let t = permutation_chi2_p(&[vec![[4, 0, 0], [0, 0, 4]]], 999, 11);
-        assert!((t.p - 2.0 / 70.0).abs() < 0.012, "{t:?}");
+        if t.permutations == STOP_WHEN_NONE_AFTER {
+            assert_eq!((t.p, t.as_large), (0.01, 0), "{t:?}");
+        } else {
+            assert!((t.p - 2.0 / 70.0).abs() < 0.012, "{t:?}");
+        }
+        let t = permutation_chi2_p(&[vec![[4, 0, 0], [0, 0, 4]]], 999, 12);
+        assert!((t.p - 2.0 / 70.0).abs() < 0.012 || t.p == 0.01, "{t:?}");
     }
 }

@@ -4,6 +4,7 @@
 use super::by::{ByKey, Key, KeyValue};
 use super::table::{csv_header, SpRow, SpTables};
 use crate::{Error, Result};
+use std::collections::HashMap;
 use std::io::Read;
 
 /// The kinds of table `stats` writes, told apart by their header.
@@ -75,13 +76,37 @@ pub fn merge_csv<R: Read>(
             TableKind::Sp => merged.sp = true,
             TableKind::DoubleChess960 => merged.double_chess960 = true,
         }
+        let mut seen: HashMap<(Vec<String>, u16, Option<u16>), u64> = HashMap::new();
+        let mut rows = 0u64;
+        let mut last_line = 1u64;
         for (i, record) in reader.records().enumerate() {
-            let at = |why: String| fail(format!("row {}: {why}", i + 2));
+            let line = record
+                .as_ref()
+                .ok()
+                .and_then(|r| r.position().map(|p| p.line()))
+                .unwrap_or(i as u64 + 2);
+            let at = |why: String| fail(format!("line {line}: {why}"));
             let record = record.map_err(|e| at(format!("not a CSV row: {e}")))?;
             let row: SpRow = record
                 .deserialize(Some(&header))
                 .map_err(|e| at(format!("not a pgn960 stats row: {e}")))?;
+            let labels = record.iter().take(file_keys.len()).map(str::to_string);
+            if let Some(first) = seen.insert((labels.collect(), row.sp, row.black_sp), line) {
+                return Err(at(format!(
+                    "the row of {} is there twice (first on line {first}): a table of pgn960 \
+                     stats has one row per cell and SP",
+                    row_name(&row)
+                )));
+            }
             add_row(&mut merged.tables, &file_keys, &record, &row).map_err(at)?;
+            rows += 1;
+            last_line = line;
+        }
+        if kind == TableKind::Sp && file_keys.is_empty() && rows != 960 {
+            return Err(fail(format!(
+                "line {last_line}: the table ends after {rows} rows; an SP table of pgn960 \
+                 stats without --by has 960, one per SP"
+            )));
         }
     }
     // An all-zero row adds nothing: drop the cells it made, so that the merge of tables
@@ -92,6 +117,14 @@ pub fn merge_csv<R: Read>(
     merged.tables.by_sp.retain(|_, cell| !cell.is_empty());
     merged.tables.by_pair.retain(|_, c| c.games > 0);
     Ok(merged)
+}
+
+/// "SP 12" or "SP pair 12/345".
+fn row_name(row: &SpRow) -> String {
+    match row.black_sp {
+        Some(black) => format!("SP pair {}/{black}", row.sp),
+        None => format!("SP {}", row.sp),
+    }
 }
 
 /// The kind of table whose header, after `keys` key columns, is `header`.

@@ -44,6 +44,7 @@ use std::path::PathBuf;
 /// counted games in input order for [`pairs::Pairer`].
 pub fn compute(inputs: &[PathBuf], options: &StatsOptions) -> Result<StatsCounts> {
     let mut counts = StatsCounts::new(options.by.clone());
+    counts.tables.strata = options.strata;
     let fold = FoldOptions {
         threads: options.threads,
         max_game_bytes: options.max_game_bytes,

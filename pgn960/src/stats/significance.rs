@@ -591,6 +591,10 @@ pub struct SignificanceVerdict {
     /// One sentence for a reader, naming rows as SP numbers (row index = SP, as in
     /// `SpTables::by_sp`); build your own from the fields for other tables.
     pub text: String,
+    /// With strata ([`analyse_within`]): the caveat (also at the end of `text`) when the
+    /// table taken as one says "Yes" but nothing differs within strata.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
 }
 
 /// A p- or q-value for a sentence: three decimals, or two significant digits when small.
@@ -703,6 +707,7 @@ pub fn verdict_naming(
         significant,
         lowest_q,
         text,
+        caveat: None,
     }
 }
 
@@ -847,8 +852,8 @@ pub fn analyse_within(strata: &[Vec<Wdl>], by: &str) -> Analysis {
         with_games.len()
     );
     if one_table.verdict.differs && !verdict.differs {
-        verdict.text.push_str(&format!(
-            " Caveat: taken as one table, without strata, the answer would be yes ({}), but \
+        let caveat = format!(
+            "Caveat: taken as one table, without strata, the answer would be yes ({}), but \
              within each {by} nothing differs: that difference comes from mixing {by}s with \
              different results, not from the start positions.",
             one_table
@@ -863,7 +868,10 @@ pub fn analyse_within(strata: &[Vec<Wdl>], by: &str) -> Analysis {
                     },
                     homogeneity_text
                 )
-        ));
+        );
+        verdict.text.push(' ');
+        verdict.text.push_str(&caveat);
+        verdict.caveat = Some(caveat);
     }
     Analysis {
         pooled: pooled(&whole),
@@ -1107,6 +1115,11 @@ mod tests {
             "{}",
             within.verdict.text
         );
+        assert!(within
+            .verdict
+            .caveat
+            .as_ref()
+            .is_some_and(|c| within.verdict.text.ends_with(c.as_str())));
         assert!(within.verdict.text.contains("within 2 strata by event"));
         let one = analyse_within(std::slice::from_ref(&whole), "event");
         assert!(

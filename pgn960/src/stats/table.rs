@@ -2,9 +2,13 @@
 //! significance, cut by the keys of `--by`, writing and merging CSV exactly.
 
 use super::by::{ByKey, Key, KeyValue};
-use super::significance::{analyse, Analysis, Wdl};
+use super::significance::{analyse, analyse_within, Analysis, Wdl};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// The highest rating a merged table may average (no one is rated near it): an Elo sum
+/// beyond `rated_games` × this is refused as corrupt.
+pub const MAX_ELO: u64 = 5000;
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -182,6 +186,14 @@ impl SpCounts {
             return Err(format!(
                 "rated_games ({}) is more than games ({})",
                 self.rated_games, self.games
+            ));
+        }
+        let elo_most = self.rated_games.saturating_mul(MAX_ELO);
+        if self.white_elo_sum > elo_most || self.black_elo_sum > elo_most {
+            return Err(format!(
+                "white_elo_sum ({}) or black_elo_sum ({}) is more than {MAX_ELO} a rated game \
+                 ({} rated games)",
+                self.white_elo_sum, self.black_elo_sum, self.rated_games
             ));
         }
         let most = self.rated_games.saturating_mul(2);
@@ -389,6 +401,12 @@ pub struct SpTables {
     pub by_sp: BTreeMap<Key, BTreeMap<u16, SpCounts>>,
     /// Keyed by (cell, white SP, black SP).
     pub by_pair: BTreeMap<(Key, u16, u16), SpCounts>,
+    /// The key the SP tables' significance tests are stratified by (`--strata`): each SP
+    /// is compared with the other SPs of its stratum only ([`analyse_within`]). `None`:
+    /// one table.
+    pub strata: Option<ByKey>,
+    /// With `strata`: per cell, per stratum value, the W/D/L of each SP.
+    pub by_stratum: BTreeMap<Key, BTreeMap<KeyValue, BTreeMap<u16, Wdl>>>,
 }
 
 /// One table of a `--by` cell: its key values, rows (with p- and q-values) and analysis.
@@ -424,6 +442,7 @@ impl SpTables {
 
     /// Adds another table (from another chunk, file or run).
     pub fn merge(&mut self, other: SpTables) {
+        self.strata = self.strata.or(other.strata);
         for (key, cell) in other.by_sp {
             let mine = self.by_sp.entry(key).or_default();
             for (sp, counts) in cell {
@@ -433,6 +452,54 @@ impl SpTables {
         for (key, counts) in other.by_pair {
             self.by_pair.entry(key).or_default().merge(&counts);
         }
+        for (key, strata) in other.by_stratum {
+            let mine = self.by_stratum.entry(key).or_default();
+            for (value, rows) in strata {
+                let stratum = mine.entry(value).or_default();
+                for (sp, wdl) in rows {
+                    let row = stratum.entry(sp).or_default();
+                    *row = Wdl::new(
+                        row.white_wins.saturating_add(wdl.white_wins),
+                        row.draws.saturating_add(wdl.draws),
+                        row.black_wins.saturating_add(wdl.black_wins),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Notes a counted game of `sp` in its stratum (with [`SpTables::strata`]).
+    pub fn add_to_stratum(&mut self, key: &[KeyValue], value: KeyValue, sp: u16, winner: Winner) {
+        if !self.by_stratum.contains_key(key) {
+            self.by_stratum.insert(key.to_vec(), BTreeMap::new());
+        }
+        let Some(cell) = self.by_stratum.get_mut(key) else {
+            return;
+        };
+        let row = cell.entry(value).or_default().entry(sp).or_default();
+        match winner {
+            Winner::White => row.white_wins += 1,
+            Winner::Draw => row.draws += 1,
+            Winner::Black => row.black_wins += 1,
+        }
+    }
+
+    /// The strata of one cell as tables of 960 rows (none without [`SpTables::strata`]).
+    fn strata_of(&self, key: &Key) -> Vec<Vec<Wdl>> {
+        self.by_stratum
+            .get(key)
+            .into_iter()
+            .flat_map(|strata| strata.values())
+            .map(|rows| {
+                let mut table = vec![Wdl::default(); 960];
+                for (&sp, wdl) in rows {
+                    if let Some(slot) = table.get_mut(usize::from(sp)) {
+                        *slot = *wdl;
+                    }
+                }
+                table
+            })
+            .collect()
     }
 
     /// The cells of the SP table in row order; without `--by` keys, the one table, even
@@ -468,7 +535,7 @@ impl SpTables {
     }
 
     /// The SP table of one cell: 960 rows, SP order, empty SPs included, tested within the
-    /// cell.
+    /// cell (and within its strata, with [`SpTables::strata`]).
     pub fn sp_cell(&self, key: &Key) -> SpCell {
         let counts = self.sp_counts_of(key);
         let rows = counts
@@ -476,7 +543,13 @@ impl SpTables {
             .enumerate()
             .map(|(sp, c)| SpRow::new(sp as u16, None, back_rank(sp as u16), c))
             .collect();
-        cell(key.clone(), &counts, rows)
+        match self.strata {
+            Some(by) => {
+                let analysis = analyse_within(&self.strata_of(key), &strata_noun(by));
+                with_analysis(key.clone(), rows, analysis)
+            }
+            None => cell(key.clone(), &counts, rows),
+        }
     }
 
     /// The SP tables of every cell, in row order ([`SpTables::sp_keys`], [`SpTables::sp_cell`]).
@@ -507,9 +580,18 @@ impl SpTables {
 }
 
 /// A cell with its p- and q-values filled in.
-fn cell(key: Key, counts: &[SpCounts], mut rows: Vec<SpRow>) -> SpCell {
+fn cell(key: Key, counts: &[SpCounts], rows: Vec<SpRow>) -> SpCell {
     let wdl: Vec<Wdl> = counts.iter().map(Wdl::from).collect();
-    let analysis = analyse(&wdl);
+    with_analysis(key, rows, analyse(&wdl))
+}
+
+/// How a stratifying key is named in a sentence: "event", "time control".
+pub fn strata_noun(by: ByKey) -> String {
+    by.column().replace('_', " ")
+}
+
+/// A cell from its rows and their analysis, the p- and q-values filled in.
+fn with_analysis(key: Key, mut rows: Vec<SpRow>, analysis: Analysis) -> SpCell {
     for (row, test) in rows.iter_mut().zip(&analysis.tests) {
         row.p_value = test.p;
         row.q_value = test.q;

@@ -3,7 +3,7 @@
 
 use super::by::{ByKey, KeyValue};
 use super::pairs::Pairer;
-use super::table::{csv_header, SpCell};
+use super::table::{csv_header, SpCell, SpRow};
 use std::io::{self, Write};
 
 /// The text formats of a stats or tree table.
@@ -33,6 +33,14 @@ pub fn write_table(
     }
 }
 
+/// The rows of a cell that are written: all 960 of a table without `--by` keys (scripts
+/// index it by SP), only those with games in a table cut by keys (long format: a cut by
+/// player would otherwise write 960 rows per name).
+fn written_rows<'c>(keys: &[ByKey], cell: &'c SpCell) -> impl Iterator<Item = &'c SpRow> {
+    let all = keys.is_empty();
+    cell.rows.iter().filter(move |r| all || r.games > 0)
+}
+
 fn write_csv(
     out: &mut impl Write,
     keys: &[ByKey],
@@ -48,7 +56,7 @@ fn write_csv(
     w.write_record(&header)?;
     for cell in cells {
         let labels: Vec<String> = cell.key.iter().map(KeyValue::label).collect();
-        for row in &cell.rows {
+        for row in written_rows(keys, &cell) {
             for label in &labels {
                 w.write_field(label)?;
             }
@@ -74,7 +82,7 @@ fn write_json(
             let value = serde_json::to_string(&v.label())?;
             prefix.push_str(&format!("\n  \"{}\": {value},", k.column()));
         }
-        for row in &cell.rows {
+        for row in written_rows(keys, &cell) {
             let text = serde_json::to_string_pretty(row)?;
             let body = text.strip_prefix('{').unwrap_or(&text);
             let object = format!("{{{prefix}{body}").replace('\n', "\n  ");
