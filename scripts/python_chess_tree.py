@@ -10,7 +10,9 @@ python_chess_stats.py: python-chess reads it without errors, its movetext ends w
 termination marker (pgn960 rejects a game without one as cut short; python-chess reads it
 silently), it starts from a Chess960 start position, is marked Chess960 (or does not start
 from SP 518), and has a decisive or drawn Result. Evaluations are white's view in centipawns, capped at +-1000 (a mate is the
-cap for the side that mates). Needs `pip install chess`.
+cap for the side that mates); python-chess reads `[%eval]`, and a comment without any `[%`
+command that starts with `d=` is read here as TCEC writes it: `wv=` is white's view in pawns
+or `M`n / `-M`n plies to mate (`M1`, the move mates, is no evaluation). Needs `pip install chess`.
 
 Usage: python_chess_tree.py DEPTH FILE...
 """
@@ -42,10 +44,30 @@ def elo(headers, name):
         return None
 
 
+def tcec_centipawns(comment):
+    """The capped `wv=` of a TCEC comment, or None."""
+    text = comment.lstrip()
+    if "[%" in comment or not text.startswith("d="):
+        return None
+    for item in text.split(","):
+        key, _, value = item.strip().partition("=")
+        if key != "wv":
+            continue
+        sign = -1 if value.startswith("-") else 1
+        body = value.lstrip("+-")
+        if body.startswith("M"):
+            return sign * CAP if body[1:].isdigit() and int(body[1:]) >= 2 else None
+        try:
+            return max(-CAP, min(CAP, round(float(value) * 100)))
+        except ValueError:
+            return None
+    return None
+
+
 def centipawns(node):
     score = node.eval()
     if score is None:
-        return None
+        return tcec_centipawns(node.comment)
     white = score.white()
     if white.is_mate():
         return CAP if white.mate() > 0 else -CAP

@@ -1,15 +1,26 @@
-//! Commands embedded in PGN comments, as lichess and most GUIs write them: the clock
-//! `[%clk 1:02:03.4]` and the engine evaluation `[%eval 0.35]` / `[%eval #-3]`.
+//! Annotations in PGN comments: the commands lichess and most GUIs write — the clock
+//! `[%clk 1:02:03.4]`, the engine evaluation `[%eval 0.35]` / `[%eval #-3]`, the elapsed
+//! move time `[%emt 0:00:05]` — and, in a comment without any `[%` command, the engine
+//! comments of TCEC (`{d=35, mt=66761, tl=1738239, wv=0.65, …}`) and cutechess/fastchess
+//! (`{+0.35/18 1.2s}`).
 //!
 //! ```
+//! use chess960_core::Color;
 //! use pgn960::annotations::{Annotations, Eval};
 //!
 //! let a = Annotations::parse(b" [%eval -1.25,21] [%clk 0:04:59.5] good move ");
 //! assert_eq!(a.clock, Some(299.5));
 //! assert_eq!(a.eval, Some(Eval::Pawns(-1.25)));
 //! assert_eq!(Annotations::parse(b"[%eval #-3]").eval, Some(Eval::Mate(-3)));
+//! let tcec = Annotations::parse(b"d=35, sd=60, mt=66761, tl=1738239, wv=-0.65,");
+//! assert_eq!((tcec.depth, tcec.emt, tcec.clock), (Some(35), Some(66.761), Some(1738.239)));
+//! assert_eq!(tcec.eval, Some(Eval::Pawns(-0.65)));
+//! // cutechess scores are the mover's view: black's +0.35 is -0.35 for white.
+//! let cute = Annotations::parse_move(b"+0.35/18 1.2s", Some(Color::Black));
+//! assert_eq!((cute.eval, cute.depth, cute.emt), (Some(Eval::Pawns(-0.35)), Some(18), Some(1.2)));
 //! ```
 
+use chess960_core::Color;
 use std::fmt;
 
 /// An engine evaluation from white's point of view.
@@ -31,6 +42,14 @@ impl Eval {
             Eval::Mate(_) => cap,
         }
     }
+
+    /// The evaluation with the sides swapped.
+    fn flipped(self) -> Eval {
+        match self {
+            Eval::Pawns(p) => Eval::Pawns(-p),
+            Eval::Mate(n) => Eval::Mate(-n),
+        }
+    }
 }
 
 impl fmt::Display for Eval {
@@ -49,23 +68,39 @@ pub struct Annotations {
     pub clock: Option<f64>,
     /// The evaluation after the move.
     pub eval: Option<Eval>,
+    /// Seconds the move took (elapsed move time).
+    pub emt: Option<f64>,
+    /// The depth of the engine search that chose the move.
+    pub depth: Option<u16>,
 }
 
 impl Annotations {
-    /// Reads the `[%clk]` and `[%eval]` commands of a comment's text; anything unreadable is
-    /// ignored.
+    /// Reads a comment's annotations when the side that moved is not known: as
+    /// [`Annotations::parse_move`] without it, so a cutechess/fastchess score (written from
+    /// the mover's view) is left out; anything unreadable is ignored.
     pub fn parse(comment: &[u8]) -> Annotations {
+        Annotations::parse_move(comment, None)
+    }
+
+    /// Reads the `[%clk]`, `[%eval]` and `[%emt]` commands of the comment after a move
+    /// played by `mover`; a comment without any `[%` command is read as a TCEC or
+    /// cutechess/fastchess engine comment when its first byte fits one. A cutechess score is
+    /// turned to white's view with `mover` (left out when `mover` is `None`). Anything
+    /// unreadable is ignored.
+    pub fn parse_move(comment: &[u8], mover: Option<Color>) -> Annotations {
         // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape: the
         // loop below would find the one command and read its argument the same way.
         if let Some(args) = lone_clock(comment) {
             return Annotations {
                 clock: parse_clock(args),
-                eval: None,
+                ..Annotations::default()
             };
         }
         let mut found = Annotations::default();
         let mut rest = comment;
+        let mut has_command = false;
         while let Some(start) = memchr_percent(rest) {
+            has_command = true;
             let after = &rest[start + 2..];
             let Some(end) = after.iter().position(|&b| b == b']') else {
                 break;
@@ -79,21 +114,27 @@ impl Annotations {
             match name {
                 b"clk" => found.clock = parse_clock(args).or(found.clock),
                 b"eval" => found.eval = parse_eval(args).or(found.eval),
+                b"emt" => found.emt = parse_clock(args).or(found.emt),
                 _ => {}
             }
+        }
+        if !has_command {
+            read_engine_comment(comment, mover, &mut found);
         }
         found
     }
 
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
-        self.clock.is_none() && self.eval.is_none()
+        self.clock.is_none() && self.eval.is_none() && self.emt.is_none() && self.depth.is_none()
     }
 
     /// Adds what `other` found (its values win).
     pub fn merge(&mut self, other: Annotations) {
         self.clock = other.clock.or(self.clock);
         self.eval = other.eval.or(self.eval);
+        self.emt = other.emt.or(self.emt);
+        self.depth = other.depth.or(self.depth);
     }
 }
 
@@ -144,7 +185,6 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
     None
 }
 
-/// `h:mm:ss`, `mm:ss` or `ss`, seconds possibly with a fraction.
 /// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
 /// they stand here), else `None`.
 #[inline]
@@ -158,70 +198,171 @@ fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
     shape.then(|| &comment[7..14])
 }
 
+/// A clock or duration in one of the documented forms `h:mm:ss`, `h:mm:ss.f` and `m:ss`
+/// (minutes and seconds below 60); `None` for anything else (`0:13.19`, `59`, `1:2:3`),
+/// never guessed.
 fn parse_clock(text: &[u8]) -> Option<f64> {
-    clock_digits(text).or_else(|| parse_clock_text(text))
-}
-
-/// The common form of a clock, digits and colons with an optional decimal fraction, read
-/// without going through `str` parsing; `None` for anything else (then read by
-/// [`parse_clock_text`]).
-fn clock_digits(text: &[u8]) -> Option<f64> {
-    let (mut whole, mut field, mut digits, mut fields) = (0u64, 0u64, 0, 1);
-    let mut fraction = None;
-    for (i, &b) in text.iter().enumerate() {
-        match b {
-            b'0'..=b'9' if digits < 9 => {
-                field = field * 10 + u64::from(b - b'0');
-                digits += 1;
-            }
-            b':' if digits > 0 && fields < 3 => {
-                whole = whole * 60 + field;
-                (field, digits) = (0, 0);
-                fields += 1;
-            }
-            b'.' if digits > 0 => {
-                fraction = Some(i);
-                break;
-            }
-            _ => return None,
-        }
-    }
-    if digits == 0 {
+    let (whole, fraction) = match memchr::memchr(b'.', text) {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+        None => (text, None),
+    };
+    let mut fields = whole.split(|&b| b == b':');
+    let first = fields.next()?;
+    let (second, third) = (fields.next()?, fields.next());
+    if fields.next().is_some() || (third.is_none() && fraction.is_some()) {
         return None;
     }
-    let mut seconds = (whole * 60 + field) as f64;
-    if let Some(dot) = fraction {
-        let rest = &text[dot + 1..];
-        if rest.is_empty() || rest.len() > 9 || !rest.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let n = rest.iter().fold(0u64, |n, &b| n * 10 + u64::from(b - b'0'));
-        seconds += n as f64 / 10f64.powi(rest.len() as i32);
+    let lead = digits_value(first, 1..=9)?;
+    let mut seconds = lead * 60 + sexagesimal(second)?;
+    if let Some(third) = third {
+        seconds = seconds * 60 + sexagesimal(third)?;
+    }
+    let mut seconds = seconds as f64;
+    if let Some(fraction) = fraction {
+        let n = digits_value(fraction, 1..=9)?;
+        seconds += n as f64 / 10f64.powi(fraction.len() as i32);
     }
     Some(seconds)
 }
 
-/// [`parse_clock`] for any form `str` parsing accepts.
-fn parse_clock_text(text: &[u8]) -> Option<f64> {
-    let text = std::str::from_utf8(text).ok()?;
-    let mut seconds = 0.0;
-    let (whole, last) = match text.rsplit_once(':') {
-        Some((whole, last)) => (Some(whole), last),
-        None => (None, text),
-    };
-    let mut parts = 0;
-    for part in whole.into_iter().flat_map(|w| w.split(':')) {
-        parts += 1;
-        seconds = seconds * 60.0 + f64::from(part.parse::<u32>().ok()?);
-    }
-    if parts > 2 {
+/// Two digits below 60 (the `mm` and `ss` of a clock).
+fn sexagesimal(text: &[u8]) -> Option<u64> {
+    digits_value(text, 2..=2).filter(|&v| v < 60)
+}
+
+/// The value of a run of ASCII digits whose length is in `len`.
+fn digits_value(text: &[u8], len: std::ops::RangeInclusive<usize>) -> Option<u64> {
+    if !len.contains(&text.len()) || !text.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let value: f64 = last
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
-    Some(seconds * 60.0 + value)
+    Some(text.iter().fold(0u64, |n, &b| n * 10 + u64::from(b - b'0')))
+}
+
+/// A comment without `[%` commands: a TCEC comment (`d=` first) or a cutechess/fastchess
+/// one (a signed decimal or mate score, then `/depth time`); others are left alone after a
+/// look at their first byte.
+fn read_engine_comment(comment: &[u8], mover: Option<Color>, found: &mut Annotations) {
+    let text = comment.trim_ascii_start();
+    match text.first() {
+        Some(b'd') if text.starts_with(b"d=") => read_tcec(text, found),
+        Some(b'+' | b'-' | b'0'..=b'9' | b'M') => read_cutechess(text, mover, found),
+        _ => {}
+    }
+}
+
+/// TCEC's `key=value, …` comment: `d=` depth, `mt=` move time and `tl=` time left (in
+/// milliseconds, or `hh:mm:ss` in the early seasons), `wv=` white's view evaluation in
+/// pawns or `M`*n* plies to mate.
+fn read_tcec(text: &[u8], found: &mut Annotations) {
+    for item in text.split(|&b| b == b',') {
+        let item = item.trim_ascii();
+        let Some(eq) = memchr::memchr(b'=', item) else {
+            continue;
+        };
+        let (key, value) = (&item[..eq], item[eq + 1..].trim_ascii());
+        match key {
+            b"d" => found.depth = parse_depth(value).or(found.depth),
+            b"mt" => found.emt = tcec_time(value).or(found.emt),
+            b"tl" => found.clock = tcec_time(value).or(found.clock),
+            b"wv" => found.eval = engine_score(value).or(found.eval),
+            _ => {}
+        }
+    }
+}
+
+/// A TCEC time: whole milliseconds, or `hh:mm:ss`.
+fn tcec_time(value: &[u8]) -> Option<f64> {
+    match digits_value(value, 1..=12) {
+        Some(ms) => Some(ms as f64 / 1000.0),
+        None => parse_clock(value),
+    }
+}
+
+/// A search depth: 1 to 5 digits that fit a `u16`.
+fn parse_depth(value: &[u8]) -> Option<u16> {
+    digits_value(value, 1..=5).and_then(|d| u16::try_from(d).ok())
+}
+
+/// An engine score as cutechess and TCEC write it, from the searching side's point of
+/// view, for the position before its move: pawns with a decimal point (`+0.35`, `-1.20`,
+/// `0.00`) or `M`*n* / `-M`*n* — mate in *n* plies counted from before the move, which is
+/// mate in *n*/2 moves after it; `M1` (the move mates) is left out, the result tells it.
+fn engine_score(value: &[u8]) -> Option<Eval> {
+    let (negative, body) = match value.split_first() {
+        Some((b'-', body)) => (true, body),
+        Some((b'+', body)) => (false, body),
+        _ => (false, value),
+    };
+    let eval = if let Some(plies) = body.strip_prefix(b"M") {
+        let moves = i32::try_from(digits_value(plies, 1..=4)? / 2).ok()?;
+        if moves == 0 {
+            return None;
+        }
+        Eval::Mate(moves)
+    } else {
+        let dot = memchr::memchr(b'.', body)?;
+        let whole = digits_value(&body[..dot], 1..=6)?;
+        let fraction = &body[dot + 1..];
+        let n = digits_value(fraction, 1..=4)?;
+        Eval::Pawns(whole as f64 + n as f64 / 10f64.powi(fraction.len() as i32))
+    };
+    Some(if negative { eval.flipped() } else { eval })
+}
+
+/// cutechess/fastchess `score/depth time` (`+0.35/18 1.2s`, `-M4/4 0.001s, Black mates`):
+/// the score is the mover's view, turned to white's with `mover` (left out without it).
+fn read_cutechess(text: &[u8], mover: Option<Color>, found: &mut Annotations) {
+    let Some(slash) = memchr::memchr(b'/', text) else {
+        return;
+    };
+    let token = &text[..slash];
+    let score = engine_score(token);
+    // `+M1` (the move mates) has no score to keep but still a depth and time.
+    let unsigned = token
+        .strip_prefix(b"+")
+        .or_else(|| token.strip_prefix(b"-"));
+    if score.is_none() && unsigned.unwrap_or(token) != b"M1" {
+        return;
+    }
+    let after = &text[slash + 1..];
+    let depth_len = after
+        .iter()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(after.len());
+    let Some(rest) = after[depth_len..].strip_prefix(b" ") else {
+        return;
+    };
+    let time_len = rest
+        .iter()
+        .position(|&b| b == b',' || b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    let Some(seconds) = rest[..time_len].strip_suffix(b"s").and_then(parse_seconds) else {
+        return;
+    };
+    let Some(depth) = parse_depth(&after[..depth_len]) else {
+        return;
+    };
+    found.depth = Some(depth);
+    found.emt = Some(seconds);
+    if let (Some(score), Some(mover)) = (score, mover) {
+        found.eval = Some(match mover {
+            Color::White => score,
+            Color::Black => score.flipped(),
+        });
+    }
+}
+
+/// Seconds as cutechess writes a move time: digits with an optional decimal fraction.
+fn parse_seconds(text: &[u8]) -> Option<f64> {
+    match memchr::memchr(b'.', text) {
+        None => digits_value(text, 1..=9).map(|s| s as f64),
+        Some(dot) => {
+            let whole = digits_value(&text[..dot], 1..=9)?;
+            let fraction = &text[dot + 1..];
+            let n = digits_value(fraction, 1..=9)?;
+            Some(whole as f64 + n as f64 / 10f64.powi(fraction.len() as i32))
+        }
+    }
 }
 
 /// `0.35`, `-1.2`, `#3`, `#-2`, each possibly followed by `,depth`.
@@ -256,6 +397,7 @@ mod tests {
             b" [%clk 0:00:07] ",
             b" [%clk 0:0a:00] ",
             b" [%clk 0:03:00]  ",
+            b" [%clk 0:63:00] ",
         ] {
             assert_eq!(Annotations::parse(text), general(text), "{text:?}");
         }
@@ -273,40 +415,109 @@ mod tests {
         assert_eq!(Annotations::parse(b"[%eval #7]").eval, Some(Eval::Mate(7)));
         assert!(Annotations::parse(b"no commands [%clk x] [%eval]").is_empty());
         assert!(Annotations::parse(b"[%clk 0:01").is_empty());
-        assert_eq!(Annotations::parse(b"[%csl Ga4][%clk 5]").clock, Some(5.0));
+        assert_eq!(
+            Annotations::parse(b"[%csl Ga4][%clk 0:05]").clock,
+            Some(5.0)
+        );
     }
 
     #[test]
-    fn clocks_read_fast_as_the_general_reader_reads_them() {
-        for text in [
-            "0:03:00",
-            "1:02:03",
-            "2:03",
-            "59",
-            "0:00:01.5",
-            "1:00:00.25",
-            "12.125",
-            "0",
-            "0:00.5",
-            "1:2:3:4",
-            "",
-            ":",
-            "1:",
-            ":5",
-            "1.",
-            "a",
-            "1e3",
-            "+5",
-            "0:01:30.1",
-            "10:00:00",
-            "99999999999",
+    fn only_the_documented_clock_forms_are_read() {
+        for (text, seconds) in [
+            ("0:03:00", Some(180.0)),
+            ("1:02:03", Some(3723.0)),
+            ("12:00:00", Some(43200.0)),
+            ("0:00:01.5", Some(1.5)),
+            ("1:00:00.25", Some(3600.25)),
+            ("2:03", Some(123.0)),
+            ("0:20", Some(20.0)),
+            // The 2014 archive's form (m:ss.ff or h:mm.ss?) is not documented: null.
+            ("0:13.19", None),
+            ("0:00.5", None),
+            ("59", None),
+            ("12.125", None),
+            ("1:2:3", None),
+            ("0:60:00", None),
+            ("0:00:60", None),
+            ("1:02:03:04", None),
+            ("0:01:30.", None),
+            ("", None),
+            (":", None),
+            ("1:", None),
+            (":05", None),
+            ("+0:05", None),
+            ("0:01:30.1234567890", None),
         ] {
-            let slow = parse_clock_text(text.as_bytes());
-            let fast = parse_clock(text.as_bytes());
-            match (slow, fast) {
-                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-9, "{text}: {a} {b}"),
-                (a, b) => assert_eq!(a, b, "{text}"),
-            }
+            assert_eq!(parse_clock(text.as_bytes()), seconds, "{text}");
+        }
+        assert_eq!(Annotations::parse(b"[%clk 0:13.19]").clock, None);
+        assert_eq!(Annotations::parse(b"[%clk 0:20]").clock, Some(20.0));
+    }
+
+    #[test]
+    fn elapsed_move_times() {
+        let a = Annotations::parse(b"[%emt 0:00:05] [%clk 0:02:55]");
+        assert_eq!((a.emt, a.clock), (Some(5.0), Some(175.0)));
+        assert_eq!(Annotations::parse(b"[%emt 0:01:02.5]").emt, Some(62.5));
+        // FICS writes bare seconds, an undocumented form: null.
+        assert!(Annotations::parse(b"[%emt 2.25]").is_empty());
+    }
+
+    #[test]
+    fn tcec_comments() {
+        let modern = b"d=45, sd=65, mt=82942, tl=1722058, s=98216425, n=8146168534, \
+                       pv=Ng3 Ng6 d4 e6, tb=12, h=68.8, ph=0.0, wv=-0.34, R50=49, Rd=-11, \
+                       Rr=-1000, mb=+0+0+0+0+0,";
+        let a = Annotations::parse(modern);
+        assert_eq!(a.depth, Some(45));
+        assert_eq!(a.emt, Some(82.942));
+        assert_eq!(a.clock, Some(1722.058));
+        assert_eq!(a.eval, Some(Eval::Pawns(-0.34)));
+        let season6 = b" d=27, pd=Re8, mt=00:00:42, tl=00:13:19, s=6888 kN/s, wv=1.31, ";
+        let a = Annotations::parse(season6);
+        assert_eq!((a.emt, a.clock), (Some(42.0), Some(799.0)));
+        assert_eq!((a.depth, a.eval), (Some(27), Some(Eval::Pawns(1.31))));
+        // Mates count plies from before the move: M21 is mate in 10 moves after it.
+        let mate = |wv: &str| Annotations::parse(format!("d=9, wv={wv},").as_bytes()).eval;
+        assert_eq!(mate("M21"), Some(Eval::Mate(10)));
+        assert_eq!(mate("M20"), Some(Eval::Mate(10)));
+        assert_eq!(mate("-M2"), Some(Eval::Mate(-1)));
+        assert_eq!(mate("M1"), None);
+        assert_eq!(mate("x"), None);
+        // Not TCEC: other text, or a comment with a `[%` command.
+        assert!(Annotations::parse(b"WhiteEngineOptions: Protocol=UCI; d=3").is_empty());
+        assert_eq!(
+            Annotations::parse(b"d=3, wv=1.0 [%clk 0:01:00]").depth,
+            None
+        );
+    }
+
+    #[test]
+    fn cutechess_comments() {
+        let white = Annotations::parse_move(b"+0.13/12 0.29s", Some(Color::White));
+        assert_eq!(white.eval, Some(Eval::Pawns(0.13)));
+        assert_eq!((white.depth, white.emt), (Some(12), Some(0.29)));
+        let black = Annotations::parse_move(b"-0.17/15 0.30s", Some(Color::Black));
+        assert_eq!(black.eval, Some(Eval::Pawns(0.17)));
+        let mated = Annotations::parse_move(b"-M4/4 0.001s", Some(Color::White));
+        assert_eq!(mated.eval, Some(Eval::Mate(-2)));
+        let mates = Annotations::parse_move(b"+M1/127 0.003s, Black mates", Some(Color::Black));
+        assert_eq!((mates.eval, mates.depth), (None, Some(127)));
+        let zero = Annotations::parse_move(b"0.00/30 0s", Some(Color::Black));
+        assert_eq!((zero.eval, zero.emt), (Some(Eval::Pawns(-0.0)), Some(0.0)));
+        // Without the mover the score is left out, the rest kept.
+        let unknown = Annotations::parse(b"+0.35/18 1.2s");
+        assert_eq!((unknown.eval, unknown.depth), (None, Some(18)));
+        for text in [
+            "1/2 is a draw",
+            "+1/2 3s",
+            "book",
+            "+0.35/18",
+            "+0.35/ 1s",
+            "12 moves",
+        ] {
+            let a = Annotations::parse_move(text.as_bytes(), Some(Color::White));
+            assert!(a.is_empty(), "{text}: {a:?}");
         }
     }
 

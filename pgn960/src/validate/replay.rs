@@ -375,14 +375,18 @@ impl Replay {
         self.movetext_result = Some(result);
     }
 
-    /// A comment: its `[%clk]`/`[%eval]` are kept with the main-line move before it (when
-    /// [`ValidateOptions::moves`]).
+    /// A comment: its annotations ([`Annotations::parse_move`]) are kept with the main-line
+    /// move before it (when [`ValidateOptions::moves`]).
     pub fn comment(&mut self, text: &[u8]) {
         self.tokens += 1;
         if !self.opts.moves || self.lines.len() != 1 || self.failure.is_some() {
             return;
         }
-        let found = Annotations::parse(text);
+        let mover = match (self.moves.is_empty(), self.lines.first()) {
+            (false, Some(line)) => Some(line.current.turn().other()),
+            _ => None,
+        };
+        let found = Annotations::parse_move(text, mover);
         if found.is_empty() {
             return;
         }

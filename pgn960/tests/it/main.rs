@@ -1,5 +1,6 @@
 //! The integration tests of the `pgn960` library, in one binary.
 
+mod annotations;
 mod decoded_san;
 mod plumbing;
 mod ranges;
