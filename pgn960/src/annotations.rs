@@ -124,6 +124,14 @@ impl Annotations {
         found
     }
 
+    /// Whether a comment may be a TCEC or cutechess/fastchess engine comment (a look at its
+    /// first byte, as [`Annotations::parse_move`] takes): a quick test before parsing, for
+    /// callers that skip most comments.
+    pub fn may_be_engine_comment(comment: &[u8]) -> bool {
+        let text = comment.trim_ascii_start();
+        matches!(text.first(), Some(b'+' | b'-' | b'0'..=b'9' | b'M')) || text.starts_with(b"d=")
+    }
+
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.clock.is_none() && self.eval.is_none() && self.emt.is_none() && self.depth.is_none()
