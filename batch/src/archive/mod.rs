@@ -17,6 +17,7 @@ use anyhow::Result;
 use chess960_core::CastlingStyle;
 use chunk::{process_chunk, ChunkOutcome, Fate};
 use pgn960::pipeline::ChunkInfo;
+use pgn960::validate::variant::VariantSpelling;
 use pgn960::validate::MissingVariant;
 use std::collections::HashSet;
 use std::io::Write;
@@ -30,6 +31,8 @@ pub struct ArchiveOptions {
     pub write: bool,
     /// FEN spelling for written Chess960 games.
     pub fen_style: CastlingStyle,
+    /// The Variant tag written in Chess960 games.
+    pub variant_tag: VariantSpelling,
     /// Leave comments out of written games.
     pub strip_comments: bool,
     /// With `strip_comments`: keep these `[%...]` commands of each comment (`clk`, `eval`;
@@ -56,6 +59,7 @@ impl Default for ArchiveOptions {
         ArchiveOptions {
             write: false,
             fen_style: CastlingStyle::Xfen,
+            variant_tag: VariantSpelling::default(),
             strip_comments: false,
             keep_annotations: None,
             strip_variations: false,

@@ -261,6 +261,7 @@ fn stats_options(args: &StatsArgs, globals: Globals) -> StatsOptions {
         pairs: args.pairs.is_some(),
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         threads: globals.threads,
         stop: None,
         range: None,
