@@ -43,6 +43,7 @@
 #![deny(unsafe_code)]
 
 pub mod annotations;
+pub mod book;
 pub mod compression;
 mod error;
 pub mod facts;

@@ -7,6 +7,7 @@ mod bad_input;
 mod bounds;
 mod calibration;
 mod check_clean;
+mod dialect;
 mod export;
 mod faults;
 mod filter;
