@@ -9,7 +9,7 @@ use crate::facts::GameFacts;
 use crate::pipeline::ChunkOutput;
 use crate::select::{date_span, tag_text, FilteredBy, Filters};
 use crate::validate::{
-    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, Repair,
+    observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Repair,
     ValidateOptions, Verdict,
 };
 use chess960_core::StartKind;
@@ -116,6 +116,8 @@ pub struct StatsCounts {
     pub keys_truncated: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<Excluded, u64>,
+    /// The invalid games among them, by rejection reason.
+    pub invalid: BTreeMap<RejectReason, u64>,
     /// The counted games, in input order (with [`StatsOptions::pairs`]).
     pub pair_games: Vec<PairGame>,
 }
@@ -146,12 +148,20 @@ impl StatsCounts {
         for (why, n) in other.excluded {
             *self.excluded.entry(why).or_default() += n;
         }
+        for (why, n) in other.invalid {
+            *self.invalid.entry(why).or_default() += n;
+        }
         self.pair_games.extend(other.pair_games);
     }
 
     /// The games not counted, by the name of the reason.
     pub fn excluded_by_name(&self) -> BTreeMap<&'static str, u64> {
         self.excluded.iter().map(|(k, &v)| (k.name(), v)).collect()
+    }
+
+    /// The invalid games, by the name of their rejection reason.
+    pub fn invalid_by_name(&self) -> BTreeMap<&'static str, u64> {
+        self.invalid.iter().map(|(k, &v)| (k.name(), v)).collect()
     }
 }
 
@@ -226,7 +236,10 @@ impl<'a> GameObserver<'a> for StatsObserver<'_> {
                     .any(|r| matches!(r, Repair::ResultCorrected { .. })),
             }),
             Verdict::Unsupported(_) => Err(Excluded::Unsupported),
-            Verdict::Invalid(_) => Err(Excluded::Invalid),
+            Verdict::Invalid(r) => {
+                *self.counts.invalid.entry(r.reason).or_default() += 1;
+                Err(Excluded::Invalid)
+            }
         };
         count_game(self.options, &mut self.counts, game.tags, verdict);
     }
