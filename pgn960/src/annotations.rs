@@ -196,7 +196,7 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
 /// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
 /// they stand here), else `None`.
 #[inline]
-fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
+pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
     let w: &[u8; 16] = comment.try_into().ok()?;
     let shape = w.starts_with(b" [%clk ")
         && w[8] == b':'
