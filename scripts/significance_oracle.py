@@ -28,7 +28,7 @@ Computed along other routes than the Rust code: a row is tested against the *oth
 (two-sample z-test with pooled variance, which the Rust code reaches from the pooled mean
 with a finite-population factor), the variance comes from the expanded per-game scores,
 the funnel from scipy.stats.norm.interval, the pentanomial variance per game as fishtest
-writes it. Non-finite numbers are written as the strings "inf", "-inf", "nan"; a missing
+writes it, over the counts with half a pair added to each cell (the Jeffreys prior). Non-finite numbers are written as the strings "inf", "-inf", "nan"; a missing
 value is null.
 
 Needs: pip install scipy statsmodels
@@ -244,10 +244,16 @@ def pentanomial(case):
         return None
     # Per game, as fishtest writes it: 2N games, mean score per game, variance per game of
     # the pair's points about twice the mean; the mean's standard error is sqrt(var/games).
+    # The interval's variance is that of the counts with half a pair added to each cell
+    # (the Jeffreys prior of pentanomial.rs); the score and pair_sd are the observed ones.
     games = 2 * pairs
     mu = sum(r[i] * (i / 2.0) for i in range(5)) / games
     var = sum(r[i] * (i / 2.0 - 2.0 * mu) ** 2 for i in range(5)) / games
-    se = math.sqrt(var / games)
+    prior = [c + 0.5 for c in r]
+    prior_games = 2 * sum(prior)
+    prior_mu = sum(prior[i] * (i / 2.0) for i in range(5)) / prior_games
+    prior_var = sum(prior[i] * (i / 2.0 - 2.0 * prior_mu) ** 2 for i in range(5)) / prior_games
+    se = math.sqrt(prior_var / games)
     zq = stats.norm.ppf(0.5 + case.get("level", 0.95) / 2.0)
     lo = min(max(mu - zq * se, 0.0), 1.0)
     hi = min(max(mu + zq * se, 0.0), 1.0)
