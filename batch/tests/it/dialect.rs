@@ -277,14 +277,16 @@ fn uci_castling_styles_are_python_chess_chess960_true_and_false() {
     });
     let table = |style: &str| {
         let out = dir.path().join(format!("{style}.jsonl"));
-        pgn960()
+        let status = pgn960()
             .args(["export", "--per", "ply", "--columns", "xfen,san,uci"])
             .args(["--uci-castling", style])
             .arg(&input)
             .arg("-o")
             .arg(&out)
-            .assert()
-            .success();
+            .output()
+            .expect("pgn960 runs");
+        // 1: the sample has invalid games (skipped).
+        assert!(matches!(status.status.code(), Some(0 | 1)), "{status:?}");
         out
     };
     let takes_rook = table("king-takes-rook");
