@@ -10,11 +10,11 @@ use crate::report::{
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
-use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
-use pgn960::stats::table::{GameEvals, Winner, EVAL_CAP_CENTIPAWNS};
+use pgn960::stats::table::{GameEvals, Winner};
+use pgn960::stats::{black_moves_first, note_eval};
 use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
@@ -335,20 +335,23 @@ struct ReportObserver<'p, 'o> {
     plan: &'p Plan<'o>,
     first: FirstMoves,
     evals: GameEvals,
+    /// Whether the game's FEN gives black the first move (for engines' mover-side scores).
+    black_first: bool,
     out: ChunkReport,
 }
 
 impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
-    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+    fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
         self.first.clear();
         self.evals = GameEvals::default();
+        self.black_first = black_moves_first(tags);
         Skip(false)
     }
     fn main_move(&mut self, step: MainMove<'_, 'a>) {
         self.first.push(&step);
     }
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        note_eval(&mut self.evals, text, plies);
+        note_eval(&mut self.evals, text, plies, self.black_first);
     }
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let out = &mut self.out;
@@ -377,27 +380,6 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
     }
 }
 
-/// Notes the evaluation in a main-line comment after `plies` plies, as `stats` reads it
-/// (`pgn960::stats::game`): whether the game has any, and those after plies 10 and 20,
-/// capped at ±10 pawns. (The page's CSV download is compared byte for byte with
-/// `pgn960 stats`'s in the tests, evaluation columns included.)
-fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32) {
-    let wanted = !evals.any || plies == 10 || plies == 20;
-    if !wanted || !text.windows(5).any(|w| w == b"%eval") {
-        return;
-    }
-    if let Some(eval) = Annotations::parse(text).eval {
-        let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
-        let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
-        evals.any = true;
-        match plies {
-            10 => evals.ply10 = Some(cp),
-            20 => evals.ply20 = Some(cp),
-            _ => {}
-        }
-    }
-}
-
 /// Counts the games of one chunk, read by the library's loop.
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let options = ValidateOptions {
@@ -409,6 +391,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         plan,
         first: FirstMoves::new(plan.depth, false),
         evals: GameEvals::default(),
+        black_first: false,
         out: ChunkReport::new(),
     };
     let mode = if plan.headers_only {

@@ -201,6 +201,8 @@ fn columns_tags_movetext_and_per_ply() {
             "clock",
             "eval",
             "eval_mate",
+            "emt",
+            "depth",
             "result",
             "sp"
         ]

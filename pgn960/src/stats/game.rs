@@ -193,6 +193,43 @@ pub fn count_chunk(bytes: &[u8], origin: Origin, options: &StatsOptions) -> Stat
     observer.counts
 }
 
+/// Whether the game's FEN tag gives black the first move.
+pub fn black_moves_first(tags: &[Tag<'_>]) -> bool {
+    tag_text(tags, b"FEN").is_some_and(|fen| fen.split_ascii_whitespace().nth(1) == Some("b"))
+}
+
+/// Notes the evaluation in a main-line comment after `plies` plies, as `stats` counts it
+/// (`report` too): whether the game has any, and those after plies 10 and 20, capped at
+/// ±10 pawns. Every producer's form [`Annotations`] reads counts; a score written from the
+/// mover's side is turned to white's (`black_first`: see [`black_moves_first`]).
+pub fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bool) {
+    // Most comments are clocks: only one that holds an evaluation and could change what is
+    // kept (the first of the game, or after ply 10 or 20) is parsed. A lichess clock alone
+    // (` [%clk H:MM:SS] `, known by its shape) holds none, and is not searched for `%eval`.
+    let wanted = !evals.any || plies == 10 || plies == 20;
+    if !wanted
+        || lone_clock(text).is_some()
+        || !(has_eval(text) || Annotations::may_be_engine_comment(text))
+    {
+        return;
+    }
+    let mover = match (plies, (plies % 2 == 1) != black_first) {
+        (0, _) => None,
+        (_, true) => Some(Color::White),
+        (_, false) => Some(Color::Black),
+    };
+    if let Some(eval) = Annotations::parse_move(text, mover).eval {
+        let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
+        let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
+        evals.any = true;
+        match plies {
+            10 => evals.ply10 = Some(cp),
+            20 => evals.ply20 = Some(cp),
+            _ => {}
+        }
+    }
+}
+
 /// The observer of `stats`: reads the evaluations of the main line (every producer's form
 /// [`Annotations`] reads) and counts each judged game.
 struct StatsObserver<'o> {
@@ -207,37 +244,11 @@ struct StatsObserver<'o> {
 impl<'a> GameObserver<'a> for StatsObserver<'_> {
     fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
         self.evals = GameEvals::default();
-        self.black_first = tag_text(tags, b"FEN")
-            .is_some_and(|fen| fen.split_ascii_whitespace().nth(1) == Some("b"));
+        self.black_first = black_moves_first(tags);
         Skip(false)
     }
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        // Most comments are clocks: only one that holds an evaluation and could change what
-        // is kept (the first of the game, or after ply 10 or 20) is parsed. A lichess clock
-        // alone (` [%clk H:MM:SS] `, known by its shape) holds none, and is not searched for
-        // `%eval` (the profile of the last step put 108 M instructions of `stats` on 26 MB
-        // in that search).
-        let wanted = !self.evals.any || plies == 10 || plies == 20;
-        if wanted
-            && lone_clock(text).is_none()
-            && (has_eval(text) || Annotations::may_be_engine_comment(text))
-        {
-            let mover = match (plies, (plies % 2 == 1) != self.black_first) {
-                (0, _) => None,
-                (_, true) => Some(Color::White),
-                (_, false) => Some(Color::Black),
-            };
-            if let Some(eval) = Annotations::parse_move(text, mover).eval {
-                let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
-                let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
-                self.evals.any = true;
-                match plies {
-                    10 => self.evals.ply10 = Some(cp),
-                    20 => self.evals.ply20 = Some(cp),
-                    _ => {}
-                }
-            }
-        }
+        note_eval(&mut self.evals, text, plies, self.black_first);
     }
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let verdict = match game.verdict {

@@ -32,7 +32,7 @@ pub mod table;
 mod write;
 
 pub use by::StrataKey;
-pub use game::{count_chunk, Excluded, StatsCounts, StatsOptions};
+pub use game::{black_moves_first, count_chunk, note_eval, Excluded, StatsCounts, StatsOptions};
 pub use left_out::{
     why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TREE_NEEDS_MOVES, TRY_HEADERS_ONLY,
 };
