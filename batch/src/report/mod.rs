@@ -7,7 +7,6 @@
 //! draws and sorts what the data block holds.
 
 pub mod html;
-pub mod sha256;
 pub mod tables;
 
 use pgn960::select::Speed;
