@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Independent oracle for `pgn960 stats --pairs`: reads PGN files with python-chess, pairs
-the counted games by the rule docs/stats.md gives, and prints JSON:
+"""Independent oracle for `pgn960 stats --pairs [--engine NAME]`: reads PGN files with
+python-chess, pairs the counted games by the rule docs/stats.md gives, and prints JSON:
 
-    {"players": [A, B] or null, "unpaired_games": n, "other_pairs": n,
-     "rows": [{"sp": "518", "counts": [LL, LD, DD+WL, WD, WW], "score": s,
-               "elo": e, "elo_lo": lo, "elo_hi": hi}, ..., {"sp": "total", ...}]}
+    {"unpaired_games": n, "other_pairs": n,
+     "rows": [{"players": [A, B], "sp": "518", "counts": [LL, LD, DD+WL, WD, WW],
+               "score": s, "elo": e, "elo_lo": lo, "elo_hi": hi}, ...,
+              {"players": [A, B], "sp": "total", ...}, ...next match...]}
+
+Usage: pairs_oracle.py [--engine NAME] FILE...
 
 Counted games: python-chess reads them without errors, they start from a Chess960 start
 position and have a decisive or drawn Result. The rule: a game pairs with the earliest
 unpaired game among the 1024 counted before it with the same SP and the two players with
-colours swapped; A is the White of the first game of the first pair. The Elo interval is
-computed per game as fishtest writes it (2N games, variance of the pair's points about twice
-the mean), not along the Rust code's route. Infinite numbers as "inf"/"-inf".
+colours swapped. Each pairing of two players is a match (in the order of its first pair):
+A is the White of the first game of its first pair, or NAME with --engine (pairs without
+NAME are "other pairs"). The Elo interval is computed per game as fishtest writes it (2N
+games, variance of the pair's points about twice the mean), not along the Rust code's
+route, with half a pair added to each of the five counts for the variance only (the
+Jeffreys prior docs/stats.md gives). Infinite numbers as "inf"/"-inf".
 Needs: pip install chess scipy
 """
 import json
@@ -38,21 +44,27 @@ def elo(s):
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
-def estimate(sp, r):
+def estimate(players, sp, r):
     pairs = sum(r)
     games = 2 * pairs
     mu = sum(r[i] * (i / 2.0) for i in range(5)) / games
-    var = sum(r[i] * (i / 2.0 - 2.0 * mu) ** 2 for i in range(5)) / games
+    prior = [c + 0.5 for c in r]
+    prior_games = 2 * sum(prior)
+    prior_mu = sum(prior[i] * (i / 2.0) for i in range(5)) / prior_games
+    var = sum(prior[i] * (i / 2.0 - 2.0 * prior_mu) ** 2 for i in range(5)) / prior_games
     se = math.sqrt(var / games)
     z = stats.norm.ppf(0.975)
     lo, hi = min(max(mu - z * se, 0.0), 1.0), min(max(mu + z * se, 0.0), 1.0)
-    return {"sp": sp, "counts": r, "score": mu, "elo": enc(elo(mu)),
+    return {"players": list(players), "sp": sp, "counts": r, "score": mu, "elo": enc(elo(mu)),
             "elo_lo": enc(elo(lo)), "elo_hi": enc(elo(hi))}
 
 
-def main(paths):
+def main(args):
+    engine = None
+    if args[:1] == ["--engine"]:
+        engine, args = args[1], args[2:]
     games = []
-    for path in paths:
+    for path in args:
         with open(path, encoding="utf-8", errors="replace") as f:
             while (game := chess.pgn.read_game(f)) is not None:
                 if game.errors:
@@ -63,7 +75,7 @@ def main(paths):
                     continue
                 games.append((sp, game.headers.get("White", "").strip(),
                               game.headers.get("Black", "").strip(), result))
-    pending, pairs, players, other = [], [], None, 0
+    pending, matches, other = [], {}, 0
     unpaired = 0
     for i, g in enumerate(games):
         kept = [(j, p) for j, p in pending if j + WINDOW >= i]
@@ -75,12 +87,16 @@ def main(paths):
             pending.append((i, g))
             continue
         first = pending.pop(match)[1]
-        if players is None:
+        if engine is None:
             players = (first[1], first[2])
-        if {first[1], first[2]} != set(players):
+        elif engine in (first[1], first[2]):
+            players = (engine, first[2] if first[1] == engine else first[1])
+        else:
             other += 1
             continue
-        pairs.append((first, g))
+        # dicts keep insertion order: matches in the order of their first pair
+        key = frozenset(players)
+        matches.setdefault(key, (players, []))[1].append((first, g))
     unpaired += len(pending)
 
     def points(player, g):
@@ -89,16 +105,16 @@ def main(paths):
         white_won = g[3] == "1-0"
         return 2 if white_won == (g[1] == player) else 0
 
-    by_sp = {}
-    for first, second in pairs:
-        cell = by_sp.setdefault(first[0], [0] * 5)
-        cell[points(players[0], first) + points(players[0], second)] += 1
-    rows = [estimate(str(sp), r) for sp, r in sorted(by_sp.items())]
-    total = [sum(r[i] for r in by_sp.values()) for i in range(5)]
-    if sum(total):
-        rows.append(estimate("total", total))
-    json.dump({"players": players, "unpaired_games": unpaired, "other_pairs": other,
-               "rows": rows}, sys.stdout)
+    rows = []
+    for players, pairs in matches.values():
+        by_sp = {}
+        for first, second in pairs:
+            cell = by_sp.setdefault(first[0], [0] * 5)
+            cell[points(players[0], first) + points(players[0], second)] += 1
+        rows += [estimate(players, str(sp), r) for sp, r in sorted(by_sp.items())]
+        total = [sum(r[i] for r in by_sp.values()) for i in range(5)]
+        rows.append(estimate(players, "total", total))
+    json.dump({"unpaired_games": unpaired, "other_pairs": other, "rows": rows}, sys.stdout)
     print()
 
 

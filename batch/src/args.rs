@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use chess960_core::CastlingStyle;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use pgn960::compression;
+use pgn960::validate::variant::VariantSpelling;
 use std::path::{Path, PathBuf};
 
 /// The input files of a command that reads games.
@@ -98,8 +99,9 @@ pub struct ReadOptions {
     pub max_game_bytes: Option<usize>,
     /// The start position (0..959) to take for a game whose start is not in the file when
     /// several start positions replay its main line and this one is among them
-    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by check and clean;
-    /// the other commands still reject such a game as `start-ambiguous`.
+    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by check, clean,
+    /// filter, split and stats; the other commands still reject such a game as
+    /// `start-ambiguous`.
     #[arg(long, value_name = "SP", value_parser = clap::value_parser!(u16).range(0..960))]
     pub assume_sp: Option<u16>,
 }
@@ -143,6 +145,9 @@ pub struct NormaliseOptions {
     /// With --normalise: FEN spelling, xfen or shredder.
     #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen", requires = "normalise")]
     pub fen_style: CastlingStyle,
+    /// With --normalise: the Variant tag written in Chess960 games.
+    #[arg(long, value_name = "VALUE", value_parser = variant_spelling(), default_value = "chess960", requires = "normalise")]
+    pub variant_tag: VariantSpelling,
 }
 
 impl NormaliseOptions {
@@ -277,6 +282,16 @@ pub fn castling_style() -> impl TypedValueParser<Value = CastlingStyle> {
         "shredder" => CastlingStyle::Shredder,
         _ => CastlingStyle::Xfen,
     })
+}
+
+/// The parser of `--variant-tag`: the Variant tag value written in Chess960 games.
+pub fn variant_spelling() -> impl TypedValueParser<Value = VariantSpelling> {
+    PossibleValuesParser::new([
+        PossibleValue::new("chess960").help("Chess960, as lichess writes it"),
+        PossibleValue::new("fischerandom").help("as cutechess and TCEC write it"),
+        PossibleValue::new("chess 960").help("as pychess writes it"),
+    ])
+    .map(|s| s.parse().unwrap_or_default())
 }
 
 /// The parser of a speed option (`ultra-bullet`, `bullet`, `blitz`, `rapid`, `classical`).

@@ -1,6 +1,8 @@
 //! The command line: global options and subcommands.
 
-use crate::commands::{check, clean, export, filter, perft, report, sp, split, stats, tree, xfen};
+use crate::commands::{
+    book, check, clean, export, filter, perft, report, sp, split, stats, tree, xfen,
+};
 use crate::driver::Globals;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -46,6 +48,8 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// One self-contained HTML page to explore the 960 start positions of an archive.
     Report(report::ReportArgs),
+    /// An opening suite for engine testing (EPD or PGN) from games or start positions.
+    Book(book::BookArgs),
     /// Convert FENs (PGN FEN tags, FEN/EPD lists) between X-FEN and Shredder-FEN.
     Xfen(xfen::XfenArgs),
     /// Start positions: SP number <-> back rank <-> FEN.
@@ -77,6 +81,7 @@ impl Command {
             Command::Tree(a) => a.read.clone(),
             Command::Report(a) => a.read.clone(),
             Command::Xfen(a) => a.read.clone(),
+            Command::Book(a) => a.read.clone(),
             Command::Perft(a) => ReadOptions {
                 threads: a.run.threads,
                 quiet: a.run.quiet,
@@ -128,6 +133,7 @@ pub fn run(cli: Cli) -> Result<i32> {
             Ok(status(rejected > 0))
         }
         Command::Xfen(args) => Ok(status(xfen::run(args, globals)? > 0)),
+        Command::Book(args) => Ok(status(book::run(args, globals)?.not_valid_total() > 0)),
         Command::Sp(args) => {
             sp::run(args, &mut std::io::stdout().lock())?;
             Ok(EXIT_OK)

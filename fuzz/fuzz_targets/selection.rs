@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use pgn960::facts::speed_of;
-use pgn960_cli::select::{parse_date_span, Date, Reaches, Speed, SpList, TagMatch};
+use pgn960::select::{parse_date_span, Date, Reaches, Speed, SpList, TagMatch};
 
 /// A naive reading of an SP list: the set of SPs it names, or `None` when it is not one.
 fn naive_sps(text: &str) -> Option<Vec<bool>> {

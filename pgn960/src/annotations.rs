@@ -124,6 +124,14 @@ impl Annotations {
         found
     }
 
+    /// Whether a comment may be a TCEC or cutechess/fastchess engine comment (a look at its
+    /// first byte, as [`Annotations::parse_move`] takes): a quick test before parsing, for
+    /// callers that skip most comments.
+    pub fn may_be_engine_comment(comment: &[u8]) -> bool {
+        let text = comment.trim_ascii_start();
+        matches!(text.first(), Some(b'+' | b'-' | b'0'..=b'9' | b'M')) || text.starts_with(b"d=")
+    }
+
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.clock.is_none() && self.eval.is_none() && self.emt.is_none() && self.depth.is_none()
@@ -188,7 +196,7 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
 /// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
 /// they stand here), else `None`.
 #[inline]
-fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
+pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
     let w: &[u8; 16] = comment.try_into().ok()?;
     let shape = w.starts_with(b" [%clk ")
         && w[8] == b':'

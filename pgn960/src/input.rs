@@ -468,3 +468,67 @@ mod tests {
         assert!(!is_pgn_file(Path::new("b.txt")));
     }
 }
+
+/// The longest line a table read back (`stats --merge`, `tree --merge`) may have: rows of
+/// our tables are far shorter (names are cut at 200 bytes, tree paths are a few bytes a
+/// ply), and the CSV reader holds a row whole.
+pub const MAX_TABLE_LINE: usize = 1 << 20;
+
+/// A reader that fails, rather than hand on, a line longer than `limit` bytes, so that
+/// whoever holds a line whole (a CSV record) holds a bounded one.
+#[derive(Debug)]
+pub struct LineLimit<R> {
+    inner: R,
+    limit: usize,
+    line: usize,
+}
+
+impl<R: Read> LineLimit<R> {
+    /// `inner` with lines of at most `limit` bytes (the line break not counted).
+    pub fn new(inner: R, limit: usize) -> LineLimit<R> {
+        LineLimit {
+            inner,
+            limit,
+            line: 0,
+        }
+    }
+}
+
+impl<R: Read> Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                self.line = 0;
+            } else {
+                self.line += 1;
+                if self.line > self.limit {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("a line longer than {} bytes", self.limit),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod line_limit_tests {
+    use super::*;
+
+    #[test]
+    fn a_line_over_the_limit_is_an_error_and_shorter_lines_pass_whole() {
+        let mut out = Vec::new();
+        LineLimit::new(&b"abc\ndefg\n"[..], 4)
+            .read_to_end(&mut out)
+            .unwrap();
+        assert_eq!(out, b"abc\ndefg\n");
+        let err = LineLimit::new(&b"abc\ndefgh\n"[..], 4)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert!(err.to_string().contains("longer than 4 bytes"), "{err}");
+    }
+}

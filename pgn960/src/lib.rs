@@ -44,6 +44,7 @@
 
 pub mod annotations;
 pub mod archive;
+pub mod book;
 pub mod compression;
 pub mod driver;
 mod error;

@@ -215,9 +215,10 @@ def pentanomials(
     variant: str = "detect",
 ) -> pa.Table:
     """The engine-match game pairs of ``src`` (same start position, same players with
-    colours swapped, within 1024 games): per start position and in total (``sp`` =
-    ``"total"``), the pentanomial from the first pair's White's view (``ll`` .. ``ww``),
-    score and Elo with its 95% interval — the table of ``pgn960 stats --pairs``."""
+    colours swapped, within 1024 games): per pairing of two players (``player_a``,
+    ``player_b``: a match of its own, from its first pair's White's view), per start
+    position and in total (``sp`` = ``"total"``), the pentanomial (``ll`` .. ``ww``), score
+    and Elo with its 95% interval — the table of ``pgn960 stats --pairs``."""
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
     data = _native.pentanomials(_paths(src), threads, variant, include_classical, filters)
-    return table_from_csv(data, text=("sp",))
+    return table_from_csv(data, text=("player_a", "player_b", "sp"))

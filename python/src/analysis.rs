@@ -156,16 +156,10 @@ pub fn stats<'py>(
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
     }
-    let strata = match strata {
-        "event" => Some(ByKey::Event),
-        "time-control" | "time_control" => Some(ByKey::TimeControl),
-        "none" => None,
-        other => {
-            return Err(option_error(format!(
-                "strata {other:?} is not one of event, time-control, none"
-            )))
-        }
-    };
+    let strata = strata
+        .parse::<pgn960::stats::StrataKey>()
+        .map_err(option_error)?
+        .by_key();
     let options = StatsOptions {
         filters: filters.filters()?,
         include_classical,

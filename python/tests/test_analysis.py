@@ -145,7 +145,7 @@ def test_pentanomials_equal_the_pairs_table(tmp_path):
     pairs = tmp_path / "pairs.csv"
     run_cli("stats", "-q", path, "-o", tmp_path / "sp.csv", "--pairs", pairs)
     table = pgn960.pentanomials(path)
-    assert table.equals(pgn960.table_from_csv(pairs, text=("sp",)))
+    assert table.equals(pgn960.table_from_csv(pairs, text=("player_a", "player_b", "sp")))
     assert table.column("sp")[-1].as_py() in ("total", None) or table.num_rows == 0
 
 
@@ -169,6 +169,6 @@ def test_pentanomials_of_engine_matches_equal_the_pairs_table(tmp_path):
         pairs = tmp_path / "pairs.csv"
         run_cli("stats", "-q", path, "-o", tmp_path / "sp.csv", "--pairs", pairs)
         table = pgn960.pentanomials(path)
-        assert table.equals(pgn960.table_from_csv(pairs, text=("sp",))), path
+        assert table.equals(pgn960.table_from_csv(pairs, text=("player_a", "player_b", "sp"))), path
         paired += table.column("pairs")[-1].as_py()
     assert paired > 0

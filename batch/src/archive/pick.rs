@@ -17,6 +17,7 @@ use pgn960::input::{InputName, Source};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::select::{FilteredBy, Selection, TaggedStart};
 use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
+use pgn960::validate::variant::VariantSpelling;
 use pgn960::validate::GameKind;
 use pgn960::validate::{
     observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
@@ -38,6 +39,8 @@ pub struct PickOptions<'s> {
     pub selection: &'s Selection,
     /// Write selected games normalised with this FEN style (else as they were read).
     pub normalise: Option<CastlingStyle>,
+    /// With `normalise`: the Variant tag written in Chess960 games.
+    pub variant_tag: VariantSpelling,
     /// Copy the text of selected and rejected games (else only count them).
     pub write: bool,
     /// What games without a Variant tag are.
@@ -46,6 +49,8 @@ pub struct PickOptions<'s> {
     pub key: Option<&'s KeyFn>,
     /// Games of more bytes are rejected as `too-large` (`--max-game-bytes`; 0: no limit).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (`--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 /// What became of one game.
@@ -136,9 +141,11 @@ fn validate_options(opts: &PickOptions<'_>) -> ValidateOptions {
     ValidateOptions {
         canonical_san: opts.normalise.is_some(),
         normalise: opts.normalise,
+        variant_tag: opts.variant_tag,
         moves: opts.selection.needs_moves(),
         missing_variant: opts.missing_variant,
         max_game_bytes: opts.max_game_bytes,
+        assume_sp: opts.assume_sp,
         ..ValidateOptions::default()
     }
 }
@@ -295,6 +302,7 @@ impl Picker<'_, '_, '_> {
                                 let archive = ArchiveOptions {
                                     write: true,
                                     fen_style: style,
+                                    variant_tag: opts.variant_tag,
                                     ..ArchiveOptions::default()
                                 };
                                 render(game, valid, &archive, text)

@@ -1,12 +1,13 @@
 //! `pgn960 clean`: write every valid game normalised, quarantine the rest with a reason.
 
 use crate::archive::{self, ArchiveOptions, ArchiveSummary};
-use crate::args::{castling_style, Inputs, RejectsOption};
+use crate::args::{castling_style, variant_spelling, Inputs, RejectsOption};
 use crate::driver::{Driver, Globals};
 use crate::output::print_summary;
 use anyhow::Result;
 use chess960_core::CastlingStyle;
 use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned, RejectsWritten};
+use pgn960::validate::variant::VariantSpelling;
 use std::path::PathBuf;
 
 /// Arguments of `pgn960 clean`.
@@ -29,6 +30,10 @@ pub struct CleanArgs {
     /// rook) or shredder (file letters, HAha).
     #[arg(long, value_name = "STYLE", value_parser = castling_style(), default_value = "xfen")]
     pub fen_style: CastlingStyle,
+    /// The Variant tag written in Chess960 games: chess960 (Chess960, as lichess),
+    /// fischerandom (cutechess, TCEC) or "chess 960" (pychess).
+    #[arg(long, value_name = "VALUE", value_parser = variant_spelling(), default_value = "chess960")]
+    pub variant_tag: VariantSpelling,
     /// Leave comments out (with their [%clk]/[%eval] annotations, unless --keep-annotations).
     #[arg(long)]
     pub strip_comments: bool,
@@ -66,6 +71,7 @@ fn archive_options(args: &CleanArgs) -> ArchiveOptions {
     ArchiveOptions {
         write: true,
         fen_style: args.fen_style,
+        variant_tag: args.variant_tag,
         strip_comments: args.strip_comments,
         keep_annotations: match args.keep_annotations.as_slice() {
             [] => None,

@@ -2,18 +2,19 @@
 
 use crate::args::{Inputs, TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
-use crate::export::columns::{game_columns, ply_columns, select};
+use crate::export::columns::{game_columns, ply_columns, select, UciCastling};
 use crate::export::{
     export_chunk, summary_text, Encoding, ExportCounts, Format, Per, Rows, TableSpec,
 };
 use crate::output::OutputPlan;
 use anyhow::{anyhow, bail, Result};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::io::Write;
 
 /// Arguments of `pgn960 export`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = format!("Columns (docs/export.md): the tags Event, Site, White, Black, Result, WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff, UTCDate, UTCTime, Termination, TimeControl, FEN, then sp, black_sp, variant, start_xfen, plies, moves_san, moves_uci, final_xfen, outcome, speed, clocks, evals, evals_mate, valid, reason, location, source, offset.\nWith --per ply: source, offset, ply, xfen, san, uci, clock, eval, eval_mate, result, sp.\nThe summary goes to standard error (-q: none).\n{}\n\nExamples:\n  pgn960 export games.pgn.zst -o games.parquet\n  pgn960 export games.pgn -o plies.parquet --per ply\n  pgn960 export games.pgn -o games.csv --columns Site,sp,Result,plies", crate::args::common_help())
+    after_help = format!("Columns (docs/export.md): the tags Event, Site, White, Black, Result, WhiteTitle, BlackTitle, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff, UTCDate, UTCTime, Termination, TimeControl, FEN, then sp, black_sp, variant, start_xfen, plies, moves_san, moves_uci, final_xfen, outcome, speed, clocks, evals, evals_mate, emts, depths, valid, reason, location, source, offset.\nWith --per ply: source, offset, ply, xfen, san, uci, clock, eval, eval_mate, emt, depth, result, sp.\nThe summary goes to standard error (-q: none).\n{}\n\nExamples:\n  pgn960 export games.pgn.zst -o games.parquet\n  pgn960 export games.pgn -o plies.parquet --per ply\n  pgn960 export games.pgn -o games.csv --columns Site,sp,Result,plies", crate::args::common_help())
 )]
 pub struct ExportArgs {
     /// The games to export.
@@ -34,6 +35,11 @@ pub struct ExportArgs {
     /// Add these tags as columns (strings); a tag named like another column, whatever the case, becomes NAME_tag.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub tags: Vec<String>,
+    /// Castling in the UCI columns (uci, moves_uci): king-takes-rook (e1h1, UCI_Chess960)
+    /// or king-two-squares (e1g1/e1c1 where the king castles from e1/e8 with the rook on
+    /// the h/a file, the standard-chess squares; king onto rook for every other castling).
+    #[arg(long, value_name = "STYLE", value_parser = uci_castling(), default_value = "king-takes-rook")]
+    pub uci_castling: UciCastling,
     /// Write only these columns, in this order.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     pub columns: Vec<String>,
@@ -44,6 +50,16 @@ pub struct ExportArgs {
     /// Threads, quiet, progress, variant, game size limit.
     #[command(flatten)]
     pub read: crate::args::ReadOptions,
+}
+
+/// The parser of `--uci-castling`.
+fn uci_castling() -> impl TypedValueParser<Value = UciCastling> {
+    PossibleValuesParser::new([
+        PossibleValue::new("king-takes-rook").help("e1h1 for every castling (UCI_Chess960)"),
+        PossibleValue::new("king-two-squares")
+            .help("e1g1/e1c1 from e1 (e8) with the rook on h/a; else king onto rook"),
+    ])
+    .map(|s| UciCastling::from_name(&s).unwrap_or_default())
 }
 
 /// Runs `pgn960 export`; returns the counts.
@@ -72,7 +88,8 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         include_invalid: args.include_invalid,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
-    };
+    }
+    .with_uci_castling(args.uci_castling);
     // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
     // and to read.
     let chunk_bytes = (args.row_group_mb as usize) << 20;

@@ -133,9 +133,11 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
     let opts = PickOptions {
         selection: &args.selection,
         normalise: args.normalise.style(),
+        variant_tag: args.normalise.variant_tag,
         write: !args.count,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         key: None,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;

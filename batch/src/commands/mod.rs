@@ -1,5 +1,6 @@
 //! The subcommands.
 
+pub mod book;
 pub mod check;
 pub mod clean;
 pub mod export;

@@ -4,13 +4,17 @@
 
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
-use crate::report::{html, tables, value_rank, NameTally, Page, PageSummary, Tally};
+use crate::report::filter::CellTally;
+use crate::report::{
+    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally,
+};
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
+use pgn960::annotations::Annotations;
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
-use pgn960::stats::table::{strata_noun, Winner};
+use pgn960::stats::table::{GameEvals, Winner, EVAL_CAP_CENTIPAWNS};
 use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
@@ -53,6 +57,13 @@ pub struct ReportArgs {
     /// Count classical games (not marked Chess960, standard start) as SP 518.
     #[arg(long, conflicts_with = "from_stats")]
     pub include_classical: bool,
+    /// Do not replay moves: trust the FEN and Result tags, as `stats --headers-only` does
+    /// (much faster; no opening tree, no evaluations).
+    #[arg(long, conflicts_with = "from_stats")]
+    pub headers_only: bool,
+    /// The page's title (default: "Chess960 start positions: " and the inputs' names).
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
     /// Test the SPs within strata, as `stats --strata` does: the overall verdict compares
     /// an SP with the other SPs of the same event (or speed) only, with a caveat on the
     /// banner when the table taken as one would say "Yes" but no stratum does. `none`: one
@@ -83,6 +94,8 @@ struct ChunkReport {
     events: NameTally,
     players: NameTally,
     tree: Tree,
+    games: BTreeMap<u16, GameList>,
+    cells: CellTally,
 }
 
 impl ChunkOutput for ChunkReport {
@@ -133,6 +146,10 @@ impl ChunkReport {
         }
         self.events.merge(other.events);
         self.players.merge(other.players);
+        for (sp, list) in other.games {
+            self.games.entry(sp).or_default().merge(list);
+        }
+        self.cells.merge(other.cells);
     }
 }
 
@@ -150,6 +167,7 @@ struct Plan<'a> {
     filters: &'a Filters,
     depth: usize,
     include_classical: bool,
+    headers_only: bool,
     missing_variant: MissingVariant,
     band_width: u32,
     max_game_bytes: usize,
@@ -168,11 +186,16 @@ impl Plan<'_> {
         tags: &[Tag<'_>],
         game: &ValidGame,
         first_moves: &[Move],
+        evals: &GameEvals,
     ) -> Result<(), &'static str> {
         let (winner, white_half_points, facts) = self.admit(tags, game)?;
         match game.class.kind {
             StartKind::Chess960(sp) if sp < 960 => {
                 self.count_sp(out, tags, &facts, sp, winner);
+                out.tally.overall[usize::from(sp)].add_evals(evals);
+                let plies = self.plies(tags, game);
+                let line = || game_line(tags, game.result, plies);
+                out.games.entry(sp).or_default().add(line);
                 if self.depth > 0 {
                     let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
                     let ratings = facts.ratings;
@@ -184,11 +207,9 @@ impl Plan<'_> {
                 }
             }
             StartKind::DoubleChess960 { white, black } => {
-                out.tally
-                    .pairs
-                    .entry((white, black))
-                    .or_default()
-                    .add(winner, facts.ratings);
+                let pair = out.tally.pairs.entry((white, black)).or_default();
+                pair.add(winner, facts.ratings);
+                pair.add_evals(evals);
                 out.counted_pairs += 1;
             }
             _ => return Err("mid-game-fen"),
@@ -218,10 +239,19 @@ impl Plan<'_> {
         }
         let facts = GameFacts::from_tags(tags);
         let date = pgn960::select::date_span(tags);
-        if let Some(f) = self.filters.check(&facts, date, Some(game.plies)) {
+        if let Some(f) = self.filters.check(&facts, date, self.plies(tags, game)) {
             return Err(f.name());
         }
         Ok((winner, white_half_points, facts))
+    }
+
+    /// The game's plies: replayed, or with `--headers-only` its PlyCount tag (as `stats`).
+    fn plies(&self, tags: &[Tag<'_>], game: &ValidGame) -> Option<u32> {
+        if self.headers_only {
+            tag(tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
+        } else {
+            Some(game.plies)
+        }
     }
 
     /// Counts a Chess960 game of `sp` overall and under each cut.
@@ -241,17 +271,45 @@ impl Plan<'_> {
         }
         if let Some(by) = self.strata {
             let value = KeyValue::of(by, tags, facts, self.band_width);
-            let (_, cells) = out
+            out.tally.strata = Some(by);
+            let row = out
                 .tally
-                .strata
-                .get_or_insert_with(|| (strata_noun(by), BTreeMap::new()));
-            let cell = cells
-                .entry((value_rank(&value), value.label()))
+                .by_stratum
+                .entry(value)
+                .or_default()
+                .entry(sp)
                 .or_default();
-            cell.entry(sp).or_default().add(winner, facts.ratings);
+            match winner {
+                Winner::White => row.white_wins += 1,
+                Winner::Draw => row.draws += 1,
+                Winner::Black => row.black_wins += 1,
+            }
         }
+        out.cells.add(tags, facts, self.band_width, sp, winner);
         out.counted += 1;
     }
+}
+
+/// A game's line in its SP's list (the site only when it is an http(s) URL).
+fn game_line(tags: &[Tag<'_>], result: GameResult, plies: Option<u32>) -> GameLine {
+    let text = |name: &[u8]| {
+        tag(tags, name)
+            .map(|v| v.trim().chars().take(200).collect::<String>())
+            .unwrap_or_default()
+    };
+    let site = text(b"Site");
+    let lower = site.to_ascii_lowercase();
+    let web = lower.starts_with("https://") || lower.starts_with("http://");
+    let date = tag(tags, b"UTCDate").or_else(|| tag(tags, b"Date"));
+    GameLine(
+        text(b"White"),
+        text(b"Black"),
+        text(b"Event"),
+        date.map(|d| d.trim().to_string()).unwrap_or_default(),
+        result.as_str().to_string(),
+        if web { site } else { String::new() },
+        plies.unwrap_or(0),
+    )
 }
 
 /// Notes a counted game's date, speed, event and players.
@@ -276,16 +334,21 @@ fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
 struct ReportObserver<'p, 'o> {
     plan: &'p Plan<'o>,
     first: FirstMoves,
+    evals: GameEvals,
     out: ChunkReport,
 }
 
 impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
     fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
         self.first.clear();
+        self.evals = GameEvals::default();
         Skip(false)
     }
     fn main_move(&mut self, step: MainMove<'_, 'a>) {
         self.first.push(&step);
+    }
+    fn main_comment(&mut self, text: &'a [u8], plies: u32) {
+        note_eval(&mut self.evals, text, plies);
     }
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let out = &mut self.out;
@@ -294,7 +357,8 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
                 let first_moves: Vec<Move> = self.first.moves.iter().map(|&(m, _)| m).collect();
-                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves) {
+                let evals = &self.evals;
+                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves, evals) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -313,6 +377,27 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
     }
 }
 
+/// Notes the evaluation in a main-line comment after `plies` plies, as `stats` reads it
+/// (`pgn960::stats::game`): whether the game has any, and those after plies 10 and 20,
+/// capped at ±10 pawns. (The page's CSV download is compared byte for byte with
+/// `pgn960 stats`'s in the tests, evaluation columns included.)
+fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32) {
+    let wanted = !evals.any || plies == 10 || plies == 20;
+    if !wanted || !text.windows(5).any(|w| w == b"%eval") {
+        return;
+    }
+    if let Some(eval) = Annotations::parse(text).eval {
+        let cap = EVAL_CAP_CENTIPAWNS as f64 / 100.0;
+        let cp = (eval.capped_pawns(cap) * 100.0).round() as i64;
+        evals.any = true;
+        match plies {
+            10 => evals.ply10 = Some(cp),
+            20 => evals.ply20 = Some(cp),
+            _ => {}
+        }
+    }
+}
+
 /// Counts the games of one chunk, read by the library's loop.
 fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let options = ValidateOptions {
@@ -323,16 +408,15 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let mut observer = ReportObserver {
         plan,
         first: FirstMoves::new(plan.depth, false),
+        evals: GameEvals::default(),
         out: ChunkReport::new(),
     };
-    observe_chunk(
-        bytes,
-        origin,
-        &options,
-        ReadMode::Replay,
-        false,
-        &mut observer,
-    );
+    let mode = if plan.headers_only {
+        ReadMode::TagsOnly
+    } else {
+        ReadMode::Replay
+    };
+    observe_chunk(bytes, origin, &options, mode, false, &mut observer);
     observer.out
 }
 
@@ -361,7 +445,7 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
     if args.output.as_os_str() == "-" {
         bail!("-o names the HTML file to write (standard output is not supported)");
     }
-    let page = if args.from_stats.is_empty() {
+    let mut page = if args.from_stats.is_empty() {
         from_games(args, globals, started)?
     } else {
         let (tally, summary) = tables::from_stats(&args.from_stats)?;
@@ -373,19 +457,23 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
         };
         Page::build(&tally, summary, tree)
     };
+    if let Some(title) = &args.title {
+        page.title = title.clone();
+    }
     let text = html::render(&page)?;
     let mut sink = plan.create(page_id)?;
     sink.write_all(text.as_bytes())?;
     plan.finish(sink)?;
     plan.commit()?;
     let mut summary = format!(
-        "{}: {} games in the SP table, {} SPs with games, {} bytes",
+        "{}: {} games in the SP table, {} SPs with games, {} Double Chess960 games, {} bytes",
         args.output.display(),
         page.overview.games,
         page.sps.iter().filter(|r| r.games > 0).count(),
+        page.summary.counted_double_chess960,
         text.len()
     );
-    if page.overview.games == 0 {
+    if page.overview.games + page.summary.counted_double_chess960 == 0 {
         summary.push_str(&nothing_counted(&page));
     }
     plan.summary(&summary);
@@ -413,6 +501,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         filters: &filters,
         depth: args.depth as usize,
         include_classical: args.include_classical,
+        headers_only: args.headers_only,
         missing_variant: globals.variant,
         band_width: args.band_width,
         max_game_bytes: globals.max_game_bytes,
@@ -459,7 +548,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         names_untallied: all.events.untallied + all.players.untallied,
         archive: Some(archive),
     };
-    let tree = if args.depth > 0 {
+    let tree = if args.depth > 0 && !args.headers_only {
         let mut section =
             tables::tree_section_from_tree(&all.tree, args.depth, args.tree_min_games)?;
         section.pruned_below = (pruning != Pruning::default()).then_some(pruning.threshold);
@@ -467,7 +556,40 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     } else {
         None
     };
-    Ok(Page::build(&all.tally, summary, tree))
+    let mut page = Page::build(&all.tally, summary, tree);
+    page.games = all.games;
+    page.filter = all.cells.finish();
+    page.selection = selection_args(args);
+    Ok(page)
+}
+
+/// The selection flags of the run, as typed (for the command lines the page suggests).
+fn selection_args(args: &ReportArgs) -> Vec<String> {
+    let f = &args.filters;
+    let mut out = Vec::new();
+    let mut push = |flag: &str, value: Option<String>| {
+        if let Some(v) = value {
+            out.push(format!("{flag} {v}"));
+        }
+    };
+    push("--min-elo", f.min_elo.map(|v| v.to_string()));
+    push("--max-elo-diff", f.max_elo_diff.map(|v| v.to_string()));
+    push("--min-plies", f.min_plies.map(|v| v.to_string()));
+    push("--since", f.since.map(date_text));
+    push("--until", f.until.map(date_text));
+    if !f.speeds.is_empty() {
+        let names: Vec<&str> = f.speeds.iter().map(|s| s.name()).collect();
+        out.push(format!("--time-control {}", names.join(",")));
+    }
+    for (flag, on) in [
+        ("--include-classical", args.include_classical),
+        ("--headers-only", args.headers_only),
+    ] {
+        if on {
+            out.push(flag.to_string());
+        }
+    }
+    out
 }
 
 fn date_text(d: Date) -> String {

@@ -645,9 +645,11 @@ fn split_games(
     let opts = PickOptions {
         selection: &args.selection,
         normalise: args.normalise.style(),
+        variant_tag: args.normalise.variant_tag,
         write: true,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         key: match by {
             SplitBy::Games(_) => None,
             _ => Some(&key as &KeyFn),

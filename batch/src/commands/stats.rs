@@ -11,8 +11,9 @@ use pgn960::stats::by::ByKey;
 use pgn960::stats::pairs::Pairer;
 use pgn960::stats::table::SpTables;
 use pgn960::stats::{
-    cell_report, count_chunk, dfrc_cell_report, merge_csv, pairs_report, write_pairs, write_table,
-    CellReport, PairsReport, StatsCounts, StatsOptions,
+    cell_report, count_chunk, dfrc_cell_report, merge_csv, pairs_report, why_nothing_counted,
+    write_pairs, write_table, CellReport, LeftOut, PairsReport, StatsCounts, StatsOptions,
+    NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -72,10 +73,15 @@ pub struct StatsArgs {
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     pub band_width: u32,
     /// Find engine-match game pairs (same start position, same players with colours swapped,
-    /// within 1024 games) and write their pentanomials (from the view of the first pair's
-    /// White), score and Elo with its 95% interval per start position and in total.
+    /// within 1024 games) and write their pentanomials, score and Elo with its 95% interval
+    /// per start position and in total, for each pairing of two players (a match of its
+    /// own, from the view of its first pair's White; a league file gives one per pairing).
     #[arg(long, value_name = "FILE")]
     pub pairs: Option<PathBuf>,
+    /// With --pairs: every match from this engine's view (its White or Black tag); pairs
+    /// of other players are counted apart ("pairs without ENGINE").
+    #[arg(long, value_name = "NAME", requires = "pairs")]
+    pub engine: Option<String>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
     /// -o, Double Chess960 tables (recognised by their header) into --dfrc-table. Tables with
     /// --by keys merge with tables of the same keys only.
@@ -83,7 +89,7 @@ pub struct StatsArgs {
         long,
         conflicts_with_all = [
             "include_classical", "headers_only", "min_elo", "max_elo_diff", "min_plies",
-            "speeds", "since", "until", "pairs", "strata",
+            "speeds", "since", "until", "pairs", "engine", "strata",
         ]
     )]
     pub merge: bool,
@@ -107,26 +113,7 @@ pub struct StatsArgs {
 }
 
 /// What the significance tests of `stats` and `report` are stratified by (`--strata`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StrataKey {
-    /// The Event tag.
-    Event,
-    /// The speed (bullet, blitz, rapid, classical, from the TimeControl tag).
-    TimeControl,
-    /// No strata: one table.
-    None,
-}
-
-impl StrataKey {
-    /// The `--by` key of the strata (`None`: one table).
-    pub fn by_key(self) -> Option<ByKey> {
-        match self {
-            StrataKey::Event => Some(ByKey::Event),
-            StrataKey::TimeControl => Some(ByKey::TimeControl),
-            StrataKey::None => None,
-        }
-    }
-}
+pub use pgn960::stats::StrataKey;
 
 /// The summary of a stats run.
 #[derive(Debug, Default, Serialize)]
@@ -144,6 +131,9 @@ pub struct StatsSummary {
     pub keys_truncated: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<&'static str, u64>,
+    /// The invalid games among them, by rejection reason (`no-moves`, `illegal-move`, ...).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub invalid_by_reason: BTreeMap<&'static str, u64>,
     /// The --by key columns, in order.
     pub by: Vec<&'static str>,
     /// Per cell of the SP table: the significance tests and their verdict.
@@ -261,6 +251,7 @@ fn stats_options(args: &StatsArgs, globals: Globals) -> StatsOptions {
         pairs: args.pairs.is_some(),
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         threads: globals.threads,
         stop: None,
         range: None,
@@ -296,6 +287,7 @@ fn count_games(
     summary.results_corrected = counts.results_corrected;
     summary.keys_truncated = counts.keys_truncated;
     summary.excluded = counts.excluded_by_name();
+    summary.invalid_by_reason = counts.invalid_by_name();
     Ok(counts.tables)
 }
 
@@ -304,7 +296,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
     let mut summary = StatsSummary::default();
     let mut outputs = StatsOutputs::new(args, globals.quiet)?;
-    let mut pairer = Pairer::default();
+    let mut pairer = Pairer::new(args.engine.as_ref().map(|e| e.trim().to_string()));
     let (tables, write_sp, write_dfrc) = if args.merge {
         let merged = merge_tables(&args.inputs, &args.by)?;
         if merged.double_chess960 && outputs.dfrc.is_none() {
@@ -340,19 +332,20 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
         plan.finish(sink)?;
         summary.significance = reports;
     }
+    // The Double Chess960 cells are tested whenever they have games, written when asked.
+    let pair_cells = if write_dfrc || !tables.by_pair.is_empty() {
+        tables.pair_cells()
+    } else {
+        Vec::new()
+    };
+    summary.dfrc_significance = pair_cells
+        .iter()
+        .map(|cell| dfrc_cell_report(keys, cell))
+        .collect();
     if let (Some((id, format)), true) = (outputs.dfrc, write_dfrc) {
-        let mut dfrc_reports = Vec::new();
         let mut sink = plan.create(id)?;
-        write_table(
-            &mut sink,
-            keys,
-            tables.pair_cells(),
-            true,
-            format.text(),
-            |cell| dfrc_reports.push(dfrc_cell_report(keys, cell)),
-        )?;
+        write_table(&mut sink, keys, pair_cells, true, format.text(), |_| {})?;
         plan.finish(sink)?;
-        summary.dfrc_significance = dfrc_reports;
     }
     if let Some((id, format)) = outputs.pairs {
         let mut sink = plan.create(id)?;
@@ -407,47 +400,101 @@ fn summary_text(args: &StatsArgs, summary: &StatsSummary) -> String {
         ));
     }
     if summary.counted + summary.counted_double_chess960 == 0 {
-        text.push_str(&nothing_counted(summary));
+        text.push_str(&nothing_counted(summary, args.headers_only));
     }
     if let Some(p) = &summary.pairs {
-        text.push_str(&format!(
-            "pairs: {} ({} vs {}), score {}, Elo {} [{}, {}]; unpaired games: {}, pairs of other players: {}\n",
-            p.pairs,
-            p.player_a.as_deref().unwrap_or("-"),
-            p.player_b.as_deref().unwrap_or("-"),
-            p.total.score.map_or("-".into(), |s| format!("{s:.4}")),
-            p.total.elo.map_or("-".into(), |e| format!("{e:.1}")),
-            p.total.elo_lo.map_or("-".into(), |e| format!("{e:.1}")),
-            p.total.elo_hi.map_or("-".into(), |e| format!("{e:.1}")),
-            p.unpaired_games,
-            p.other_pairs
-        ));
+        text.push_str(&pairs_text(p, args.pairs.as_deref()));
     }
-    if summary.significance.len() == 1 {
-        text.push_str(&format!("{}\n", summary.significance[0].verdict));
-    } else if !summary.significance.is_empty() {
-        let differ = summary
-            .significance
-            .iter()
-            .filter(|c| {
-                c.homogeneity.as_ref().is_some_and(|h| h.p < 0.05) || !c.significant_sps.is_empty()
-            })
-            .count();
-        text.push_str(&format!(
-            "{} cells; in {differ} of them some SP differs beyond chance (the verdicts are in --report)\n",
-            summary.significance.len()
-        ));
-    }
+    text.push_str(&verdicts_text(&summary.significance, "", "SP"));
+    text.push_str(&verdicts_text(
+        &summary.dfrc_significance,
+        "Double Chess960 (white SP, black SP) pairs: ",
+        "pair",
+    ));
     text
 }
 
-/// Why no game was counted, in one line: the reason most games were left out for.
-pub fn nothing_counted(summary: &StatsSummary) -> String {
-    match summary.excluded.iter().max_by_key(|(_, &n)| n) {
-        Some((why, n)) => format!(
-            "nothing was counted: of {} games read, {n} were left out as {why} (the counts above say why each game was)\n",
-            summary.games_read
-        ),
-        None => "nothing was counted: no game was read\n".to_string(),
+/// The verdict of a table of one cell, or how many of its cells show something; `lead`
+/// begins the line, `row` names a row ("SP", "pair").
+fn verdicts_text(cells: &[CellReport], lead: &str, row: &str) -> String {
+    match cells {
+        [] => String::new(),
+        [one] => format!("{lead}{}\n", one.verdict),
+        many => {
+            let differ = many
+                .iter()
+                .filter(|c| {
+                    c.homogeneity.as_ref().is_some_and(|h| h.p < 0.05)
+                        || !c.significant_sps.is_empty()
+                        || !c.significant_pairs.is_empty()
+                })
+                .count();
+            format!(
+                "{lead}{} cells; in {differ} of them some {row} differs beyond chance (the verdicts are in --report)\n",
+                many.len()
+            )
+        }
     }
+}
+
+/// The pairs' lines of the summary: each match (at most [`MATCHES_LISTED`]), the games
+/// without a partner, and with `--engine` the pairs without it.
+fn pairs_text(p: &PairsReport, file: Option<&Path>) -> String {
+    let number = |x: Option<f64>, digits: usize| x.map_or("-".into(), |v| format!("{v:.digits$}"));
+    let line = |m: &pgn960::stats::pairs::PairRow| {
+        format!(
+            "{} ({} vs {}), score {}, Elo {} [{}, {}]",
+            m.pairs,
+            m.player_a,
+            m.player_b,
+            number(m.score, 4),
+            number(m.elo, 1),
+            number(m.elo_lo, 1),
+            number(m.elo_hi, 1)
+        )
+    };
+    let mut unpaired = format!("unpaired games: {}", p.unpaired_games);
+    if let Some(engine) = &p.engine {
+        unpaired.push_str(&format!(", pairs without {engine}: {}", p.other_pairs));
+    }
+    match p.matches.as_slice() {
+        [] => format!("pairs: 0; {unpaired}\n"),
+        [one] => format!("pairs: {}; {unpaired}\n", line(one)),
+        many => {
+            let file = file.map_or(String::new(), |f| {
+                format!(" (each with its rows in {})", f.display())
+            });
+            let mut t = format!(
+                "pairs: {} in {} matches{file}; {unpaired}\n",
+                p.pairs,
+                many.len()
+            );
+            for m in many.iter().take(MATCHES_LISTED) {
+                t.push_str(&format!("  {}\n", line(m)));
+            }
+            if many.len() > MATCHES_LISTED {
+                t.push_str(&format!("  … and {} more\n", many.len() - MATCHES_LISTED));
+            }
+            t
+        }
+    }
+}
+
+/// How many matches the summary lists (the --pairs table has them all).
+const MATCHES_LISTED: usize = 10;
+
+/// Why no game was counted, in one line ([`why_nothing_counted`]): the reason most games
+/// were left out for, and what to do (games of tags only: try `--headers-only`).
+pub fn nothing_counted(summary: &StatsSummary, headers_only: bool) -> String {
+    let left = LeftOut {
+        games_read: summary.games_read,
+        excluded: &summary.excluded,
+        invalid: &summary.invalid_by_reason,
+        no_moves_hint: if headers_only {
+            NO_RESULT_IN_TAGS
+        } else {
+            TRY_HEADERS_ONLY
+        },
+    };
+    format!("{}\n", why_nothing_counted(&left))
 }

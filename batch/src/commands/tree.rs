@@ -7,6 +7,7 @@ use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use anyhow::{Context, Result};
 use pgn960::select::Filters;
+use pgn960::stats::{why_nothing_counted, LeftOut, TREE_NEEDS_MOVES};
 use pgn960::tree::positions::PositionTable;
 use pgn960::tree::{
     count_chunk, merge_within, parse_sp_list, table, write_tree, Pruning, SpSet, Tree, TreeCounts,
@@ -79,6 +80,9 @@ pub struct TreeSummary {
     pub counted: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<&'static str, u64>,
+    /// The invalid games among them, by rejection reason (`no-moves`, `illegal-move`, ...).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub invalid_by_reason: BTreeMap<&'static str, u64>,
     /// Nodes held at the end (start positions' roots included).
     pub nodes: u64,
     /// The node budget.
@@ -143,6 +147,7 @@ fn count_games(args: &TreeArgs, globals: Globals, summary: &mut TreeSummary) -> 
     summary.games_read = counts.games_read;
     summary.counted = counts.counted;
     summary.excluded = counts.excluded_by_name();
+    summary.invalid_by_reason = counts.invalid_by_name();
     Ok(counts)
 }
 
@@ -242,13 +247,13 @@ fn summary_text(s: &TreeSummary, merge: bool) -> String {
         ));
     }
     if !merge && s.counted == 0 {
-        match s.excluded.iter().max_by_key(|(_, &n)| n) {
-            Some((why, n)) => text.push_str(&format!(
-                "\nnothing was counted: of {} games read, {n} were left out as {why}",
-                s.games_read
-            )),
-            None => text.push_str("\nnothing was counted: no game was read"),
-        }
+        let left = LeftOut {
+            games_read: s.games_read,
+            excluded: &s.excluded,
+            invalid: &s.invalid_by_reason,
+            no_moves_hint: TREE_NEEDS_MOVES,
+        };
+        text.push_str(&format!("\n{}", why_nothing_counted(&left)));
     }
     text
 }

@@ -11,14 +11,14 @@ fn spaced(list: &[pgn960::validate::MoveRecord], which: MoveList, out: &mut Stri
             out.push(' ');
         }
         match which {
-            MoveList::San | MoveList::Uci => out.push_str(&which.text(m)),
-            MoveList::Clocks | MoveList::Evals => match which.float(m) {
+            MoveList::San | MoveList::Uci(_) => out.push_str(&which.text(m)),
+            MoveList::Clocks | MoveList::Evals | MoveList::Emts => match which.float(m) {
                 Some(f) => {
                     let _ = write!(out, "{f}");
                 }
                 None => out.push('?'),
             },
-            MoveList::EvalsMate => match which.int(m) {
+            MoveList::EvalsMate | MoveList::Depths => match which.int(m) {
                 Some(n) => {
                     let _ = write!(out, "{n}");
                 }
@@ -90,9 +90,13 @@ fn json_list(out: &mut Vec<u8>, moves: &[pgn960::validate::MoveRecord], which: M
             out.push(b',');
         }
         let _ = match which {
-            MoveList::San | MoveList::Uci => serde_json::to_writer(&mut *out, &*which.text(m)),
-            MoveList::Clocks | MoveList::Evals => serde_json::to_writer(&mut *out, &which.float(m)),
-            MoveList::EvalsMate => serde_json::to_writer(&mut *out, &which.int(m)),
+            MoveList::San | MoveList::Uci(_) => serde_json::to_writer(&mut *out, &*which.text(m)),
+            MoveList::Clocks | MoveList::Evals | MoveList::Emts => {
+                serde_json::to_writer(&mut *out, &which.float(m))
+            }
+            MoveList::EvalsMate | MoveList::Depths => {
+                serde_json::to_writer(&mut *out, &which.int(m))
+            }
         };
     }
     out.push(b']');

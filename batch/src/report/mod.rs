@@ -6,15 +6,16 @@
 //! [`pgn960::stats::table`] and [`pgn960::stats::significance`]; the page's script only
 //! draws and sorts what the data block holds.
 
+pub mod filter;
 pub mod html;
 pub mod tables;
 
 use pgn960::select::Speed;
+use pgn960::stats::by::ByKey;
 use pgn960::stats::by::KeyValue;
-use pgn960::stats::significance::{
-    analyse, analyse_within, pooled, sp_tests, Funnel, Homogeneity, Wdl, ALPHA,
-};
-use pgn960::stats::table::{back_rank, SpCounts, SpRow};
+use pgn960::stats::significance::{pooled, sp_tests, Funnel, Homogeneity, Wdl, ALPHA};
+use pgn960::stats::table::{SpCounts, SpRow, SpTables};
+use pgn960::stats::{write_table, TextFormat};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -39,6 +40,59 @@ pub struct Page {
     pub tree: Option<TreeSection>,
     /// Double Chess960 pairs with games.
     pub pairs: Vec<PagePairRow>,
+    /// The SP table as `pgn960 stats` writes it (CSV, byte for byte): the page's download.
+    pub csv: String,
+    /// The Double Chess960 table as `pgn960 stats --dfrc-table` writes it (CSV).
+    pub dfrc_csv: String,
+    /// Per SP with games: the first games counted, for its panel.
+    pub games: BTreeMap<u16, GameList>,
+    /// The counts the page's own filters recompute the table from; `None`: no filters
+    /// (built from tables, or past the limit of [`filter::CELL_LIMIT`]).
+    pub filter: Option<filter::FilterCells>,
+    /// The selection flags the page was made with (for the command lines it suggests).
+    pub selection: Vec<String>,
+}
+
+/// The first games of an SP (in reading order) and how many it has in all.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GameList {
+    /// Up to [`GAMES_LISTED`] games.
+    pub first: Vec<GameLine>,
+    /// Games of the SP in all.
+    pub total: u64,
+}
+
+/// One game of an SP's list: (white, black, event, date, result, site, plies); the site is
+/// kept only when it is an http(s) URL.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct GameLine(
+    pub String,
+    pub String,
+    pub String,
+    pub String,
+    pub String,
+    pub String,
+    pub u32,
+);
+
+/// Games listed per SP in its panel.
+pub const GAMES_LISTED: usize = 10;
+
+impl GameList {
+    /// Notes one more game, kept when fewer than [`GAMES_LISTED`] are.
+    pub fn add(&mut self, line: impl FnOnce() -> GameLine) {
+        self.total += 1;
+        if self.first.len() < GAMES_LISTED {
+            self.first.push(line());
+        }
+    }
+
+    /// Adds the list of a later chunk.
+    pub fn merge(&mut self, other: GameList) {
+        self.total += other.total;
+        let room = GAMES_LISTED.saturating_sub(self.first.len());
+        self.first.extend(other.first.into_iter().take(room));
+    }
 }
 
 /// What was read: the archive summary.
@@ -127,6 +181,12 @@ pub struct PageSpRow {
     pub excess: Option<f64>,
     /// Mean rating of both players (rated games).
     pub elo: Option<f64>,
+    /// Games with an engine evaluation (`[%eval]`).
+    pub eval_games: u64,
+    /// Mean evaluation after ply 10, in pawns from white's view (as `stats` writes it).
+    pub eval10: Option<f64>,
+    /// Mean evaluation after ply 20.
+    pub eval20: Option<f64>,
 }
 
 impl PageSpRow {
@@ -149,6 +209,9 @@ impl PageSpRow {
                 .mean_white_elo
                 .zip(row.mean_black_elo)
                 .map(|(w, b)| ((w + b) / 2.0).round()),
+            eval_games: row.eval_games,
+            eval10: row.mean_eval_ply10,
+            eval20: row.mean_eval_ply20,
         }
     }
 }
@@ -255,9 +318,10 @@ pub struct Tally {
     pub pairs: BTreeMap<(u16, u16), SpCounts>,
     /// Per cut key (in page order): per value (in table order, with its sort key): per SP.
     pub cuts: Vec<(String, CutCells)>,
-    /// The strata of the overall verdict (`--strata`): their name in a sentence ("event")
-    /// and per stratum value its SPs' counts; `None`: one table.
-    pub strata: Option<(String, CutCells)>,
+    /// The key the overall verdict is stratified by (`--strata`); `None`: one table.
+    pub strata: Option<ByKey>,
+    /// With `strata`: per stratum value, the W/D/L of its SPs.
+    pub by_stratum: BTreeMap<KeyValue, BTreeMap<u16, Wdl>>,
 }
 
 impl Default for Tally {
@@ -267,6 +331,7 @@ impl Default for Tally {
             pairs: BTreeMap::new(),
             cuts: Vec::new(),
             strata: None,
+            by_stratum: BTreeMap::new(),
         }
     }
 }
@@ -280,9 +345,17 @@ impl Tally {
         for (key, c) in other.pairs {
             self.pairs.entry(key).or_default().merge(&c);
         }
-        if let Some((noun, values)) = other.strata {
-            let (_, mine) = self.strata.get_or_insert_with(|| (noun, BTreeMap::new()));
-            merge_cells(mine, values);
+        self.strata = self.strata.or(other.strata);
+        for (value, rows) in other.by_stratum {
+            let mine = self.by_stratum.entry(value).or_default();
+            for (sp, wdl) in rows {
+                let row = mine.entry(sp).or_default();
+                *row = Wdl::new(
+                    row.white_wins + wdl.white_wins,
+                    row.draws + wdl.draws,
+                    row.black_wins + wdl.black_wins,
+                );
+            }
         }
         for (key, values) in other.cuts {
             let Some((_, mine)) = self.cuts.iter_mut().find(|(k, _)| *k == key) else {
@@ -304,24 +377,52 @@ fn merge_cells(mine: &mut CutCells, values: CutCells) {
     }
 }
 
-/// The analysis of the overall table: within the tally's strata when it has them.
-fn overall_analysis(tally: &Tally, wdl: &[Wdl]) -> pgn960::stats::significance::Analysis {
-    let Some((noun, cells)) = &tally.strata else {
-        return analyse(wdl);
-    };
-    let tables: Vec<Vec<Wdl>> = cells
-        .values()
-        .map(|by_sp| {
-            let mut table = vec![Wdl::default(); 960];
-            for (&sp, c) in by_sp {
-                if let Some(slot) = table.get_mut(usize::from(sp)) {
-                    *slot = Wdl::from(c);
+impl Tally {
+    /// The tally as the library's tables without `--by` keys: the one SP table (tested
+    /// within the strata, as `pgn960 stats` tests it) and the Double Chess960 table.
+    pub fn sp_tables(&self) -> SpTables {
+        let mut tables = SpTables::new(Vec::new());
+        tables.strata = self.strata;
+        for (sp, c) in self.overall.iter().enumerate() {
+            if c.games > 0 {
+                if let Some(slot) = tables.sp_counts(&[], sp as u16) {
+                    *slot = *c;
                 }
             }
-            table
-        })
-        .collect();
-    analyse_within(&tables, noun)
+        }
+        for (&(w, b), c) in &self.pairs {
+            tables.by_pair.insert((Vec::new(), w, b), *c);
+        }
+        if self.strata.is_some() {
+            tables
+                .by_stratum
+                .insert(Vec::new(), self.by_stratum.clone());
+        }
+        tables
+    }
+}
+
+/// A table of `tables` as `pgn960 stats` writes it in CSV (`pairs`: the Double Chess960
+/// table).
+fn stats_csv(tables: &SpTables, pairs: bool) -> String {
+    let mut out = Vec::new();
+    let written = if pairs {
+        write_table(
+            &mut out,
+            &[],
+            tables.pair_cells(),
+            true,
+            TextFormat::Csv,
+            |_| {},
+        )
+    } else {
+        let cell = tables.sp_cell(&Vec::new());
+        write_table(&mut out, &[], [cell], false, TextFormat::Csv, |_| {})
+    };
+    match written {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        Err(_) => String::new(),
+    }
 }
 
 /// Games per point of the funnel's outline.
@@ -330,15 +431,12 @@ const FUNNEL_POINTS: usize = 80;
 impl Page {
     /// The page of `tally`, with `summary` and `tree` as given; the title names the inputs.
     pub fn build(tally: &Tally, summary: PageSummary, tree: Option<TreeSection>) -> Page {
-        let rows: Vec<SpRow> = tally
-            .overall
-            .iter()
-            .enumerate()
-            .map(|(sp, c)| SpRow::new(sp as u16, None, back_rank(sp as u16), c))
-            .collect();
+        let tables = tally.sp_tables();
+        let cell = tables.sp_cell(&Vec::new());
+        let analysis = cell.analysis;
         let wdl: Vec<Wdl> = tally.overall.iter().map(Wdl::from).collect();
-        let analysis = overall_analysis(tally, &wdl);
-        let sps = rows
+        let sps = cell
+            .rows
             .iter()
             .zip(&analysis.tests)
             .map(|(r, t)| PageSpRow::new(r, t.p, t.q))
@@ -398,6 +496,11 @@ impl Page {
             cuts,
             tree,
             pairs,
+            csv: stats_csv(&tables, false),
+            dfrc_csv: stats_csv(&tables, true),
+            games: BTreeMap::new(),
+            filter: None,
+            selection: Vec::new(),
         }
     }
 }

@@ -37,8 +37,10 @@
   const interval = (lo, hi) => (num(lo) && num(hi) ? lo.toFixed(3) + "\u2013" + hi.toFixed(3) : "\u2013");
   const isSig = (q) => num(q) && q < ALPHA;
 
-  // ---- state in the URL hash: #sp=226&sort=-score&q=RNB&min=5&sig=1
-  const state = { sp: null, sort: "sp", dir: 1, text: "", min: 0, sig: false };
+  // ---- state in the URL hash: #sp=226&sort=-score&q=RNB&min=5&sig=1&empty=1
+  //      and the game filters: &from=2024-03&to=2024-05&band=1800-1999&speed=blitz&event=3
+  const state = { sp: null, sort: "sp", dir: 1, text: "", min: 0, sig: false, empty: false, from: "", to: "", band: null, speed: null, event: null };
+  const FILTER = DATA.filter;
   function readHash() {
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
     const sp = parseInt(params.get("sp"), 10);
@@ -52,6 +54,16 @@
     state.text = params.get("q") || "";
     state.min = Math.max(0, parseInt(params.get("min"), 10) || 0);
     state.sig = params.get("sig") === "1";
+    state.empty = params.get("empty") === "1";
+    const pick = (name, values) => {
+      const v = params.get(name);
+      return v !== null && FILTER && values.includes(v) ? v : null;
+    };
+    state.from = (FILTER && pick("from", FILTER.months)) || "";
+    state.to = (FILTER && pick("to", FILTER.months)) || "";
+    state.band = FILTER ? pick("band", FILTER.bands) : null;
+    state.speed = FILTER ? pick("speed", FILTER.speeds) : null;
+    state.event = FILTER ? pick("event", FILTER.events) : null;
   }
   function writeHash() {
     const params = new URLSearchParams();
@@ -60,22 +72,145 @@
     if (state.text) params.set("q", state.text);
     if (state.min) params.set("min", state.min);
     if (state.sig) params.set("sig", "1");
+    if (state.empty) params.set("empty", "1");
+    if (state.from) params.set("from", state.from);
+    if (state.to) params.set("to", state.to);
+    for (const k of ["band", "speed", "event"]) if (state[k] !== null) params.set(k, state[k]);
     const hash = params.toString();
     history.replaceState(null, "", hash ? "#" + hash : location.pathname + location.search);
+  }
+
+  // ---- the game filters: the table recomputed from the page's cells (counts only)
+  const filtering = () => !!(state.from || state.to || state.band !== null || state.speed !== null || state.event !== null);
+  let view = DATA.sps;
+  function computeView() {
+    if (!FILTER || !filtering()) { view = DATA.sps; return; }
+    const m = FILTER.months, from = state.from, to = state.to;
+    const okMonth = m.map((v) => v !== "" && (!from || v >= from) && (!to || v <= to));
+    const all = !from && !to;
+    const bi = state.band === null ? -1 : FILTER.bands.indexOf(state.band);
+    const si = state.speed === null ? -1 : FILTER.speeds.indexOf(state.speed);
+    const ei = state.event === null ? -1 : FILTER.events.indexOf(state.event);
+    const wdl = DATA.sps.map(() => [0, 0, 0]);
+    for (const [mo, b, s, e, sp, w, d, l] of FILTER.cells) {
+      if ((all || okMonth[mo]) && (bi < 0 || b === bi) && (si < 0 || s === si) && (ei < 0 || e === ei)) {
+        const c = wdl[sp]; c[0] += w; c[1] += d; c[2] += l;
+      }
+    }
+    view = DATA.sps.map((r, sp) => {
+      const [w, d, l] = wdl[sp], n = w + d + l;
+      return { sp, start: r.start, games: n, w, d, l, score: n ? (w + d / 2) / n : null, draw_rate: n ? d / n : null, lo: null, hi: null, excess: null, q: null, p: null, eval10: null, eval20: null, eval_games: 0 };
+    });
+  }
+  // The command line of `pgn960 stats` that counts the filtered games (and tests them).
+  function statsCommand() {
+    const args = ["pgn960 stats"].concat(DATA.summary.inputs.map(shellWord), DATA.selection);
+    const last = (month) => month + "-31";
+    if (state.from) args.push("--since " + state.from.replace("-", ".") + ".01");
+    if (state.to) args.push("--until " + last(state.to).replace(/-/g, "."));
+    if (state.speed) args.push("--time-control " + state.speed);
+    const by = [];
+    if (state.band !== null) by.push("rating-band");
+    if (state.event !== null) by.push("event");
+    if (by.length) args.push("--by " + by.join(","));
+    args.push("--report report.json");
+    return args.join(" ");
+  }
+  function shellWord(w) {
+    return /^[A-Za-z0-9_.\/=:,+-]+$/.test(w) ? w : "'" + w.replace(/'/g, "'\\''") + "'";
+  }
+  function renderFilters() {
+    const sec = document.getElementById("filters");
+    if (!FILTER) {
+      sec.append(el("p", { class: "note", text: DATA.summary.from_tables
+        ? "Filters need the games: this page was built from tables. Cut the games with pgn960 stats --by instead."
+        : "The games fall into more than the page's limit of cells of month \u00d7 rating band \u00d7 speed (see the documentation): the page holds no filters, to stay small. Cut the archive with pgn960 stats --by month,rating-band,time-control instead." }));
+      return;
+    }
+    const opt = (values, label, all) => [el("option", { value: "", text: all })].concat(values.map((v) => el("option", { value: v, text: v === "" ? "(" + label + ")" : v })));
+    const months = FILTER.months.filter((v) => v !== "");
+    const from = el("select", { id: "f-from" }, ...opt(months, "", "first"));
+    const to = el("select", { id: "f-to" }, ...opt(months, "", "last"));
+    const band = el("select", { id: "f-band" }, ...opt(FILTER.bands, "unrated", "all"));
+    const speed = el("select", { id: "f-speed" }, ...opt(FILTER.speeds, "no time control", "all"));
+    const controls = [el("label", { for: "f-from" }, "from month", from), el("label", { for: "f-to" }, "to month", to),
+      el("label", { for: "f-band" }, "rating band (mean)", band), el("label", { for: "f-speed" }, "speed", speed)];
+    let event = null;
+    if (!FILTER.events_pooled) {
+      event = el("select", { id: "f-event" }, ...opt(FILTER.events, "no event", "all"));
+      controls.push(el("label", { for: "f-event" }, "event", event));
+    }
+    const reset = el("button", { type: "button", text: "All games" });
+    controls.push(reset);
+    const note = el("p", { class: "note", id: "filter-note", "aria-live": "polite" });
+    sec.append(el("div", { class: "filters" }, ...controls), note);
+    sec.append(el("p", { class: "note", text: "The filters recount W/D/L per start position from counts per month \u00d7 rating band \u00d7 speed \u00d7 event \u00d7 SP held in the page (" + int(FILTER.cells.length) + " cells; at most " + int(FILTER.limit) + ": past that the events are pooled and the event filter goes, past it again the page has no filters). A month holds the games whose date lies within it; games dated by year only pass only when no month is chosen. The intervals, q-values and the verdict are computed by pgn960 stats, not by the page: under a filter they are left out, and the command line that computes them is shown." + (FILTER.events_pooled ? " Events were pooled to stay within the limit." : "") }));
+    const setSel = (sel, values, v) => { sel.selectedIndex = v === null || v === "" && values === months ? 0 : values.indexOf(v) + 1; };
+    const sync = () => { setSel(from, months, state.from); setSel(to, months, state.to); setSel(band, FILTER.bands, state.band); setSel(speed, FILTER.speeds, state.speed); if (event) setSel(event, FILTER.events, state.event); };
+    const val = (s) => (s.value === "" && s.selectedIndex === 0 ? null : s.value);
+    const update = () => {
+      state.from = from.value; state.to = to.value; state.band = val(band); state.speed = val(speed); state.event = event ? val(event) : null;
+      applyFilters(); writeHash();
+    };
+    for (const s of [from, to, band, speed, event]) if (s) s.addEventListener("change", update);
+    reset.addEventListener("click", () => { state.from = state.to = ""; state.band = state.speed = state.event = null; sync(); applyFilters(); writeHash(); });
+    sync();
+  }
+  function applyFilters() {
+    computeView();
+    const note = document.getElementById("filter-note");
+    const banner = document.getElementById("filter-verdict");
+    if (filtering()) {
+      const n = view.reduce((a, r) => a + r.games, 0);
+      const text = `Filtered: ${int(n)} of ${int(DATA.overview.games)} games. The verdict above is that of all the page's games; for these games run: ${statsCommand()}`;
+      if (note) note.textContent = text;
+      banner.textContent = text;
+      banner.hidden = false;
+    } else {
+      if (note) note.textContent = "No filter: all " + int(DATA.overview.games) + " games of the SP table.";
+      banner.hidden = true;
+    }
+    fillTable();
+    applySort();
+    applyFilter();
+    renderFunnel();
+    showPanel();
   }
 
   // ---- the verdict and the archive summary
   function renderVerdict() {
     const o = DATA.overview;
     const v = document.getElementById("verdict");
-    v.textContent = o.verdict;
-    const h = o.homogeneity;
-    if (o.significant > 0 || (h && h.p < ALPHA)) v.classList.add("differs");
-    if (o.caveat) {
-      v.textContent = o.verdict.slice(0, o.verdict.length - o.caveat.length).trim();
-      v.after(el("p", { class: "verdict caveat", text: o.caveat }));
+    const pairGames = DATA.summary.counted_double_chess960;
+    if (o.games === 0 && pairGames > 0) {
+      v.textContent = `No game in the SP table: the ${int(pairGames)} games counted are Double Chess960 (white and black start from different positions), in ${int(DATA.pairs.length)} pairs of start positions listed below.`;
+      const go = el("button", { type: "button", class: "link", text: "Go to the Double Chess960 pairs" });
+      go.addEventListener("click", () => document.getElementById("dfrc").scrollIntoView());
+      v.after(el("p", {}, go));
+    } else {
+      v.textContent = o.verdict;
+      const h = o.homogeneity;
+      if (o.significant > 0 || (h && h.p < ALPHA)) v.classList.add("differs");
+      if (o.caveat) {
+        v.textContent = o.verdict.slice(0, o.verdict.length - o.caveat.length).trim();
+        v.after(el("p", { class: "verdict caveat", text: o.caveat }));
+      }
     }
     document.getElementById("version").textContent = DATA.version;
+  }
+
+  // ---- downloads: files the page makes from its own data (data: URLs, nothing fetched)
+  function b64(text) {
+    const bytes = new TextEncoder().encode(text);
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  }
+  function download(name, type, text, label, id) {
+    return el("a", { class: "download", id, download: name, href: "data:" + type + ";base64," + b64(text), text: label });
+  }
+  function svgDownload(svg, name, id) {
+    return download(name, "image/svg+xml", new XMLSerializer().serializeToString(svg), "Download the chart (SVG)", id);
   }
 
   function facts(pairs) {
@@ -125,7 +260,7 @@
     sec.append(el("div", { class: "cols" }, el("div", {}, facts(left)), el("div", {}, facts(right))));
   }
 
-  // ---- the funnel chart
+  // ---- the funnel chart: drawn for the width it has (square-root x axis, as stats --chart)
   function niceTicks(max) {
     const out = [];
     for (const t of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000]) {
@@ -133,44 +268,61 @@
     }
     return out.length > 8 ? out.filter((t, i) => i % 2 === 0 || t === out[out.length - 1]) : out;
   }
+  // Labels of named points: one per point (SPs at the same point share it), moved apart
+  // vertically so none overlaps another.
+  function placeLabels(items, top, bottom, gap) {
+    items.sort((a, b) => a.y - b.y);
+    let last = -Infinity;
+    for (const it of items) { it.ly = Math.max(it.y, last + gap); last = it.ly; }
+    const over = items.length ? items[items.length - 1].ly - bottom : 0;
+    if (over > 0) for (const it of items) it.ly -= over;
+    last = Infinity;
+    for (let i = items.length - 1; i >= 0; i--) { items[i].ly = Math.min(items[i].ly, last - gap); last = items[i].ly; }
+    for (const it of items) it.ly = Math.max(it.ly, top + gap);
+    return items;
+  }
   function renderFunnel() {
     const sec = document.getElementById("funnel");
+    sec.querySelectorAll(":scope > :not(h2)").forEach((n) => n.remove());
     const rows = DATA.sps.filter((r) => r.games > 0);
     if (!rows.length) {
-      sec.append(el("p", { text: "No games counted: nothing to draw." }));
+      sec.append(el("p", { text: "No games in the SP table: nothing to draw." }));
       return;
     }
-    const W = 1200, H = 440, L = 64, R = 20, T = 20, B = 52;
+    const W = Math.max(300, Math.min(1200, Math.floor(sec.clientWidth || 1200)));
+    const narrow = W < 640;
+    const H = narrow ? 320 : 440, L = narrow ? 44 : 64, R = 14, T = 16, B = 50;
+    const fs = 12;
     const maxN = Math.max(...rows.map((r) => r.games));
     const span = Math.max(Math.sqrt(maxN) - 1, 1);
-    const x = (n) => L + 12 + (W - L - R - 24) * (Math.sqrt(n) - 1) / span;
+    const x = (n) => L + 8 + (W - L - R - 16) * (Math.sqrt(n) - 1) / span;
     const y = (s) => T + (H - T - B) * (1 - s);
-    const svg = sv("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": "funnel-title funnel-desc" });
+    const svg = sv("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "chart", role: "img", "aria-labelledby": "funnel-title funnel-desc", "font-family": "system-ui, 'DejaVu Sans', sans-serif" });
     svg.append(sv("title", { id: "funnel-title", text: "White's score by start position against its number of games, with the 95% funnel of chance" }));
     const named = rows.filter((r) => isSig(r.q));
     svg.append(sv("desc", { id: "funnel-desc", text: named.length ? "Outliers at q < " + ALPHA + ": " + named.map((r) => "SP " + r.sp).join(", ") : "No start position stands out beyond chance." }));
+    svg.append(sv("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" }));
     svg.append(sv("defs", {}, sv("pattern", { id: "band-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       sv("rect", { width: 8, height: 8, fill: "#f3f3f3" }), sv("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#d0d0d0", "stroke-width": 3 }))));
-    for (let s = 0; s <= 1.0001; s += 0.1) {
+    for (let s = 0; s <= 1.0001; s += narrow ? 0.25 : 0.1) {
       svg.append(sv("line", { x1: L, x2: W - R, y1: y(s), y2: y(s), stroke: "#eee" }));
-      svg.append(sv("text", { x: L - 8, y: y(s) + 4, "text-anchor": "end", "font-size": 12, text: s.toFixed(1) }));
+      svg.append(sv("text", { x: L - 6, y: y(s) + 4, "text-anchor": "end", "font-size": fs, text: s.toFixed(narrow ? 2 : 1) }));
     }
-    for (const t of niceTicks(maxN)) {
+    const ticks = niceTicks(maxN);
+    if (narrow && ticks.length > 4) ticks.splice(0, ticks.length, ...ticks.filter((t, i) => i % 2 === 0 || i === ticks.length - 1));
+    for (const t of ticks) {
       svg.append(sv("line", { x1: x(t), x2: x(t), y1: y(0), y2: y(0) + 5, stroke: "#333" }));
-      svg.append(sv("text", { x: x(t), y: y(0) + 19, "text-anchor": "middle", "font-size": 12, text: String(t) }));
+      svg.append(sv("text", { x: x(t), y: y(0) + 18, "text-anchor": "middle", "font-size": fs, text: String(t) }));
     }
-    svg.append(sv("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 13, text: "games in the start position (square-root scale)" }));
-    svg.append(sv("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 13, transform: `rotate(-90 16 ${(T + H - B) / 2})`, text: "white's score" }));
+    svg.append(sv("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 13, text: "games of the start position (square-root scale)" }));
+    svg.append(sv("text", { x: 13, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 13, transform: `rotate(-90 13 ${(T + H - B) / 2})`, text: "white's score" }));
     const f = DATA.funnel;
     if (f.length) {
       const pts = f.map(([n, , hi]) => `${x(n).toFixed(1)},${y(hi).toFixed(1)}`).concat(f.slice().reverse().map(([n, lo]) => `${x(n).toFixed(1)},${y(lo).toFixed(1)}`));
       svg.append(sv("polygon", { points: pts.join(" "), fill: "url(#band-hatch)", stroke: "#777", "stroke-dasharray": "5 4" }));
     }
     const mean = DATA.overview.pooled_score;
-    if (num(mean)) {
-      svg.append(sv("line", { x1: L, x2: W - R, y1: y(mean), y2: y(mean), stroke: "#000", "stroke-width": 1.5 }));
-      svg.append(sv("text", { x: W - R - 4, y: y(mean) - 6, "text-anchor": "end", "font-size": 12, text: "pooled " + mean.toFixed(3) }));
-    }
+    if (num(mean)) svg.append(sv("line", { x1: L, x2: W - R, y1: y(mean), y2: y(mean), stroke: "#000", "stroke-width": 1.5 }));
     svg.append(sv("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#333" }));
     for (const r of rows) {
       const sig = isSig(r.q);
@@ -179,19 +331,42 @@
       c.addEventListener("click", () => openSp(r.sp));
       svg.append(c);
     }
-    named.sort((a, b) => a.q - b.q).slice(0, 12).forEach((r) => {
-      const cx = x(r.games), cy = y(r.score);
-      const right = cx < W - 260;
-      svg.append(sv("text", { x: cx + (right ? 10 : -10), y: cy + (r.score > mean ? -8 : 16), "text-anchor": right ? "start" : "end", "font-size": 13, "font-weight": 700, text: `SP ${r.sp} ${r.start} (${r.score.toFixed(3)}, q = ${fq(r.q)})` }));
-    });
+    // Named SPs: one label per point, moved apart so that none overlaps.
+    const points = new Map();
+    for (const r of named.sort((a, b) => a.q - b.q).slice(0, 12)) {
+      const k = r.games + ":" + r.score;
+      if (!points.has(k)) points.set(k, { cx: x(r.games), y: y(r.score), sps: [] });
+      points.get(k).sps.push(r);
+    }
+    const labels = placeLabels([...points.values()], T, H - B, 16);
+    for (const p of labels) {
+      const right = p.cx < W * 0.62;
+      const text = p.sps.length === 1 && !narrow
+        ? `SP ${p.sps[0].sp} ${p.sps[0].start} (${p.sps[0].score.toFixed(3)}, q = ${fq(p.sps[0].q)})`
+        : p.sps.map((r) => "SP " + r.sp).join(", ") + (narrow ? "" : ` (${p.sps[0].score.toFixed(3)})`);
+      const lx = p.cx + (right ? 12 : -12);
+      if (Math.abs(p.ly - p.y) > 2) svg.append(sv("line", { x1: p.cx, y1: p.y, x2: lx, y2: p.ly - 4, stroke: "#a3001b" }));
+      svg.append(sv("text", { x: lx, y: p.ly, "text-anchor": right ? "start" : "end", "font-size": 13, "font-weight": 700, fill: "#000", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", text }));
+    }
+    // The open SP: ringed and named in the accent colour.
+    const open = state.sp !== null ? DATA.sps[state.sp] : null;
+    if (open && open.games > 0) {
+      const cx = x(open.games), cy = y(open.score);
+      svg.append(sv("circle", { cx, cy, r: 10, fill: "none", stroke: "#1a4f8b", "stroke-width": 3, class: "open-sp", "data-sp": open.sp }));
+      const right = cx < W * 0.62;
+      svg.append(sv("text", { x: cx + (right ? 14 : -14), y: cy + (open.score >= (mean || 0.5) ? 22 : -14), "text-anchor": right ? "start" : "end", "font-size": 13, fill: "#1a4f8b", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", text: "open: SP " + open.sp }));
+    }
     sec.append(svg);
+    const legend = `Each dot is a start position; the solid line is white's pooled score (${fx(mean, 3)}); the hatched band is where white's score falls with 95% probability for that many games if no start position differed from the pool.`;
     const note = named.length
       ? `Named: the ${named.length} start position${named.length > 1 ? "s" : ""} whose white score differs from the pool at a 5% false discovery rate (q < ${ALPHA}, large dark dots).`
       : "No start position stands out: every q-value is at least " + ALPHA + ", so none is named. Dots outside the hatched band are expected by chance alone (about 1 in 20).";
-    sec.append(el("p", { class: "note", text: note + " The hatched band is where white's score falls with 95% probability for that many games if no start position differed from the pool." }));
+    sec.append(el("p", { class: "note", text: legend + " " + note + (filtering() ? " The chart shows all the page's games, not the filter's." : "") }));
+    sec.append(el("p", {}, svgDownload(svg, "funnel.svg", "download-funnel")));
   }
 
   // ---- the table
+  const HAS_EVALS = DATA.sps.some((r) => r.eval_games > 0);
   const COLUMNS = [
     { key: "sp", label: "SP", first: 1, text: false },
     { key: "start", label: "Back rank", first: 1, text: true },
@@ -201,10 +376,14 @@
     { key: "draw_rate", label: "Draw rate", first: -1 },
     { key: "excess", label: "Excess over Elo", first: -1 },
     { key: "q", label: "q-value", first: 1 },
-  ];
+  ].concat(HAS_EVALS ? [
+    { key: "eval10", label: "Eval, ply 10", first: -1 },
+    { key: "eval20", label: "Eval, ply 20", first: -1 },
+  ] : []);
+  const pawns = (x) => (num(x) ? (x > 0 ? "+" : "") + x.toFixed(2) : "\u2013");
   let tbody, table, rowsBySp = [], countLine;
   function cells(r) {
-    return [
+    const out = [
       el("td", {}, el("button", { type: "button", class: "link", "aria-label": "Open start position " + r.sp, text: String(r.sp) })),
       el("td", { class: "text", text: r.start }),
       el("td", { text: int(r.games) }),
@@ -214,22 +393,28 @@
       el("td", { text: signed(r.excess) }),
       el("td", { text: fq(r.q) }),
     ];
+    if (HAS_EVALS) out.push(el("td", { text: pawns(r.eval10) }), el("td", { text: pawns(r.eval20) }));
+    return out;
   }
   function renderTable() {
     const sec = document.getElementById("positions");
     const text = el("input", { type: "search", id: "f-text", placeholder: "226 or RNBQKBNR or BB", value: state.text });
     const min = el("input", { type: "number", id: "f-min", min: 0, value: state.min || "" });
     const sig = el("input", { type: "checkbox", id: "f-sig" });
+    const empty = el("input", { type: "checkbox", id: "f-empty" });
     sig.checked = state.sig;
+    empty.checked = state.empty;
     countLine = el("p", { class: "note", "aria-live": "polite", id: "count" });
     sec.append(el("div", { class: "filters", role: "search" },
       el("label", { for: "f-text" }, "SP number or back rank contains", text),
       el("label", { for: "f-min" }, "at least this many games", min),
-      el("label", { for: "f-sig" }, "only q < " + ALPHA, sig)), countLine);
-    const update = () => { state.text = text.value.trim(); state.min = parseInt(min.value, 10) || 0; state.sig = sig.checked; applyFilter(); writeHash(); };
+      el("label", { for: "f-sig", class: "check" }, sig, "only q < " + ALPHA),
+      el("label", { for: "f-empty", class: "check" }, empty, "show SPs without games")), countLine);
+    const update = () => { state.text = text.value.trim(); state.min = parseInt(min.value, 10) || 0; state.sig = sig.checked; state.empty = empty.checked; applyFilter(); writeHash(); };
     text.addEventListener("input", update);
     min.addEventListener("input", update);
     sig.addEventListener("change", update);
+    empty.addEventListener("change", update);
     const head = el("tr");
     for (const c of COLUMNS) {
       const b = el("button", { type: "button", text: c.label });
@@ -242,11 +427,11 @@
       head.append(el("th", { scope: "col", class: c.text ? "text" : null, "data-key": c.key }, b));
     }
     table = el("table", { id: "sp-table" },
-      el("caption", { class: "note", text: "White's score per start position with its 95% Wilson interval; q-value: Benjamini\u2013Hochberg over the 960 tests against the pooled score (\u2605 marks q < " + ALPHA + "); excess: white's score minus the score expected from the ratings, rated games only. Sort with the column buttons; open a position with its number or Enter." }),
+      el("caption", { class: "note", text: "White's score per start position with its 95% Wilson interval; q-value: Benjamini\u2013Hochberg over the 960 tests against the pooled score (\u2605 marks q < " + ALPHA + "); excess: white's score minus the score expected from the ratings, rated games only" + (HAS_EVALS ? "; eval: the mean engine evaluation after ply 10 and 20, in pawns from white's view (mates as \u00b110), over the games with one" : "") + ". Sort with the column buttons; open a position with its number or Enter." }),
       el("thead", {}, head));
     tbody = el("tbody");
     for (const r of DATA.sps) {
-      const tr = el("tr", { "data-sp": r.sp, tabindex: -1, class: isSig(r.q) ? "sig" : null }, ...cells(r));
+      const tr = el("tr", { "data-sp": r.sp, tabindex: -1, class: isSig(r.q) ? "sig" : null });
       tr.addEventListener("click", () => openSp(r.sp));
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter" && e.target === tr) openSp(r.sp); });
       rowsBySp[r.sp] = tr;
@@ -254,10 +439,20 @@
     }
     table.append(tbody);
     sec.append(el("div", { class: "scroll" }, table));
+    sec.append(el("p", { class: "downloads" },
+      download("stats.csv", "text/csv", DATA.csv, "Download the table (CSV, as pgn960 stats writes it)", "download-csv")));
+    sec.append(el("p", { class: "note", text: "The CSV is the table of all the page's games, byte for byte the file pgn960 stats writes for them (with the same selection and strata); it does not follow the filters above: their command line is shown when a filter is on." }));
+  }
+  function fillTable() {
+    for (const r of view) {
+      const tr = rowsBySp[r.sp];
+      tr.replaceChildren(...cells(r));
+      tr.classList.toggle("sig", isSig(r.q));
+    }
   }
   function applySort() {
     const key = state.sort, dir = state.dir;
-    const rows = DATA.sps.slice();
+    const rows = view.slice();
     rows.sort((a, b) => {
       const x = a[key], y = b[key];
       const mx = x === null || x === undefined, my = y === null || y === undefined;
@@ -273,13 +468,15 @@
   }
   function applyFilter() {
     const t = state.text.toUpperCase();
-    let shown = 0;
-    for (const r of DATA.sps) {
-      const ok = (!t || String(r.sp) === t || r.start.includes(t)) && r.games >= state.min && (!state.sig || isSig(r.q));
+    let shown = 0, empty = 0;
+    for (const r of view) {
+      const match = (!t || String(r.sp) === t || r.start.includes(t)) && r.games >= state.min && (!state.sig || isSig(r.q));
+      const ok = match && (state.empty || r.games > 0 || String(r.sp) === t);
+      if (match && !ok) empty++;
       rowsBySp[r.sp].hidden = !ok;
       shown += ok ? 1 : 0;
     }
-    countLine.textContent = `Showing ${shown} of ${DATA.sps.length} start positions.`;
+    countLine.textContent = `Showing ${shown} of ${DATA.sps.length} start positions` + (empty ? ` (${empty} without games hidden: tick "show SPs without games" to list them).` : ".");
   }
 
   // ---- the board: pieces drawn as shapes (no fonts, no images), recognisable in grey
@@ -354,21 +551,26 @@
     const t = el("table", {}, caption ? el("caption", { class: "note", text: caption }) : null,
       el("thead", {}, el("tr", {}, ...headers.map((h, i) => el("th", { scope: "col", class: i === 0 ? "text" : null, text: h })))));
     const b = el("tbody");
-    for (const r of rows) b.append(el("tr", {}, ...r.map((c, i) => el("td", { class: i === 0 ? "text" : null, text: c }))));
+    for (const r of rows) b.append(el("tr", {}, ...r.map((c, i) => el("td", { class: i === 0 ? "text" : null }, c))));
     t.append(b);
-    return t;
+    return el("div", { class: "scroll-x" }, t);
   }
   const CUT_NAMES = { time_control: "By time control", rating_band: "By rating band (mean of both ratings)", month: "By month", year: "By year", event: "By event", white: "By white player", black: "By black player" };
   function cutTables(sp) {
     const out = [];
     for (const cut of DATA.cuts) {
-      const rows = cut.values.map((v) => {
+      let empty = 0;
+      const rows = [];
+      for (const v of cut.values) {
         const r = v.rows.find((x) => x[0] === sp);
-        const [w, d, l, s, lo, hi, q] = r ? r.slice(1) : [0, 0, 0, null, null, null, null];
-        return [v.value === "" ? "(unknown)" : v.value, int(w + d + l), `${w} / ${d} / ${l}`, fx(s, 3), interval(lo, hi), fq(q), fx(v.score, 3)];
-      });
+        if (!r) { empty++; continue; }
+        const [w, d, l, s, lo, hi, q] = r.slice(1);
+        rows.push([v.value === "" ? "(unknown)" : v.value, int(w + d + l), `${w} / ${d} / ${l}`, fx(s, 3), interval(lo, hi), fq(q), fx(v.score, 3)]);
+      }
+      if (!rows.length) continue;
       out.push(el("h3", { text: CUT_NAMES[cut.key] || "By " + cut.key }),
-        small([cut.key.replace("_", " "), "games", "W / D / L", "white score", "95% interval", "q in cell", "cell's pooled score"], rows));
+        small([cut.key.replace("_", " "), "games", "W / D / L", "white score", "95% interval", "q in cell", "cell's pooled score"], rows,
+          empty ? `${empty} ${cut.key.replace("_", " ")} value${empty > 1 ? "s" : ""} without games of this position left out.` : null));
     }
     return out;
   }
@@ -392,12 +594,36 @@
     }
     return ul;
   }
+  // What the tree says when it has no move for an SP: true of the panel's games.
+  function noTree(r, tree) {
+    if (!r.games) return "No games.";
+    const n = `${int(r.games)} game${r.games === 1 ? "" : "s"}`;
+    if (tree.min_games > 1) return `${n}, no move played in ${tree.min_games} games or more (the tree leaves out rarer moves).`;
+    return `${n}, none with a move (games ended before white's first move, e.g. forfeits).`;
+  }
+  function gamesList(sp) {
+    const list = DATA.games[String(sp)];
+    if (!list || !list.total) return [];
+    const rows = list.first.map(([white, black, event, date, result, site, plies]) => {
+      let where = "";
+      if (/^https?:\/\//i.test(site)) {
+        // An http(s) link only; set as an attribute value (never parsed as markup).
+        where = el("a", { href: site, rel: "noopener noreferrer nofollow", target: "_blank", text: "game" });
+      }
+      return [white, black, event, date, result, plies ? String(plies) : "\u2013", where];
+    });
+    const more = list.total - list.first.length;
+    return [el("h3", { text: "Games" }),
+      small(["white", "black", "event", "date", "result", "plies", "link"], rows,
+        more > 0 ? `The first ${list.first.length} game${list.first.length > 1 ? "s" : ""} read, and ${int(more)} more.` : `All ${list.total} game${list.total > 1 ? "s" : ""}.`)];
+  }
   function panelFor(sp) {
     const r = DATA.sps[sp];
     const out = [];
     const close = el("button", { type: "button", class: "close", text: "Close" });
-    close.addEventListener("click", () => { state.sp = null; showPanel(); writeHash(); });
+    close.addEventListener("click", () => { state.sp = null; showPanel(); renderFunnel(); writeHash(); });
     out.push(close, el("h2", { id: "panel-h", tabindex: -1, text: `SP ${sp}: ${r.start}` }));
+    if (filtering()) out.push(el("p", { class: "note", text: "The panel shows all the page's games of this position, not the filter's." }));
     const stats = facts([
       ["games", int(r.games)],
       ["white wins / draws / black wins", `${r.w} / ${r.d} / ${r.l}`],
@@ -406,25 +632,40 @@
       ["against the pool", num(r.p) ? `p = ${fq(r.p)}, q = ${fq(r.q)}` + (isSig(r.q) ? " \u2014 differs beyond chance" : " \u2014 within chance") : "not tested"],
       ["excess over the Elo expectation", signed(r.excess)],
       ["mean rating", num(r.elo) ? String(r.elo) : null],
+      ["mean evaluation", r.eval_games ? `${pawns(r.eval10)} after ply 10, ${pawns(r.eval20)} after ply 20 (${int(r.eval_games)} games with evaluations)` : null],
     ]);
-    out.push(el("div", { class: "cols" }, el("div", {}, board(r.start)), el("div", {}, stats, wdlBar(r.w, r.d, r.l, 520, 34, true),
+    const bar = wdlBar(r.w, r.d, r.l, 520, 34, true);
+    out.push(el("div", { class: "cols" }, el("div", {}, board(r.start)), el("div", {}, stats, bar,
       el("p", { class: "note", text: "Bar: white wins plain white, draws hatched, black wins black." }))));
     out.push(...cutTables(sp));
+    out.push(...gamesList(sp));
     const tree = DATA.tree;
     if (tree) {
       const roots = tree.roots[String(sp)] || [];
       out.push(el("h3", { text: `Opening tree (first ${tree.depth} plies` + (tree.min_games > 1 ? `, moves with at least ${tree.min_games} games` : "") + ")" }));
-      out.push(roots.length ? el("div", { class: "tree" }, treeList(roots, 0)) : el("p", { class: "note", text: "No games." }));
+      out.push(roots.length ? el("div", { class: "tree" }, treeList(roots, 0)) : el("p", { class: "note", id: "no-tree", text: noTree(r, tree) }));
       if (num(tree.pruned_below)) out.push(el("p", { class: "note", text: `To stay within its memory budget the tree dropped branches with fewer than ${tree.pruned_below} games; every count shown is exact.` }));
     }
     const pairs = DATA.pairs.filter((p) => p[0] === sp || p[1] === sp);
     if (pairs.length) {
       out.push(el("h3", { text: "Double Chess960 pairs with this position" }));
       out.push(small(["white SP / black SP", "games", "W / D / L", "white score"],
-        pairs.slice(0, 100).map((p) => [`${p[0]} / ${p[1]}`, int(p[2]), `${p[3]} / ${p[4]} / ${p[5]}`, fx(p[6], 3)]),
+        pairs.slice(0, 100).map((p) => [pairLink(p), int(p[2]), `${p[3]} / ${p[4]} / ${p[5]}`, fx(p[6], 3)]),
         pairs.length > 100 ? `The first 100 of ${pairs.length} pairs.` : null));
     }
     return out;
+  }
+  // A pair in a panel: a button that shows the pair's row in the Double Chess960 section.
+  function pairLink(p) {
+    const b = el("button", { type: "button", class: "link pair", "data-pair": p[0] + "/" + p[1], text: `${p[0]} / ${p[1]}` });
+    b.addEventListener("click", () => showPair(p[0], p[1]));
+    return b;
+  }
+  function showPair(w, b) {
+    const row = document.querySelector(`#pairs-table tr[data-pair="${w}/${b}"]`) || document.getElementById("dfrc");
+    for (const tr of document.querySelectorAll("#pairs-table tr.selected")) tr.classList.remove("selected");
+    if (row.tagName === "TR") row.classList.add("selected");
+    row.scrollIntoView({ block: "center" });
   }
   function showPanel() {
     const panel = document.getElementById("panel");
@@ -442,24 +683,50 @@
   function openSp(sp) {
     state.sp = sp;
     showPanel();
+    renderFunnel();
     writeHash();
     const h = document.getElementById("panel-h");
     if (h) { h.focus({ preventScroll: true }); document.getElementById("panel").scrollIntoView({ block: "start" }); }
   }
 
+  // ---- Double Chess960: the pairs of start positions (white's SP, black's SP)
+  const PAIRS_SHOWN = 300;
+  function renderPairs() {
+    const sec = document.getElementById("dfrc");
+    const pairs = DATA.pairs.slice().sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
+    if (!pairs.length) { sec.hidden = true; return; }
+    const games = pairs.reduce((a, p) => a + p[2], 0);
+    sec.append(el("p", { text: `${int(games)} Double Chess960 game${games === 1 ? "" : "s"} (white and black from different start positions) in ${int(pairs.length)} pair${pairs.length === 1 ? "" : "s"}, most played first. They are not in the table of the 960 positions above; each position's panel lists its pairs.` }));
+    const spButton = (sp) => {
+      const b = el("button", { type: "button", class: "link", "aria-label": "Open start position " + sp, text: String(sp) });
+      b.addEventListener("click", (e) => { e.stopPropagation(); openSp(sp); });
+      return b;
+    };
+    const rows = pairs.slice(0, PAIRS_SHOWN).map((p) => [spButton(p[0]), DATA.sps[p[0]].start, spButton(p[1]), DATA.sps[p[1]].start, int(p[2]), `${p[3]} / ${p[4]} / ${p[5]}`, fx(p[6], 3)]);
+    const t = small(["white SP", "white's back rank", "black SP", "black's back rank", "games", "W / D / L", "white score"], rows,
+      pairs.length > PAIRS_SHOWN ? `The ${PAIRS_SHOWN} most played of ${int(pairs.length)} pairs (all in the CSV).` : null);
+    t.querySelector("table").id = "pairs-table";
+    t.querySelectorAll("tbody tr").forEach((tr, i) => { tr.dataset.pair = pairs[i][0] + "/" + pairs[i][1]; });
+    sec.append(t, el("p", { class: "downloads" }, download("dfrc.csv", "text/csv", DATA.dfrc_csv, "Download the pairs (CSV, as pgn960 stats --dfrc-table writes it)", "download-dfrc")));
+  }
+
   function applyHash() {
     readHash();
-    applySort();
-    applyFilter();
-    showPanel();
+    applyFilters();
   }
 
   renderVerdict();
   renderSummary();
-  renderFunnel();
   readHash();
+  renderFilters();
   renderTable();
-  applyHash();
+  renderPairs();
+  applyFilters();
   window.addEventListener("hashchange", applyHash);
+  let drawnWidth = document.getElementById("funnel").clientWidth;
+  window.addEventListener("resize", () => {
+    const w = document.getElementById("funnel").clientWidth;
+    if (w !== drawnWidth) { drawnWidth = w; renderFunnel(); }
+  });
   document.body.dataset.ready = "1";
 })();

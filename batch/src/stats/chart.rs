@@ -80,55 +80,59 @@ impl ChartData {
     }
 }
 
+/// The drawing rules the page's funnel (`report`) follows too: x is the square root of the
+/// games (labelled in games), y white's score from 0 to 1; fonts of 15 px and more; the
+/// legend and the verdict below the plot, off the lines; named SPs labelled once per point,
+/// moved apart so that no label overlaps another.
 fn draw_into(tables: &SpTables, min_games: u64, svg: &mut String) -> Result<()> {
     let min_games = min_games.max(1);
     let data = ChartData::new(tables, min_games);
     let (total, mean, max_n) = (data.total, data.mean, data.max_n);
-    let root = SVGBackend::with_string(svg, (1600, 800)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (1600, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (upper, lower) = root.split_vertically(780);
     let title = format!(
         "White's score per Chess960 start position against its games: the funnel of chance \
          ({total} games, pooled white score {mean:.3})"
     );
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(&upper)
         .caption(title, ("sans-serif", 22))
         .margin(20)
-        .x_label_area_size(50)
+        .x_label_area_size(56)
         .y_label_area_size(70)
-        .build_cartesian_2d(0f64..max_n * 1.05 + 0.5, 0f64..1f64)
+        .build_cartesian_2d(0.9f64..max_n.sqrt().max(1.0) + 0.1, 0f64..1f64)
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
         .x_desc(format!(
-            "games of the SP (SPs with >= {min_games} games shown; points spread sideways \
-             by up to 0.2 so equal ones do not hide each other)"
+            "games of the SP, square-root scale (SPs with >= {min_games} games shown)"
         ))
         .y_desc("white score (wins + draws/2)")
+        .x_label_formatter(&|v| format!("{:.0}", v * v))
         .y_labels(11)
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 17))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(|e| err(&e))?;
     draw_funnels(&mut chart, &data)?;
     draw_points(&mut chart, &data)?;
-    draw_verdict(&mut chart, &data)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
+    draw_legend(&lower, &data)?;
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
 
 /// The 95% funnel (shaded), the funnel at 1 - 0.05/m (lines) and the pooled score.
 fn draw_funnels(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
-    let (max_n, mean, tested) = (data.max_n, data.mean, data.tested);
-    // The band at each n, sampled finely enough to look smooth at small n.
+    let (max_n, mean) = (data.max_n, data.mean);
+    // The band at each n, sampled evenly on the square-root axis.
     let steps = 400usize;
+    let top = max_n.sqrt().max(1.0);
     let ns: Vec<f64> = (0..=steps)
-        .map(|i| 1.0 + (max_n * 1.05 - 1.0).max(0.0) * i as f64 / steps as f64)
+        .map(|i| {
+            let root = 1.0 + (top - 1.0) * i as f64 / steps as f64;
+            root * root
+        })
         .collect();
     // Bands at whole game counts (the exact band moves in whole half points).
     let band = |f: &Funnel, n: f64| {
@@ -136,103 +140,141 @@ fn draw_funnels(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
             .unwrap_or((f.mean, f.mean))
     };
     if let Some(f) = data.funnel95.as_ref().filter(|f| f.total_games > 0.0) {
-        let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n, band(f, n).1)).collect();
-        outline.extend(ns.iter().rev().map(|&n| (n, band(f, n).0)));
+        let mut outline: Vec<(f64, f64)> = ns.iter().map(|&n| (n.sqrt(), band(f, n).1)).collect();
+        outline.extend(ns.iter().rev().map(|&n| (n.sqrt(), band(f, n).0)));
         chart
             .draw_series(std::iter::once(Polygon::new(outline, BLUE.mix(0.12))))
-            .map_err(|e| err(&e))?
-            .label("95% funnel: where 19 SPs in 20 fall if no SP differs")
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.12).filled())
-            });
+            .map_err(|e| err(&e))?;
     }
     if let Some(f) = data.funnel_all.as_ref().filter(|f| f.total_games > 0.0) {
-        for (i, side) in [0usize, 1].into_iter().enumerate() {
+        for side in [0usize, 1] {
             let line = ns.iter().map(|&n| {
                 let (lo, hi) = band(f, n);
-                (n, if side == 0 { lo } else { hi })
+                (n.sqrt(), if side == 0 { lo } else { hi })
             });
-            let series = chart
+            chart
                 .draw_series(LineSeries::new(line, BLACK.mix(0.6).stroke_width(1)))
                 .map_err(|e| err(&e))?;
-            if i == 0 {
-                series
-                    .label(format!(
-                        "funnel at 1 - 0.05/{tested}: outside it an SP stands out even after {tested} tests"
-                    ))
-                    .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.6)));
-            }
         }
     }
     chart
         .draw_series(std::iter::once(PathElement::new(
-            vec![(0.0, mean), (max_n * 1.05 + 0.5, mean)],
+            vec![(0.9, mean), (top + 0.1, mean)],
             RED.stroke_width(1),
         )))
-        .map_err(|e| err(&e))?
-        .label(format!("pooled white score {mean:.3}"))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(1)));
+        .map_err(|e| err(&e))?;
     Ok(())
 }
 
-/// The SPs as points, those that differ ringed in red and the first 20 named.
+/// A point of named SPs: (games, white score, the SPs there with their q-values).
+type NamedPoint = (u64, f64, Vec<(u16, f64)>);
+
+/// The SPs as points, those that differ ringed in red; the first 20 named, one label per
+/// point, the labels moved apart vertically so that none overlaps another.
 fn draw_points(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
-    let (max_n, mean) = (data.max_n, data.mean);
-    let jitter = |sp: u16| (f64::from((sp * 37) % 11) - 5.0) / 25.0;
+    let top = data.max_n.sqrt().max(1.0);
     chart
         .draw_series(
-            data.shown.iter().map(|&(sp, n, s)| {
-                Circle::new((n as f64 + jitter(sp), s), 2, BLUE.mix(0.6).filled())
-            }),
+            data.shown
+                .iter()
+                .map(|&(_, n, s)| Circle::new(((n as f64).sqrt(), s), 3, BLUE.mix(0.6).filled())),
         )
-        .map_err(|e| err(&e))?
-        .label("an SP")
-        .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
-    for (i, &(sp, n, s, q)) in data.significant.iter().enumerate() {
-        let x = n as f64 + jitter(sp);
+        .map_err(|e| err(&e))?;
+    // One label per point (SPs at the same games and score share it).
+    let mut points: Vec<NamedPoint> = Vec::new();
+    for &(sp, n, s, q) in data.significant.iter().take(20) {
         chart
-            .draw_series(std::iter::once(Circle::new((x, s), 6, RED.stroke_width(2))))
+            .draw_series(std::iter::once(Circle::new(
+                ((n as f64).sqrt(), s),
+                7,
+                RED.stroke_width(2),
+            )))
             .map_err(|e| err(&e))?;
-        if i < 20 {
-            let label = format!("SP {sp} {} {s:.3} ({n} games, q = {q:.2e})", back_rank(sp));
-            let y = if s > mean {
-                (s + 0.03).min(0.98)
-            } else {
-                (s - 0.03).max(0.02)
-            };
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    label,
-                    (x.min(max_n * 0.75), y),
-                    ("sans-serif", 15).into_font().color(&RED),
-                )))
-                .map_err(|e| err(&e))?;
+        match points.iter_mut().find(|p| p.0 == n && p.1 == s) {
+            Some(p) => p.2.push((sp, q)),
+            None => points.push((n, s, vec![(sp, q)])),
         }
+    }
+    points.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let gap = 0.035;
+    let mut last = f64::INFINITY;
+    for (n, s, sps) in &points {
+        let y = (s + 0.02).min(last - gap).clamp(0.03, 0.98);
+        last = y;
+        let x = (*n as f64).sqrt();
+        let label = match sps.as_slice() {
+            [(sp, q)] => format!("SP {sp} {} {s:.3} ({n} games, q = {q:.2e})", back_rank(*sp)),
+            many => {
+                let names: Vec<String> = many.iter().map(|(sp, _)| format!("SP {sp}")).collect();
+                format!("{} {s:.3} ({n} games each)", names.join(", "))
+            }
+        };
+        let anchor_x = if x > 1.0 + (top - 1.0) * 0.6 {
+            x - (top - 1.0) * 0.35
+        } else {
+            x + 0.03
+        };
+        chart
+            .draw_series(std::iter::once(Text::new(
+                label,
+                (anchor_x, y),
+                ("sans-serif", 16).into_font().color(&RED),
+            )))
+            .map_err(|e| err(&e))?;
     }
     Ok(())
 }
 
-/// The sentence saying whether any SP stands out.
-fn draw_verdict(chart: &mut Chart<'_, '_>, data: &ChartData) -> Result<()> {
+/// The legend and the sentence saying whether any SP stands out, below the plot.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    data: &ChartData,
+) -> Result<()> {
     let tested = data.tested;
     let verdict = match data.significant.len() {
         0 => format!(
             "No SP stands out: none of the {tested} SPs tested differs from the pooled score at \
              a 5% false discovery rate (all q >= 0.05)."
         ),
-        1 => "1 SP differs from the pooled score beyond chance (q < 0.05): marked in red."
-            .to_string(),
+        1 => {
+            "1 SP differs from the pooled score beyond chance (q < 0.05): ringed in red and named."
+                .to_string()
+        }
         k => format!(
-            "{k} SPs differ from the pooled score beyond chance (q < 0.05): marked in red{}.",
-            if k > 20 { ", the first 20 named" } else { "" }
+            "{k} SPs differ from the pooled score beyond chance (q < 0.05): ringed in red{}.",
+            if k > 20 {
+                ", the first 20 named"
+            } else {
+                ", named"
+            }
         ),
     };
-    chart
-        .draw_series(std::iter::once(Text::new(
-            verdict,
-            (data.max_n * 0.02, 0.04),
-            ("sans-serif", 18).into_font().color(&BLACK),
-        )))
-        .map_err(|e| err(&e))?;
+    let font = ("sans-serif", 16).into_font();
+    let rows: [(RGBAColor, &str, String); 3] = [
+        (BLUE.mix(0.3), "band", "95% funnel: where 19 SPs in 20 fall if no SP differs".to_string()),
+        (BLACK.mix(0.6), "line", format!("funnel at 1 - 0.05/{tested}: outside it an SP stands out even after {tested} tests")),
+        (RED.to_rgba(), "line", format!("pooled white score {:.3}", data.mean)),
+    ];
+    for (i, (color, kind, text)) in rows.iter().enumerate() {
+        let y = 14 + 22 * i as i32;
+        if *kind == "band" {
+            area.draw(&Rectangle::new([(90, y), (120, y + 12)], color.filled()))
+                .map_err(|e| err(&e))?;
+        } else {
+            area.draw(&PathElement::new(
+                vec![(90, y + 6), (120, y + 6)],
+                color.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
+        }
+        area.draw(&Text::new(text.clone(), (130, y - 2), font.clone()))
+            .map_err(|e| err(&e))?;
+    }
+    area.draw(&Text::new(
+        verdict,
+        (90, 84),
+        ("sans-serif", 18).into_font(),
+    ))
+    .map_err(|e| err(&e))?;
     Ok(())
 }

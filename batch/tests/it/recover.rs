@@ -85,3 +85,56 @@ fn assume_sp_is_a_global_option_that_settles_an_ambiguous_start() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn assume_sp_settles_ambiguous_starts_in_filter_split_and_stats_too() {
+    let dir = tempfile::tempdir().unwrap();
+    // Several starts fit `1. Nb3 Nb6`, SP 1 among them: start-ambiguous unless assumed.
+    let input = dir.path().join("ambiguous.pgn");
+    std::fs::write(
+        &input,
+        "[Variant \"Chess960\"]\n[FEN \"?\"]\n[Result \"1-0\"]\n\n1. Nb3 Nb6 1-0\n",
+    )
+    .unwrap();
+    let filtered = dir.path().join("f.pgn");
+    let filter = |extra: &[&str]| {
+        pgn960()
+            .args(extra)
+            .arg("filter")
+            .arg(&input)
+            .arg("-o")
+            .arg(&filtered)
+            .arg("--normalise")
+            .assert()
+    };
+    filter(&[]).code(1);
+    assert_eq!(std::fs::read_to_string(&filtered).unwrap(), "");
+    filter(&["--assume-sp", "1"]).code(0);
+    let sp1 = "[FEN \"bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/BQNBNRKR w KQkq - 0 1\"]";
+    assert!(std::fs::read_to_string(&filtered).unwrap().contains(sp1));
+    pgn960().arg("check").arg(&filtered).assert().code(0);
+    let parts = dir.path().join("parts");
+    pgn960()
+        .args(["--assume-sp", "1", "split"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&parts)
+        .args(["--by", "sp"])
+        .assert()
+        .code(0);
+    assert!(parts.join("sp-0001.pgn").exists());
+    let sp1_games = |extra: &[&str]| -> String {
+        let out = pgn960()
+            .args(extra)
+            .arg("stats")
+            .arg(&input)
+            .output()
+            .unwrap();
+        let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+        let row = reader.records().nth(1).unwrap().unwrap();
+        assert_eq!(&row[0], "1");
+        row[2].to_string()
+    };
+    assert_eq!(sp1_games(&[]), "0");
+    assert_eq!(sp1_games(&["--assume-sp", "1"]), "1");
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The JSON data block of a page.
-fn page_data(html: &str) -> Value {
+pub(crate) fn page_data(html: &str) -> Value {
     let open = "<script type=\"application/json\" id=\"data\">";
     let start = html.find(open).expect("data block") + open.len();
     let end = start + html[start..].find("</script>").expect("end of data block");
@@ -17,7 +17,7 @@ fn page_data(html: &str) -> Value {
 }
 
 /// A game of SP `sp` (its back rank `rank`) with these names and result.
-fn game(
+pub(crate) fn game(
     rank: &str,
     white: &str,
     black: &str,
@@ -46,7 +46,7 @@ const HOSTILE_EVENT: &str = "<img src=x onerror=alert(3)>";
 
 /// A small archive: SP 226 (BNRQKBNR, back rank from python-chess) with 5 games, SP 518
 /// with 3, SP 0 with 1; hostile player and event names.
-fn archive(dir: &Path) -> PathBuf {
+pub(crate) fn archive(dir: &Path) -> PathBuf {
     let mut text = String::new();
     for (i, result) in ["1-0", "1-0", "1/2-1/2", "0-1", "1-0"].iter().enumerate() {
         let tc = if i < 3 { "180+2" } else { "600+0" };
@@ -292,14 +292,24 @@ fn report_counts_cuts_and_matches_from_stats() {
 /// What headless Chromium saw of a page: its DOM after the script ran, and the URLs the
 /// page asked for (from Chromium's net log: requests whose initiator is the page, not the
 /// browser's own background requests, which it marks "not an origin").
-struct Browsed {
-    dom: String,
-    page_requests: Vec<String>,
+pub(crate) struct Browsed {
+    pub dom: String,
+    pub page_requests: Vec<String>,
 }
 
 /// Opens `page` with `fragment` in headless Chromium with the network cut off (no host
 /// resolves); `None` (a visible skip, a failure under CI) without Chromium.
-fn chromium(test: &str, page: &Path, fragment: &str) -> Option<Browsed> {
+pub(crate) fn chromium(test: &str, page: &Path, fragment: &str) -> Option<Browsed> {
+    chromium_with(test, page, fragment, &[])
+}
+
+/// [`chromium`] with more command-line flags.
+pub(crate) fn chromium_with(
+    test: &str,
+    page: &Path,
+    fragment: &str,
+    flags: &[&str],
+) -> Option<Browsed> {
     let chromium = test_support::program(
         test,
         &["chromium", "chromium-browser"],
@@ -329,6 +339,7 @@ fn chromium(test: &str, page: &Path, fragment: &str) -> Option<Browsed> {
             profile.path().join("profile").display()
         ))
         .arg(format!("--log-net-log={}", net_log.display()))
+        .args(flags)
         .arg("--virtual-time-budget=5000")
         .arg("--dump-dom")
         .arg(&url)
@@ -357,7 +368,7 @@ fn chromium(test: &str, page: &Path, fragment: &str) -> Option<Browsed> {
 }
 
 /// The SPs of the table's rows in DOM order, with whether each is hidden.
-fn table_rows(dom: &str) -> Vec<(u16, bool)> {
+pub(crate) fn table_rows(dom: &str) -> Vec<(u16, bool)> {
     let table = &dom[dom.find("id=\"sp-table\"").expect("the SP table")..];
     let body = &table[table.find("<tbody>").expect("tbody")..];
     let body = &body[..body.find("</tbody>").expect("end of tbody")];

@@ -439,6 +439,64 @@ fn tag_only_games_are_counted_by_headers_only() {
     assert_eq!(named as u64, totals[0], "{}", &tsv[..tsv.len().min(500)]);
 }
 
+#[test]
+fn tag_only_games_say_why_nothing_was_counted() {
+    // Three games of tags only (FEN and Result, no movetext): replayed, `stats` and `tree`
+    // count nothing, exit 1 and say why and what to do; `stats --headers-only` counts all
+    // three and exits 0.
+    let dir = tempfile::tempdir().unwrap();
+    let fens = [
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "nrbkqrnb/pppppppp/8/8/8/8/PPPPPPPP/NRBKQRNB w FBfb - 0 1",
+    ];
+    let mut text = String::new();
+    for (fen, result) in fens.iter().zip(["1-0", "1/2-1/2", "0-1"]) {
+        text.push_str(&format!(
+            "[Event \"Elite\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n"
+        ));
+    }
+    let input = dir.path().join("tags-only.pgn");
+    std::fs::write(&input, text).unwrap();
+    let report = dir.path().join("r.json");
+    let run = |args: &[&str]| {
+        let out = pgn960().args(args).arg(&input).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let csv = dir.path().join("s.csv");
+    let (code, stderr) = run(&[
+        "stats",
+        "-o",
+        csv.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "nothing was counted: of 3 games read, 3 have no moves (tags only): try --headers-only"
+        ),
+        "{stderr}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(summary["invalid_by_reason"]["no-moves"], 3, "{summary}");
+    let (code, stderr) = run(&["stats", "--headers-only", "-o", csv.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("counted: 3 in the SP table"), "{stderr}");
+    assert!(!stderr.contains("nothing was counted"), "{stderr}");
+    let tree = dir.path().join("t.csv");
+    let (code, stderr) = run(&["tree", "-o", tree.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("3 have no moves (tags only): a tree is made of moves"),
+        "{stderr}"
+    );
+}
+
 /// The verdict sentence `stats` prints for `inputs` with `args`, and the --report JSON.
 fn verdict_of(args: &[&str], input: &Path, dir: &Path) -> (String, serde_json::Value) {
     let report = dir.join("r.json");

@@ -492,6 +492,101 @@ fn dfrc_by_json_and_results_corrected() {
 }
 
 #[test]
+fn dfrc_pairs_get_the_tests_of_an_sp_table() {
+    // The same results laid on Double Chess960 pairs (white SP 518, black SP b) and on the
+    // Chess960 SPs b: the pairs get the tests of an SP table over the pairs played (the same
+    // p- and q-values and homogeneity test), and the summary gives their verdict, with or
+    // without --dfrc-table.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut rng = Rng(24);
+    let (mut sp_games, mut dfrc_games) = (String::new(), String::new());
+    let blacks = [0u16, 7, 99, 300, 517, 700, 959];
+    for i in 0..240 {
+        let b = blacks[i % blacks.len()];
+        // One SP leans to white, so that something is found.
+        let r = if b == 99 && rng.below(3) > 0 {
+            "1-0"
+        } else {
+            RESULTS[rng.below(3) as usize]
+        };
+        sp_games.push_str(&game(b, "", "1. a3 a6", r));
+        dfrc_games.push_str(&format!(
+            "[Event \"g\"]\n[Variant \"Chess960\"]\n[Result \"{r}\"]\n[FEN \"{}/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. a3 a6 {r}\n\n",
+            back_rank(b).to_lowercase()
+        ));
+    }
+    let (sp_pgn, dfrc_pgn) = (d.join("sp.pgn"), d.join("dfrc.pgn"));
+    std::fs::write(&sp_pgn, sp_games).unwrap();
+    std::fs::write(&dfrc_pgn, dfrc_games).unwrap();
+    let p = |name: &str| d.join(name).to_str().unwrap().to_string();
+    stats(&[
+        sp_pgn.to_str().unwrap(),
+        "-o",
+        &p("s.csv"),
+        "--report",
+        &p("s.json"),
+    ]);
+    let stderr = stats(&[
+        dfrc_pgn.to_str().unwrap(),
+        "-o",
+        &p("e.csv"),
+        "--report",
+        &p("d.json"),
+    ]);
+    let sp: Value = serde_json::from_slice(&std::fs::read(p("s.json")).unwrap()).unwrap();
+    let dfrc: Value = serde_json::from_slice(&std::fs::read(p("d.json")).unwrap()).unwrap();
+    let (ours, theirs) = (&dfrc["dfrc_significance"][0], &sp["significance"][0]);
+    assert_eq!(
+        ours["homogeneity"], theirs["homogeneity"],
+        "{ours} {theirs}"
+    );
+    assert!(
+        theirs["homogeneity"]["p"].as_f64().unwrap() < 0.05,
+        "{theirs}"
+    );
+    let pairs: Vec<Value> = blacks
+        .iter()
+        .map(|&b| serde_json::json!([518, b]))
+        .collect();
+    let named: Vec<Value> = theirs["significant_sps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| serde_json::json!([518, b]))
+        .collect();
+    assert_eq!(ours["significant_pairs"].as_array().unwrap(), &named);
+    let verdict = ours["verdict"].as_str().unwrap();
+    assert!(verdict.starts_with("Yes"), "{verdict}");
+    assert!(
+        stderr.contains(&format!(
+            "Double Chess960 (white SP, black SP) pairs: {verdict}"
+        )),
+        "{stderr}"
+    );
+    // The table's p- and q-values are the SP table's, row by row.
+    stats(&[
+        dfrc_pgn.to_str().unwrap(),
+        "-o",
+        &p("e.csv"),
+        "--dfrc-table",
+        &p("d.csv"),
+    ]);
+    let (sp, dfrc) = (Table::read(&d.join("s.csv")), Table::read(&d.join("d.csv")));
+    assert_eq!(dfrc.rows.len(), pairs.len());
+    for (i, &b) in blacks.iter().enumerate() {
+        assert_eq!(dfrc.column("black_sp")[i], b.to_string());
+        for c in ["games", "white_wins", "p_value", "q_value"] {
+            assert_eq!(
+                dfrc.column(c)[i],
+                sp.column(c)[usize::from(b)],
+                "{c} at {b}"
+            );
+        }
+    }
+}
+
+#[test]
 fn evaluations_main_line_only_capped() {
     let dir = tempfile::tempdir().unwrap();
     let moves = |ply10: &str, ply20: &str| {
@@ -534,13 +629,14 @@ fn evaluations_main_line_only_capped() {
     assert_eq!(t.column("mean_eval_ply10")[0], "");
 }
 
-/// Runs the pairing oracle.
-fn pairs_oracle(python: &str, input: &Path) -> Value {
-    let out = Command::new(python)
-        .arg(script("pairs_oracle.py"))
-        .arg(input)
-        .output()
-        .unwrap();
+/// Runs the pairing oracle (`engine`: its `--engine`).
+fn pairs_oracle(python: &str, input: &Path, engine: Option<&str>) -> Value {
+    let mut command = Command::new(python);
+    command.arg(script("pairs_oracle.py"));
+    if let Some(engine) = engine {
+        command.args(["--engine", engine]);
+    }
+    let out = command.arg(input).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -549,10 +645,11 @@ fn pairs_oracle(python: &str, input: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Runs `stats --pairs` and checks it against the oracle; returns the report's pairs.
-fn check_pairs(python: &str, input: &Path, dir: &Path) -> Value {
+/// Runs `stats --pairs` (with `--engine`) and checks every row against the oracle; returns
+/// the report's pairs.
+fn check_pairs(python: &str, input: &Path, dir: &Path, engine: Option<&str>) -> Value {
     let (out, pairs, report) = (dir.join("s.csv"), dir.join("p.csv"), dir.join("r.json"));
-    stats(&[
+    let mut args = vec![
         input.to_str().unwrap(),
         "-o",
         out.to_str().unwrap(),
@@ -560,40 +657,47 @@ fn check_pairs(python: &str, input: &Path, dir: &Path) -> Value {
         pairs.to_str().unwrap(),
         "--report",
         report.to_str().unwrap(),
-    ]);
+    ];
+    if let Some(engine) = engine {
+        args.extend(["--engine", engine]);
+    }
+    stats(&args);
     let ours = Table::read(&pairs);
     let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
-    let theirs = pairs_oracle(python, input);
+    let theirs = pairs_oracle(python, input, engine);
     let p = &report["pairs"];
     assert_eq!(p["unpaired_games"], theirs["unpaired_games"]);
     assert_eq!(p["other_pairs"], theirs["other_pairs"]);
-    match theirs["players"].as_array() {
-        Some(players) => {
-            assert_eq!(p["player_a"], players[0]);
-            assert_eq!(p["player_b"], players[1]);
-        }
-        None => assert!(p["player_a"].is_null()),
-    }
     let rows = theirs["rows"].as_array().unwrap();
     // Ours always ends with a total row, empty when there are no pairs.
     assert_eq!(ours.rows.len(), rows.len().max(1));
+    if rows.is_empty() {
+        assert!(p["player_a"].is_null());
+    }
     for (i, o) in rows.iter().enumerate() {
         let get = |name: &str| ours.column(name)[i];
+        let at = format!(
+            "{} vs {}, sp {}",
+            get("player_a"),
+            get("player_b"),
+            get("sp")
+        );
+        assert_eq!(get("player_a"), o["players"][0].as_str().unwrap(), "{at}");
+        assert_eq!(get("player_b"), o["players"][1].as_str().unwrap(), "{at}");
         assert_eq!(get("sp"), o["sp"].as_str().unwrap());
         let counts: Vec<u64> = ["ll", "ld", "dd_wl", "wd", "ww"]
             .iter()
             .map(|c| get(c).parse().unwrap())
             .collect();
         let expected: Vec<u64> = serde_json::from_value(o["counts"].clone()).unwrap();
-        assert_eq!(counts, expected, "sp {}", get("sp"));
+        assert_eq!(counts, expected, "{at}");
         let score: f64 = get("score").parse().unwrap();
         assert!((score - num(&o["score"]).unwrap()).abs() < 1e-6);
         for c in ["elo", "elo_lo", "elo_hi"] {
             let (a, b): (f64, f64) = (get(c).parse().unwrap(), num(&o[c]).unwrap());
             assert!(
                 a == b || (a - b).abs() <= 0.005 + 1e-9,
-                "sp {} {c}: {a} vs {b}",
-                get("sp")
+                "{at} {c}: {a} vs {b}"
             );
         }
     }
@@ -668,21 +772,49 @@ fn pairs_agree_with_python_on_generated_and_real_matches() {
     ));
     let pgn = dir.path().join("match.pgn");
     std::fs::write(&pgn, games.concat()).unwrap();
-    let p = check_pairs(&python, &pgn, dir.path());
-    assert_eq!(p["pairs"], 300);
-    assert_eq!(p["other_pairs"], 1);
+    // A vs B and A vs C, each a match of its own.
+    let p = check_pairs(&python, &pgn, dir.path(), None);
+    assert_eq!(
+        (p["pairs"].as_u64(), p["other_pairs"].as_u64()),
+        (Some(301), Some(0))
+    );
+    assert_eq!(p["matches"].as_array().map(Vec::len), Some(2));
+    assert_eq!(p["player_a"], "Engine A");
     assert!(p["unpaired_games"].as_u64().unwrap() >= 2);
+    // From C's view: its one pair; A vs B is counted apart.
+    let p = check_pairs(&python, &pgn, dir.path(), Some("Engine C"));
+    assert_eq!(
+        (p["pairs"].as_u64(), p["other_pairs"].as_u64()),
+        (Some(1), Some(300))
+    );
+    assert_eq!(
+        (p["player_a"].as_str(), p["player_b"].as_str()),
+        (Some("Engine C"), Some("Engine A"))
+    );
     // The engine-match files of ../shared: cutechess's four games are four SPs (no pair),
-    // fastchess's records are unfinished (nothing counted), TCEC's FRC final is 25 pairs.
-    for (name, pairs, unpaired) in [
-        ("pgn/cutechess-fischerrandom.pgn", 0, 4),
-        ("pgn/fastchess-dfrc.pgn", 0, 0),
-        ("pgn/tcec/TCEC_Season_19_-_Frc2_Final.pgn", 25, 0),
+    // fastchess's records are unfinished (nothing counted), TCEC's FRC final is 25 pairs,
+    // its Season 16 CPU league a match per pairing of engines.
+    for (name, pairs, unpaired, engine) in [
+        ("pgn/cutechess-fischerrandom.pgn", 0, 4, None),
+        ("pgn/fastchess-dfrc.pgn", 0, 0, None),
+        ("pgn/tcec/TCEC_Season_19_-_Frc2_Final.pgn", 25, 0, None),
+        (
+            "pgn/tcec/TCEC_Season_16_-_Frc_Cpu_League_1.pgn",
+            45,
+            0,
+            None,
+        ),
+        (
+            "pgn/tcec/TCEC_Season_16_-_Frc_Cpu_League_1.pgn",
+            15,
+            0,
+            Some("Stockfish 191102"),
+        ),
     ] {
         let Some(input) = shared_data(TEST, name) else {
             return;
         };
-        let p = check_pairs(&python, &input, dir.path());
+        let p = check_pairs(&python, &input, dir.path(), engine);
         assert_eq!(p["pairs"], pairs, "{name}");
         assert_eq!(p["unpaired_games"], unpaired, "{name}");
     }

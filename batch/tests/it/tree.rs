@@ -413,3 +413,99 @@ fn sp_and_filters_select_games() {
         .sum();
     assert_eq!(roots, r["counted"].as_u64().unwrap());
 }
+
+#[test]
+fn merge_refuses_impossible_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = tree(&[], &[&fixture("sample.pgn")], &dir.path().join("t.csv"));
+    let lines: Vec<&str> = table.lines().collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (games, rated, elo) = (
+        column("games"),
+        column("rated_games"),
+        column("white_elo_sum"),
+    );
+    // A start position's row with rated games (the first row whose path is empty).
+    let root = lines
+        .iter()
+        .position(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            cells.len() == header.len()
+                && cells[1].is_empty()
+                && cells[rated] != "0"
+                && cells[games] != "games"
+        })
+        .expect("a rated start position row");
+    let with = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut rows: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        edit(&mut rows);
+        rows.join("\n") + "\n"
+    };
+    let huge_elo = with(&|rows| {
+        let mut cells: Vec<String> = rows[root].split(',').map(str::to_string).collect();
+        cells[elo] = u64::MAX.to_string();
+        rows[root] = cells.join(",");
+    });
+    let twice = with(&|rows| {
+        let row = rows[root].clone();
+        rows.insert(root + 1, row);
+    });
+    for (name, text, says) in [
+        ("elo.csv", huge_elo, "white_elo_sum"),
+        ("twice.csv", twice, "has two rows"),
+    ] {
+        let input = dir.path().join(name);
+        std::fs::write(&input, text).unwrap();
+        let out = dir.path().join(format!("m-{name}"));
+        let run = pgn960()
+            .args(["tree", "--merge"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(says) && err.contains(name), "{name}: {err}");
+        assert!(!out.exists(), "{name}");
+    }
+}
+
+#[test]
+fn merge_refuses_a_line_longer_than_a_table_row_can_be() {
+    // The CSV reader holds a row whole: a 2 MiB line is refused, not read into memory, by
+    // both readers of tables.
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.csv");
+    pgn960()
+        .args(["stats", "--strata", "none", "-o"])
+        .arg(&stats)
+        .arg(fixture("sample.pgn"))
+        .assert()
+        .code(1);
+    let tree_table = tree(&[], &[&fixture("sample.pgn")], &dir.path().join("t.csv"));
+    let long = "x".repeat(2 << 20);
+    for (command, table) in [
+        ("stats", std::fs::read_to_string(&stats).unwrap()),
+        ("tree", tree_table),
+    ] {
+        let input = dir.path().join(format!("{command}-long.csv"));
+        std::fs::write(&input, format!("{table}{long}\n")).unwrap();
+        let out = dir.path().join(format!("{command}-merged.csv"));
+        let run = pgn960()
+            .args([command, "--merge"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains("a line longer than 1048576 bytes"),
+            "{command}: {err}"
+        );
+        assert!(!out.exists(), "{command}");
+    }
+}

@@ -141,6 +141,7 @@ pub fn validate_options(opts: &ArchiveOptions) -> ValidateOptions {
         missing_variant: opts.missing_variant,
         max_game_bytes: opts.max_game_bytes,
         assume_sp: opts.assume_sp,
+        variant_tag: opts.variant_tag,
     }
 }
 

@@ -15,6 +15,7 @@ pub mod summary;
 use crate::driver::Driver;
 use crate::output::{OutputError, Sink};
 use crate::pipeline::ChunkInfo;
+use crate::validate::variant::VariantSpelling;
 use crate::validate::MissingVariant;
 use chess960_core::CastlingStyle;
 use chunk::{process_chunk, ChunkOutcome, Fate};
@@ -29,6 +30,8 @@ pub struct ArchiveOptions {
     pub write: bool,
     /// FEN spelling for written Chess960 games.
     pub fen_style: CastlingStyle,
+    /// The Variant tag written in Chess960 games.
+    pub variant_tag: VariantSpelling,
     /// Leave comments out of written games.
     pub strip_comments: bool,
     /// With `strip_comments`: keep these `[%...]` commands of each comment (`clk`, `eval`;
@@ -56,6 +59,7 @@ impl Default for ArchiveOptions {
         ArchiveOptions {
             write: false,
             fen_style: CastlingStyle::Xfen,
+            variant_tag: VariantSpelling::default(),
             strip_comments: false,
             keep_annotations: None,
             strip_variations: false,

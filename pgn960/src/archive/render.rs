@@ -48,7 +48,7 @@ fn write_tags(
     }
     let chess960 = valid.kind == GameKind::Chess960;
     if chess960 {
-        w.tag(b"Variant", b"Chess960")?;
+        w.tag(b"Variant", opts.variant_tag.value().as_bytes())?;
     }
     if chess960 || valid.had_fen {
         let fen = start_fen(valid.kind, &valid.start, opts.fen_style);

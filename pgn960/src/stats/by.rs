@@ -55,6 +55,67 @@ impl ByKey {
     }
 }
 
+/// What the significance tests are stratified by (`--strata`, Python's `strata=`): one
+/// vocabulary, parsed by [`std::str::FromStr`] and written by [`std::fmt::Display`] as
+/// `event`, `time-control`, `none`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum StrataKey {
+    /// The Event tag.
+    #[default]
+    Event,
+    /// The speed (bullet, blitz, rapid, classical, from the TimeControl tag).
+    TimeControl,
+    /// No strata: one table.
+    None,
+}
+
+impl StrataKey {
+    /// Every strata key, in the order the help lists them.
+    pub const ALL: [StrataKey; 3] = [StrataKey::Event, StrataKey::TimeControl, StrataKey::None];
+
+    /// The `--by` key of the strata (`None`: one table).
+    pub fn by_key(self) -> Option<ByKey> {
+        match self {
+            StrataKey::Event => Some(ByKey::Event),
+            StrataKey::TimeControl => Some(ByKey::TimeControl),
+            StrataKey::None => None,
+        }
+    }
+
+    /// The word naming it: `event`, `time-control`, `none`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StrataKey::Event => "event",
+            StrataKey::TimeControl => "time-control",
+            StrataKey::None => "none",
+        }
+    }
+}
+
+impl std::fmt::Display for StrataKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for StrataKey {
+    type Err = String;
+
+    /// Reads `event`, `time-control` (or its column name `time_control`) or `none`.
+    fn from_str(text: &str) -> Result<StrataKey, String> {
+        let text = if text == "time_control" {
+            "time-control"
+        } else {
+            text
+        };
+        StrataKey::ALL
+            .into_iter()
+            .find(|k| k.name() == text)
+            .ok_or_else(|| format!("strata {text:?} is not one of event, time-control, none"))
+    }
+}
+
 /// The value of one key for one game; `None` when the game's tags do not say (written as an
 /// empty cell). Ordered as the rows are: unknown first, speeds fastest first, dates and bands
 /// ascending, names in byte order.
@@ -181,6 +242,18 @@ impl KeyValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strata_words_read_back() {
+        for key in StrataKey::ALL {
+            assert_eq!(key.to_string().parse::<StrataKey>(), Ok(key));
+        }
+        assert_eq!("time_control".parse(), Ok(StrataKey::TimeControl));
+        assert_eq!(StrataKey::TimeControl.by_key(), Some(ByKey::TimeControl));
+        assert_eq!(StrataKey::None.by_key(), None);
+        let error = "month".parse::<StrataKey>().unwrap_err();
+        assert!(error.contains("event, time-control, none"), "{error}");
+    }
 
     #[test]
     fn long_names_are_cut_with_a_mark() {

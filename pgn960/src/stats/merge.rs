@@ -3,6 +3,7 @@
 
 use super::by::{ByKey, Key, KeyValue};
 use super::table::{csv_header, SpRow, SpTables};
+use crate::input::{LineLimit, MAX_TABLE_LINE};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use std::io::Read;
@@ -47,7 +48,7 @@ pub fn merge_csv<R: Read>(
             name: name.clone(),
             message,
         };
-        let mut reader = csv::Reader::from_reader(bytes);
+        let mut reader = csv::Reader::from_reader(LineLimit::new(bytes, MAX_TABLE_LINE));
         let header = reader
             .headers()
             .map_err(|e| fail(format!("cannot read: {e}")))?

@@ -22,6 +22,7 @@
 pub mod by;
 pub mod exact;
 mod game;
+mod left_out;
 mod merge;
 pub mod pairs;
 pub mod pentanomial;
@@ -30,7 +31,11 @@ pub mod significance;
 pub mod table;
 mod write;
 
+pub use by::StrataKey;
 pub use game::{count_chunk, Excluded, StatsCounts, StatsOptions};
+pub use left_out::{
+    why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TREE_NEEDS_MOVES, TRY_HEADERS_ONLY,
+};
 pub use merge::{merge_csv, MergedTables, TableKind};
 pub use report::{cell_report, dfrc_cell_report, pairs_report, CellReport, PairsReport};
 pub use write::{write_pairs, write_table, TextFormat};

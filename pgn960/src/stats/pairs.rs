@@ -8,13 +8,15 @@
 //! games one after the other, or, when several games run at once, a few games apart; the
 //! Round tag is not used (cutechess numbers games, fastchess pairs, differently).
 //!
-//! Player A (whose view the pentanomial takes) is the White of the first game of the first
-//! pair found, B its opponent; pairs between other players are counted apart.
+//! Each pairing of two players is a match of its own, with its own pentanomials (a league
+//! or gauntlet file gives one match per pairing). Whose view a match takes: with
+//! [`Pairer::engine`], that engine's (pairs without it are counted apart); else the White
+//! of the first game of the match's first pair.
 
 use super::pentanomial::{EloEstimate, PairOutcome, Pentanomial};
 use super::table::Winner;
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// How many counted games back a game looks for its partner.
 pub const WINDOW: u64 = 1024;
@@ -35,18 +37,45 @@ pub struct PairGame {
     pub winner: Winner,
 }
 
+/// The pairs of one pairing of two players, from player A's view.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PairMatch {
+    /// Player A, whose points the pentanomials count.
+    pub player_a: String,
+    /// Player B.
+    pub player_b: String,
+    /// A's pentanomial per start position.
+    pub by_start: BTreeMap<StartKey, Pentanomial>,
+}
+
+impl PairMatch {
+    /// The pentanomial over all start positions.
+    pub fn total(&self) -> Pentanomial {
+        let mut total = Pentanomial::default();
+        for p in self.by_start.values() {
+            for (t, c) in total.counts.iter_mut().zip(p.counts) {
+                *t = t.saturating_add(c);
+            }
+        }
+        total
+    }
+}
+
 /// The pairs found so far.
 #[derive(Debug, Default)]
 pub struct Pairer {
     seen: u64,
     pending: VecDeque<(u64, PairGame)>,
-    /// Player A and player B, once a pair was found.
-    pub players: Option<(String, String)>,
-    /// A's pentanomial per start position.
-    pub by_start: BTreeMap<StartKey, Pentanomial>,
+    /// The view every match takes (`--engine`): pairs without this player are counted in
+    /// [`Pairer::other_pairs`]. `None`: each match takes its first pair's White's view.
+    pub engine: Option<String>,
+    /// The matches, in the order of their first pair.
+    pub matches: Vec<PairMatch>,
+    /// The match of each pairing (the two names in byte order).
+    index: HashMap<(String, String), usize>,
     /// Games that found no partner.
     pub unpaired_games: u64,
-    /// Pairs between players other than A and B (not in the pentanomials).
+    /// With [`Pairer::engine`], pairs between other players (in no pentanomial).
     pub other_pairs: u64,
 }
 
@@ -61,6 +90,14 @@ fn outcome_for(player: &str, game: &PairGame) -> PairOutcome {
 }
 
 impl Pairer {
+    /// No pairs yet; every match from `engine`'s view when given.
+    pub fn new(engine: Option<String>) -> Pairer {
+        Pairer {
+            engine,
+            ..Pairer::default()
+        }
+    }
+
     /// Takes the next counted game, in file order.
     pub fn push(&mut self, game: PairGame) {
         while let Some((at, _)) = self.pending.front() {
@@ -81,17 +118,33 @@ impl Pairer {
     }
 
     fn pair(&mut self, first: PairGame, second: PairGame) {
-        let (a, b) = self
-            .players
-            .get_or_insert_with(|| (first.white.clone(), first.black.clone()));
-        let same =
-            (first.white == *a && first.black == *b) || (first.white == *b && first.black == *a);
-        if !same {
-            self.other_pairs += 1;
+        let (a, b) = match &self.engine {
+            Some(e) if *e == first.white => (first.white.clone(), first.black.clone()),
+            Some(e) if *e == first.black => (first.black.clone(), first.white.clone()),
+            Some(_) => {
+                self.other_pairs += 1;
+                return;
+            }
+            None => (first.white.clone(), first.black.clone()),
+        };
+        let key = if a <= b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        let at = *self.index.entry(key).or_insert_with(|| {
+            self.matches.push(PairMatch {
+                player_a: a,
+                player_b: b,
+                by_start: BTreeMap::new(),
+            });
+            self.matches.len() - 1
+        });
+        let Some(m) = self.matches.get_mut(at) else {
             return;
-        }
-        let a = a.clone();
-        self.by_start
+        };
+        let a = m.player_a.clone();
+        m.by_start
             .entry(first.start)
             .or_default()
             .add(outcome_for(&a, &first), outcome_for(&a, &second));
@@ -103,25 +156,37 @@ impl Pairer {
         self.pending.clear();
     }
 
-    /// The pentanomial over all start positions.
-    pub fn total(&self) -> Pentanomial {
-        let mut total = Pentanomial::default();
-        for p in self.by_start.values() {
-            for (t, c) in total.counts.iter_mut().zip(p.counts) {
-                *t = t.saturating_add(c);
-            }
-        }
-        total
+    /// Pairs in all matches (saturating).
+    pub fn pairs(&self) -> u64 {
+        self.matches
+            .iter()
+            .fold(0u64, |n, m| n.saturating_add(m.total().pairs()))
     }
 
-    /// The rows of the `--pairs` table: one per start position with pairs, then the total.
+    /// The rows of the `--pairs` table: per match, in order, one row per start position
+    /// with pairs and then the match's total; without a match, one empty total row.
     pub fn rows(&self) -> Vec<PairRow> {
-        let mut rows: Vec<PairRow> = self
-            .by_start
-            .iter()
-            .map(|(&(sp, black), p)| PairRow::new(sp.to_string(), black, p))
-            .collect();
-        rows.push(PairRow::new("total".into(), None, &self.total()));
+        let mut rows = Vec::new();
+        for m in &self.matches {
+            let row = |sp: String, black: Option<u16>, p: &Pentanomial| {
+                PairRow::new(&m.player_a, &m.player_b, sp, black, p)
+            };
+            rows.extend(
+                m.by_start
+                    .iter()
+                    .map(|(&(sp, black), p)| row(sp.to_string(), black, p)),
+            );
+            rows.push(row("total".into(), None, &m.total()));
+        }
+        if rows.is_empty() {
+            rows.push(PairRow::new(
+                "",
+                "",
+                "total".into(),
+                None,
+                &Pentanomial::default(),
+            ));
+        }
         rows
     }
 }
@@ -129,6 +194,10 @@ impl Pairer {
 /// One row of the `--pairs` table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairRow {
+    /// Player A of the row's match, whose view the row takes.
+    pub player_a: String,
+    /// Player B.
+    pub player_b: String,
     /// The SP (white's, for Double Chess960), or `total`.
     pub sp: String,
     /// Black's SP for Double Chess960 pairs.
@@ -161,10 +230,12 @@ fn round2(x: f64) -> f64 {
 }
 
 impl PairRow {
-    fn new(sp: String, black_sp: Option<u16>, p: &Pentanomial) -> PairRow {
+    fn new(a: &str, b: &str, sp: String, black_sp: Option<u16>, p: &Pentanomial) -> PairRow {
         let e: Option<EloEstimate> = p.elo_estimate(0.95);
         let [ll, ld, dd_wl, wd, ww] = p.counts;
         PairRow {
+            player_a: a.to_string(),
+            player_b: b.to_string(),
             sp,
             black_sp,
             pairs: p.pairs(),
@@ -203,10 +274,79 @@ mod tests {
         p.push(game(3, "B", "A", Winner::White)); // no partner
         p.push(game(2, "B", "A", Winner::White)); // pairs: D + L = LD
         p.finish();
-        assert_eq!(p.players, Some(("A".into(), "B".into())));
-        assert_eq!(p.by_start[&(1, None)].counts, [0, 0, 0, 1, 0]);
-        assert_eq!(p.by_start[&(2, None)].counts, [0, 1, 0, 0, 0]);
+        assert_eq!(p.matches.len(), 1);
+        let m = &p.matches[0];
+        assert_eq!((m.player_a.as_str(), m.player_b.as_str()), ("A", "B"));
+        assert_eq!(m.by_start[&(1, None)].counts, [0, 0, 0, 1, 0]);
+        assert_eq!(m.by_start[&(2, None)].counts, [0, 1, 0, 0, 0]);
         assert_eq!(p.unpaired_games, 1);
-        assert_eq!(p.total().counts, [0, 1, 0, 1, 0]);
+        assert_eq!(m.total().counts, [0, 1, 0, 1, 0]);
+    }
+
+    /// A league: three engines, each pairing a match of its own; or one engine's view.
+    fn league(p: &mut Pairer) {
+        for (sp, w, b, first, second) in [
+            (1, "A", "B", Winner::White, Winner::Draw),
+            (2, "C", "A", Winner::White, Winner::White),
+            (3, "B", "C", Winner::Draw, Winner::Black),
+            (4, "B", "A", Winner::Black, Winner::Draw),
+        ] {
+            p.push(game(sp, w, b, first));
+            p.push(game(sp, b, w, second));
+        }
+        p.finish();
+    }
+
+    #[test]
+    fn each_pairing_is_a_match_of_its_own() {
+        let mut p = Pairer::default();
+        league(&mut p);
+        assert_eq!((p.pairs(), p.other_pairs, p.unpaired_games), (3 + 1, 0, 0));
+        let names: Vec<_> = p
+            .matches
+            .iter()
+            .map(|m| (m.player_a.as_str(), m.player_b.as_str()))
+            .collect();
+        // A vs B (SPs 1 and 4, A's view: WD and WD), C vs A, B vs C.
+        assert_eq!(names, [("A", "B"), ("C", "A"), ("B", "C")]);
+        assert_eq!(p.matches[0].total().counts, [0, 0, 0, 2, 0]);
+        assert_eq!(p.matches[1].total().counts, [0, 0, 1, 0, 0]);
+        assert_eq!(p.matches[2].total().counts, [0, 0, 0, 1, 0]);
+        let rows = p.rows();
+        let labels: Vec<_> = rows
+            .iter()
+            .map(|r| format!("{}-{}:{}", r.player_a, r.player_b, r.sp))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "A-B:1",
+                "A-B:4",
+                "A-B:total",
+                "C-A:2",
+                "C-A:total",
+                "B-C:3",
+                "B-C:total"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_engine_takes_the_view_of_its_matches() {
+        let mut p = Pairer::new(Some("A".into()));
+        league(&mut p);
+        assert_eq!((p.pairs(), p.other_pairs), (3, 1));
+        let names: Vec<_> = p
+            .matches
+            .iter()
+            .map(|m| (m.player_a.as_str(), m.player_b.as_str()))
+            .collect();
+        assert_eq!(names, [("A", "B"), ("A", "C")]);
+        // From A's view, C's win and loss with white: one pair DD + WL.
+        assert_eq!(p.matches[1].total().counts, [0, 0, 1, 0, 0]);
+        let mut none = Pairer::new(Some("Z".into()));
+        league(&mut none);
+        assert_eq!((none.pairs(), none.other_pairs), (0, 4));
+        assert_eq!(none.rows().len(), 1);
     }
 }

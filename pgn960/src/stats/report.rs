@@ -37,18 +37,23 @@ fn as_map<S: serde::Serializer>(pairs: &[(&'static str, String)], s: S) -> Resul
 /// The engine-match pairs of `--pairs`, for the JSON report.
 #[derive(Debug, Serialize)]
 pub struct PairsReport {
-    /// Player A, whose view the pentanomial takes.
+    /// The engine whose view every match takes (`--engine`), if one was named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Player A of the first match (the only one in a file of two players).
     pub player_a: Option<String>,
-    /// Player B.
+    /// Its player B.
     pub player_b: Option<String>,
-    /// Pairs of A and B.
+    /// Pairs in all matches.
     pub pairs: u64,
     /// Counted games that found no partner.
     pub unpaired_games: u64,
-    /// Pairs between players other than A and B (not in the pentanomial).
+    /// With `--engine`, pairs between other players (in no pentanomial).
     pub other_pairs: u64,
-    /// The total row of the --pairs table.
+    /// The total row of the first match (an empty row without pairs).
     pub total: PairRow,
+    /// Every match's total row, in the order of their first pair.
+    pub matches: Vec<PairRow>,
 }
 
 /// The report of one cell of an SP table.
@@ -91,15 +96,26 @@ pub fn dfrc_cell_report(keys: &[ByKey], cell: &SpCell) -> CellReport {
     }
 }
 
-/// The pairs' part of the report (none when no pair row was made).
+/// The pairs' part of the report.
 pub fn pairs_report(pairer: &Pairer) -> Option<PairsReport> {
-    let total = pairer.rows().pop()?;
+    let matches: Vec<PairRow> = pairer
+        .rows()
+        .into_iter()
+        .filter(|r| r.sp == "total" && r.pairs > 0)
+        .collect();
+    let first = pairer.matches.first();
+    let total = match matches.first() {
+        Some(row) => row.clone(),
+        None => pairer.rows().pop()?,
+    };
     Some(PairsReport {
-        player_a: pairer.players.as_ref().map(|p| p.0.clone()),
-        player_b: pairer.players.as_ref().map(|p| p.1.clone()),
-        pairs: total.pairs,
+        engine: pairer.engine.clone(),
+        player_a: first.map(|m| m.player_a.clone()),
+        player_b: first.map(|m| m.player_b.clone()),
+        pairs: pairer.pairs(),
         unpaired_games: pairer.unpaired_games,
         other_pairs: pairer.other_pairs,
         total,
+        matches,
     })
 }

@@ -7,6 +7,61 @@ use crate::validate::{MoveRecord, RejectReason, ValidGame, Verdict};
 use pgn_parse::Tag;
 use std::borrow::Cow;
 
+/// How castling is written in the UCI columns (`export --uci-castling`).
+///
+/// ```
+/// use chess960_core::Position;
+/// use pgn960::table::columns::UciCastling;
+///
+/// let pos = Position::from_fen("rk5r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+/// let short = pos.parse_uci("e1h1").unwrap();
+/// assert_eq!(UciCastling::KingTakesRook.uci(short).to_string(), "e1h1");
+/// assert_eq!(UciCastling::KingTwoSquares.uci(short).to_string(), "e1g1");
+/// // King on b1: no standard-chess squares, so king onto rook in both styles.
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1K5R w K - 0 1").unwrap();
+/// let short = pos.parse_uci("b1h1").unwrap();
+/// assert_eq!(UciCastling::KingTwoSquares.uci(short).to_string(), "b1h1");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UciCastling {
+    /// The king onto its own rook (`e1h1`): UCI_Chess960, every castling.
+    #[default]
+    KingTakesRook,
+    /// The standard-chess squares where they exist: a king castling from e1 (e8) with the
+    /// rook on h1 or a1 (h8, a8) is written `e1g1`/`e1c1` (`e8g8`/`e8c8`), as an engine
+    /// not in Chess960 mode reads it; every other castling, which has no standard-chess
+    /// spelling, stays king onto rook. This is python-chess's
+    /// `Board.uci(move, chess960=False)`.
+    KingTwoSquares,
+}
+
+impl UciCastling {
+    /// The move in UCI with castling written in this style.
+    pub fn uci(self, m: chess960_core::Move) -> chess960_core::UciMove {
+        use chess960_core::{CastlingNotation, Move, Square};
+        let standard = |king, rook| match king {
+            Square::E1 => rook == Square::A1 || rook == Square::H1,
+            Square::E8 => rook == Square::A8 || rook == Square::H8,
+            _ => false,
+        };
+        match (self, m) {
+            (UciCastling::KingTwoSquares, Move::Castle { king, rook }) if standard(king, rook) => {
+                m.to_uci(CastlingNotation::KingTwoSquares)
+            }
+            _ => m.to_uci(CastlingNotation::KingTakesRook),
+        }
+    }
+
+    /// The style of an `--uci-castling` value: `king-takes-rook` or `king-two-squares`.
+    pub fn from_name(name: &str) -> Option<UciCastling> {
+        match name {
+            "king-takes-rook" => Some(UciCastling::KingTakesRook),
+            "king-two-squares" => Some(UciCastling::KingTwoSquares),
+            _ => None,
+        }
+    }
+}
+
 /// The tag columns of a game table, in order, as the lichess dataset names them.
 pub const TAG_COLUMNS: [&str; 16] = [
     "Event",
@@ -86,8 +141,8 @@ pub enum Field {
     Plies,
     /// Main-line moves in SAN.
     MovesSan,
-    /// Main-line moves in UCI_Chess960.
-    MovesUci,
+    /// Main-line moves in UCI, castling written as asked.
+    MovesUci(UciCastling),
     /// The final position in X-FEN.
     FinalXfen,
     /// How the final position ends the game.
@@ -100,6 +155,10 @@ pub enum Field {
     Evals,
     /// Mate distances after each ply.
     EvalsMate,
+    /// Seconds each ply took (elapsed move time).
+    Emts,
+    /// The engine's search depth for each ply.
+    Depths,
     /// Whether the game is valid.
     Valid,
     /// Why not.
@@ -118,14 +177,18 @@ pub enum Field {
     Xfen,
     /// The move in SAN.
     San,
-    /// The move in UCI_Chess960.
-    Uci,
+    /// The move in UCI, castling written as asked.
+    Uci(UciCastling),
     /// Clock after the move.
     Clock,
     /// Evaluation after the move, pawns.
     Eval,
     /// Mate distance after the move.
     EvalMate,
+    /// Seconds the move took.
+    Emt,
+    /// The engine's search depth for the move.
+    Depth,
     /// The game's result (corrected).
     GameResult,
 }
@@ -135,11 +198,16 @@ impl Field {
     pub fn kind(&self) -> Kind {
         match self {
             Field::IntTag(_) | Field::Offset => Kind::Int64,
-            Field::Sp | Field::BlackSp | Field::Plies | Field::Ply | Field::EvalMate => Kind::Int32,
-            Field::MovesSan | Field::MovesUci => Kind::TextList,
-            Field::Clocks | Field::Evals => Kind::FloatList,
-            Field::EvalsMate => Kind::Int32List,
-            Field::Clock | Field::Eval => Kind::Float,
+            Field::Sp
+            | Field::BlackSp
+            | Field::Plies
+            | Field::Ply
+            | Field::EvalMate
+            | Field::Depth => Kind::Int32,
+            Field::MovesSan | Field::MovesUci(_) => Kind::TextList,
+            Field::Clocks | Field::Evals | Field::Emts => Kind::FloatList,
+            Field::EvalsMate | Field::Depths => Kind::Int32List,
+            Field::Clock | Field::Eval | Field::Emt => Kind::Float,
             Field::Valid => Kind::Bool,
             _ => Kind::Text,
         }
@@ -181,13 +249,15 @@ pub fn game_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
         column("start_xfen", Field::StartXfen),
         column("plies", Field::Plies),
         column("moves_san", Field::MovesSan),
-        column("moves_uci", Field::MovesUci),
+        column("moves_uci", Field::MovesUci(UciCastling::default())),
         column("final_xfen", Field::FinalXfen),
         column("outcome", Field::Outcome),
         column("speed", Field::Speed),
         column("clocks", Field::Clocks),
         column("evals", Field::Evals),
         column("evals_mate", Field::EvalsMate),
+        column("emts", Field::Emts),
+        column("depths", Field::Depths),
         column("valid", Field::Valid),
         column("reason", Field::Reason),
         column("location", Field::Location),
@@ -242,10 +312,12 @@ pub fn ply_columns(extra_tags: &[String], movetext: bool) -> Vec<Column> {
         column("ply", Field::Ply),
         column("xfen", Field::Xfen),
         column("san", Field::San),
-        column("uci", Field::Uci),
+        column("uci", Field::Uci(UciCastling::default())),
         column("clock", Field::Clock),
         column("eval", Field::Eval),
         column("eval_mate", Field::EvalMate),
+        column("emt", Field::Emt),
+        column("depth", Field::Depth),
         column("result", Field::GameResult),
         column("sp", Field::Sp),
     ];
@@ -282,14 +354,18 @@ pub fn select(all: Vec<Column>, names: &[String]) -> Result<Vec<Column>, String>
 pub enum MoveList {
     /// SAN.
     San,
-    /// UCI.
-    Uci,
+    /// UCI, castling written as asked.
+    Uci(UciCastling),
     /// Clocks.
     Clocks,
     /// Evaluations in pawns (mates null).
     Evals,
     /// Mate distances (other evaluations null).
     EvalsMate,
+    /// Elapsed move times.
+    Emts,
+    /// Search depths.
+    Depths,
 }
 
 /// One value of a row.
@@ -342,25 +418,27 @@ impl MoveList {
             len: 0,
         };
         let _ = match self {
-            MoveList::Uci => write!(text, "{}", m.uci()),
+            MoveList::Uci(castling) => write!(text, "{}", castling.uci(m.chess_move)),
             _ => write!(text, "{}", m.san),
         };
         text
     }
 
-    /// The number of a move (clock, evaluation lists).
+    /// The number of a move (clock, evaluation, move time lists).
     pub fn float(self, m: &MoveRecord) -> Option<f64> {
         match (self, m.annotations.eval) {
             (MoveList::Clocks, _) => m.annotations.clock,
             (MoveList::Evals, Some(Eval::Pawns(p))) => Some(p),
+            (MoveList::Emts, _) => m.annotations.emt,
             _ => None,
         }
     }
 
-    /// The mate distance of a move.
+    /// The integer of a move (mate distance, depth lists).
     pub fn int(self, m: &MoveRecord) -> Option<i32> {
-        match m.annotations.eval {
-            Some(Eval::Mate(n)) => Some(n),
+        match (self, m.annotations.eval) {
+            (MoveList::EvalsMate, Some(Eval::Mate(n))) => Some(n),
+            (MoveList::Depths, _) => m.annotations.depth.map(i32::from),
             _ => None,
         }
     }
@@ -430,8 +508,22 @@ fn movetext<'a>(view: &GameView<'a>) -> Cow<'a, str> {
     String::from_utf8_lossy(text[start..].trim_ascii())
 }
 
-fn any_eval(moves: &[MoveRecord]) -> bool {
-    moves.iter().any(|m| m.annotations.eval.is_some())
+/// The list `which` of a valid game's moves; null when no move has a value in it.
+fn move_list<'a>(valid: Option<&'a ValidGame>, which: MoveList) -> Value<'a> {
+    let has = |m: &MoveRecord| {
+        let a = &m.annotations;
+        match which {
+            MoveList::Clocks => a.clock.is_some(),
+            MoveList::Evals | MoveList::EvalsMate => a.eval.is_some(),
+            MoveList::Emts => a.emt.is_some(),
+            MoveList::Depths => a.depth.is_some(),
+            _ => true,
+        }
+    };
+    match valid {
+        Some(v) if v.moves.iter().any(has) => Value::Moves(&v.moves, which),
+        _ => Value::Null,
+    }
 }
 
 /// The value of `field` for a game (and one of its plies, for per-ply tables).
@@ -453,7 +545,9 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
         Field::StartXfen => valid.map_or(Value::Null, |v| Value::Text(v.start_xfen().into())),
         Field::Plies => valid.map_or(Value::Null, |v| Value::Int(i64::from(v.plies))),
         Field::MovesSan => valid.map_or(Value::Null, |v| Value::Moves(&v.moves, MoveList::San)),
-        Field::MovesUci => valid.map_or(Value::Null, |v| Value::Moves(&v.moves, MoveList::Uci)),
+        Field::MovesUci(castling) => valid.map_or(Value::Null, |v| {
+            Value::Moves(&v.moves, MoveList::Uci(*castling))
+        }),
         Field::FinalXfen => valid.map_or(Value::Null, |v| Value::Text(v.final_xfen().into())),
         Field::Outcome => valid
             .and_then(|v| v.termination)
@@ -461,20 +555,11 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
         Field::Speed => tag(game.tags, "TimeControl")
             .and_then(|tc| speed_of(&tc))
             .map_or(Value::Null, |s| Value::Text(Cow::Borrowed(s.name()))),
-        Field::Clocks => match valid {
-            Some(v) if v.moves.iter().any(|m| m.annotations.clock.is_some()) => {
-                Value::Moves(&v.moves, MoveList::Clocks)
-            }
-            _ => Value::Null,
-        },
-        Field::Evals => match valid {
-            Some(v) if any_eval(&v.moves) => Value::Moves(&v.moves, MoveList::Evals),
-            _ => Value::Null,
-        },
-        Field::EvalsMate => match valid {
-            Some(v) if any_eval(&v.moves) => Value::Moves(&v.moves, MoveList::EvalsMate),
-            _ => Value::Null,
-        },
+        Field::Clocks => move_list(valid, MoveList::Clocks),
+        Field::Evals => move_list(valid, MoveList::Evals),
+        Field::EvalsMate => move_list(valid, MoveList::EvalsMate),
+        Field::Emts => move_list(valid, MoveList::Emts),
+        Field::Depths => move_list(valid, MoveList::Depths),
         Field::Valid => Value::Bool(valid.is_some()),
         Field::Reason => match game.verdict {
             Verdict::Valid(_) => Value::Null,
@@ -501,8 +586,8 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
         Field::San => ply.map_or(Value::Null, |p| {
             Value::Text(Cow::Owned(p.record.san.to_string()))
         }),
-        Field::Uci => ply.map_or(Value::Null, |p| {
-            Value::Text(Cow::Owned(p.record.uci().to_string()))
+        Field::Uci(castling) => ply.map_or(Value::Null, |p| {
+            Value::Text(Cow::Owned(castling.uci(p.record.chess_move).to_string()))
         }),
         Field::Clock => ply
             .and_then(|p| p.record.annotations.clock)
@@ -515,6 +600,12 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
             Some(Eval::Mate(n)) => Value::Int(i64::from(n)),
             _ => Value::Null,
         },
+        Field::Emt => ply
+            .and_then(|p| p.record.annotations.emt)
+            .map_or(Value::Null, Value::Float),
+        Field::Depth => ply
+            .and_then(|p| p.record.annotations.depth)
+            .map_or(Value::Null, |d| Value::Int(i64::from(d))),
     }
 }
 

@@ -66,6 +66,17 @@ impl TableSpec {
         })
     }
 
+    /// The table with castling written in `castling` in its UCI columns.
+    pub fn with_uci_castling(mut self, castling: columns::UciCastling) -> TableSpec {
+        for c in &mut self.columns {
+            match &mut c.field {
+                Field::Uci(style) | Field::MovesUci(style) => *style = castling,
+                _ => {}
+            }
+        }
+        self
+    }
+
     /// Whether the moves must be kept (a move list, the outcome, or one row per ply): the
     /// SAN and UCI of every move cost most of an export, a table without them is written at
     /// close to `check`'s speed.
@@ -75,10 +86,12 @@ impl TableSpec {
                 matches!(
                     c.field,
                     Field::MovesSan
-                        | Field::MovesUci
+                        | Field::MovesUci(_)
                         | Field::Clocks
                         | Field::Evals
                         | Field::EvalsMate
+                        | Field::Emts
+                        | Field::Depths
                         | Field::Outcome
                 )
             })

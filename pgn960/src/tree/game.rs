@@ -9,7 +9,7 @@ use crate::pipeline::ChunkOutput;
 use crate::select::{date_span, sp_out_of_range, FilteredBy, Filters};
 use crate::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode,
-    ValidateOptions, Verdict,
+    RejectReason, ValidateOptions, Verdict,
 };
 use chess960_core::{Move, Position, StartKind};
 use pgn_parse::{GameResult, Origin, Skip, Tag};
@@ -199,6 +199,8 @@ pub struct TreeCounts {
     pub counted: u64,
     /// Games not counted, by reason.
     pub excluded: BTreeMap<TreeExcluded, u64>,
+    /// The invalid games among them, by rejection reason.
+    pub invalid: BTreeMap<RejectReason, u64>,
     /// What keeping to the node budget dropped.
     pub pruning: Pruning,
 }
@@ -219,6 +221,9 @@ impl TreeCounts {
         for (why, n) in other.excluded {
             *self.excluded.entry(why).or_default() += n;
         }
+        for (why, n) in other.invalid {
+            *self.invalid.entry(why).or_default() += n;
+        }
         let (budget, pruning) = (options.max_nodes, &mut self.pruning);
         if options.positions {
             self.positions.merge(other.positions, budget, pruning)
@@ -230,6 +235,11 @@ impl TreeCounts {
     /// The games not counted, by the name of the reason.
     pub fn excluded_by_name(&self) -> BTreeMap<&'static str, u64> {
         self.excluded.iter().map(|(k, &v)| (k.name(), v)).collect()
+    }
+
+    /// The invalid games, by the name of their rejection reason.
+    pub fn invalid_by_name(&self) -> BTreeMap<&'static str, u64> {
+        self.invalid.iter().map(|(k, &v)| (k.name(), v)).collect()
     }
 }
 
@@ -295,6 +305,9 @@ impl<'a> GameObserver<'a> for TreeObserver<'_> {
             Ok(counted) => counted,
             Err(why) => {
                 *out.excluded.entry(why).or_default() += 1;
+                if let Some(r) = game.verdict.rejection() {
+                    *out.invalid.entry(r.reason).or_default() += 1;
+                }
                 return;
             }
         };

@@ -193,6 +193,19 @@ impl NodeCounts {
         if self.rated_games > self.games || self.eval_games > self.games {
             return Err("more rated or evaluated games than games".into());
         }
+        let elo_most = self
+            .rated_games
+            .saturating_mul(crate::stats::table::MAX_ELO);
+        if self.white_elo_sum > elo_most || self.black_elo_sum > elo_most {
+            return Err(format!(
+                "white_elo_sum ({}) or black_elo_sum ({}) is more than {} a rated game \
+                 ({} rated games)",
+                self.white_elo_sum,
+                self.black_elo_sum,
+                crate::stats::table::MAX_ELO,
+                self.rated_games
+            ));
+        }
         if self.rated_white_half_points > self.rated_games.saturating_mul(2) {
             return Err("more points than rated games can score".into());
         }

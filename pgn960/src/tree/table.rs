@@ -3,6 +3,7 @@
 //! exact merging.
 
 use super::{Node, NodeCounts, Tree};
+use crate::input::{LineLimit, MAX_TABLE_LINE};
 use crate::{Error, Result};
 use chess960_core::{CastlingNotation, Color, Position};
 use serde::{Deserialize, Serialize};
@@ -316,7 +317,7 @@ pub fn read_csv(name: &str, bytes: impl io::Read) -> Result<Tree> {
         name: name.to_string(),
         message,
     };
-    let mut reader = csv::Reader::from_reader(bytes);
+    let mut reader = csv::Reader::from_reader(LineLimit::new(bytes, MAX_TABLE_LINE));
     let header: Vec<String> = reader
         .headers()
         .map_err(|e| fail(format!("cannot read: {e}")))?

@@ -100,6 +100,9 @@ pub struct ValidateOptions {
     /// The start position taken when the start is not in the file and several of the 960
     /// replay the main line, this one among them (`--assume-sp`).
     pub assume_sp: Option<u16>,
+    /// When normalising: how the written `Variant` tag of a Chess960 game is spelled (a
+    /// game spelled otherwise gets [`Repair::VariantNormalised`]).
+    pub variant_tag: variant::VariantSpelling,
 }
 
 /// One main-line move of a valid game (kept when [`ValidateOptions::moves`]).

@@ -101,7 +101,8 @@ pub enum Repair {
     ImpossibleEnPassantDropped(String),
     /// `SetUp "1"` added to a game with a FEN tag (when normalising).
     SetUpAdded,
-    /// `Variant "Chess960"` added or respelled (when normalising).
+    /// `Variant "Chess960"` (or the `--variant-tag` spelling) added or respelled (when
+    /// normalising).
     VariantNormalised,
     /// The FEN tag rewritten in the requested style (when normalising).
     FenRewritten,

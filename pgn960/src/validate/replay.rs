@@ -459,7 +459,7 @@ impl Replay {
         }
         let start = self.start;
         if let Some(style) = self.opts.normalise {
-            normalising_repairs(&start, tags, style, &mut repairs);
+            normalising_repairs(&start, tags, (style, self.opts.variant_tag), &mut repairs);
             let corrected = repairs
                 .iter()
                 .any(|r| matches!(r, Repair::ResultCorrected { .. }));
@@ -521,7 +521,10 @@ fn tag<'t, 'a>(tags: &'t [Tag<'a>], name: &[u8]) -> Option<&'t Tag<'a>> {
 fn normalising_repairs(
     start: &Start,
     tags: &[Tag<'_>],
-    style: chess960_core::CastlingStyle,
+    (style, variant): (
+        chess960_core::CastlingStyle,
+        super::variant::VariantSpelling,
+    ),
     repairs: &mut Vec<Repair>,
 ) {
     let roster = [
@@ -543,7 +546,8 @@ fn normalising_repairs(
         repairs.push(Repair::DuplicateTagRenamed);
     }
     let chess960 = start.kind == GameKind::Chess960;
-    if chess960 && tag(tags, b"Variant").is_none_or(|t| t.value().as_ref() != b"Chess960") {
+    let spelled = |t: &Tag<'_>| t.value().as_ref() == variant.value().as_bytes();
+    if chess960 && tag(tags, b"Variant").is_none_or(|t| !spelled(t)) {
         repairs.push(Repair::VariantNormalised);
     }
     let standard_start = !chess960 && !start.had_fen;

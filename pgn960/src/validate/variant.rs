@@ -13,6 +13,59 @@ pub enum VariantTag {
     Other(String),
 }
 
+/// How a written Chess960 game's `Variant` tag is spelled (`--variant-tag`): as lichess,
+/// cutechess and TCEC, or pychess write it, for readers that know only their own spelling.
+///
+/// ```
+/// use pgn960::validate::variant::VariantSpelling;
+/// let spelling: VariantSpelling = "chess 960".parse().unwrap();
+/// assert_eq!(spelling.value(), "chess 960");
+/// assert_eq!(VariantSpelling::default().value(), "Chess960");
+/// assert!("960".parse::<VariantSpelling>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VariantSpelling {
+    /// `Chess960` (lichess, the PGN standard's usage).
+    #[default]
+    Chess960,
+    /// `fischerandom` (cutechess, TCEC).
+    Fischerandom,
+    /// `chess 960` (pychess).
+    ChessSpace960,
+}
+
+impl VariantSpelling {
+    /// Every spelling, in the order `--help` lists them.
+    pub const ALL: [VariantSpelling; 3] = [
+        VariantSpelling::Chess960,
+        VariantSpelling::Fischerandom,
+        VariantSpelling::ChessSpace960,
+    ];
+
+    /// The tag's value as written.
+    pub fn value(self) -> &'static str {
+        match self {
+            VariantSpelling::Chess960 => "Chess960",
+            VariantSpelling::Fischerandom => "fischerandom",
+            VariantSpelling::ChessSpace960 => "chess 960",
+        }
+    }
+}
+
+impl std::str::FromStr for VariantSpelling {
+    type Err = String;
+
+    /// One of the values, whatever the case (`chess960`, `fischerandom`, `chess 960`).
+    fn from_str(text: &str) -> Result<VariantSpelling, String> {
+        VariantSpelling::ALL
+            .into_iter()
+            .find(|s| s.value().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| {
+                format!("unknown Variant spelling {text:?} (chess960, fischerandom, \"chess 960\")")
+            })
+    }
+}
+
 /// Classifies a `Variant` tag value, ignoring case, spaces, hyphens and underscores.
 pub fn classify_variant(value: &str) -> VariantTag {
     let key: String = value
