@@ -169,8 +169,12 @@ fn thread_count(asked: usize) -> usize {
 /// something invalid was met, else 0); 130 when interrupted; else 2.
 pub fn report_error(e: &anyhow::Error) -> i32 {
     let broken_pipe = e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let kind = c.downcast_ref::<std::io::Error>().map(std::io::Error::kind);
+        let kind = kind.or_else(|| {
+            c.downcast_ref::<pgn960::output::OutputError>()
+                .and_then(|o| o.io_kind())
+        });
+        kind == Some(std::io::ErrorKind::BrokenPipe)
     });
     let interrupted = e.chain().any(|c| {
         matches!(

@@ -10,8 +10,10 @@ pub mod cli;
 pub mod commands;
 pub mod driver;
 pub mod export;
-pub mod output;
+pub mod handlers;
 pub mod progress;
 pub mod report;
-pub mod signals;
 pub mod stats;
+
+/// Outputs and signals live in the library (the Python package writes through them too).
+pub use pgn960::{output, signals};

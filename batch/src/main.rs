@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use pgn960_cli::cli::{self, Cli};
-use pgn960_cli::signals;
+use pgn960_cli::handlers;
 
 /// mimalloc: the per-game and per-move allocations of `export` cost a third of glibc's.
 #[global_allocator]
@@ -21,7 +21,7 @@ fn main() {
             std::process::exit(code);
         }
     };
-    signals::install(cli::EXIT_INTERRUPTED);
+    handlers::install(cli::EXIT_INTERRUPTED);
     let code = match cli::run(cli) {
         Ok(code) => code,
         Err(e) => cli::report_error(&e),

@@ -81,6 +81,25 @@ pub enum Error {
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// An error while reading an input (see [`crate::driver`]), naming the input; the error
+    /// itself is its `source()`.
+    #[error("while reading {name}")]
+    Reading {
+        /// The input.
+        name: String,
+        /// What went wrong.
+        source: Box<Error>,
+    },
+}
+
+impl Error {
+    /// The error behind [`Error::Reading`]'s naming of the input (itself otherwise).
+    pub fn innermost(&self) -> &Error {
+        match self {
+            Error::Reading { source, .. } => source.innermost(),
+            other => other,
+        }
+    }
 }
 
 /// A `Result` with this crate's [`Error`].

@@ -43,18 +43,24 @@
 #![deny(unsafe_code)]
 
 pub mod annotations;
+pub mod archive;
 pub mod book;
 pub mod compression;
+pub mod driver;
 mod error;
 pub mod facts;
 pub mod fold;
 pub mod input;
+pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod pipeline;
 pub mod range;
 mod records;
 pub mod select;
+pub mod sha256;
+#[allow(unsafe_code)]
+pub mod signals;
 pub mod stats;
 pub mod table;
 pub mod tree;

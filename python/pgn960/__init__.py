@@ -13,7 +13,8 @@ Parquet table of games in the lichess dataset schema — as the ``pgn960`` comma
 Reading: :func:`read` (``Game`` objects), :func:`to_arrow` (a ``pyarrow.Table`` with the
 columns and types of ``pgn960 export``), :func:`scan` (the same as a bounded-memory
 ``pyarrow.RecordBatchReader``), :func:`read_range` and :func:`partitions` (byte ranges for
-distributed engines), :func:`check` (counts by reason). Analyses (``pyarrow.Table``s with
+distributed engines). The commands that write, as functions writing the same files:
+:func:`check` (counts by reason), :func:`clean`. Analyses (``pyarrow.Table``s with
 the columns of the command's CSV): :func:`stats`, :func:`merge_stats`, :func:`tree`,
 :func:`pentanomials`. Positions: :func:`sp_of`,
 :func:`start_fen`, :func:`to_xfen`, :func:`to_shredder`. Errors: :class:`Error` and its
@@ -40,6 +41,7 @@ __all__ = [
     "Partition",
     "Summary",
     "check",
+    "clean",
     "merge_stats",
     "pentanomials",
     "partitions",
@@ -224,10 +226,81 @@ def partitions(paths: Source, target_bytes: int = 256 << 20) -> list[Partition]:
     return [Partition(*p) for p in _native.partitions(_paths(paths), target_bytes)]
 
 
-def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary:
-    """Validates every game of ``src``; returns the counts (games, valid, invalid,
-    unsupported, and not-valid games by reason)."""
-    return _native.check(_paths(src), threads, variant)
+def check(
+    src: Source,
+    *,
+    max_errors: int = 20,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
+) -> Summary:
+    """Validates every game of ``src`` as ``pgn960 check`` does; returns a
+    :class:`Summary` of the command's counts (``games == valid + unsupported + invalid``,
+    ``reasons`` the rejected games by reason) with the first ``max_errors`` problems
+    (``--max-errors``) in ``problems``.
+
+    ``variant="chess960"`` reads games without a ``Variant`` tag as Chess960
+    (``--variant``); ``max_game_bytes`` rejects larger games as ``too-large`` (default
+    64 MiB, 0: no limit); ``assume_sp`` is the start taken for a game whose start is
+    ambiguous (``--assume-sp``). Ctrl-C interrupts it.
+    """
+    return _native.check(_paths(src), threads, variant, max_game_bytes, assume_sp, max_errors)
+
+
+def clean(
+    src: Source,
+    out: PathLike,
+    *,
+    rejects: PathLike | None = None,
+    report: PathLike | None = None,
+    fen_style: str = "xfen",
+    strip_comments: bool = False,
+    keep_annotations: str | Sequence[str] | None = None,
+    strip_variations: bool = False,
+    drop_bad_variations: bool = False,
+    dedupe: bool = False,
+    min_plies: int | None = None,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
+) -> Summary:
+    """Writes every valid game of ``src`` normalised to ``out`` and quarantines the rest,
+    as ``pgn960 clean SRC -o OUT`` with the same options writes the same files, byte for
+    byte: ``out`` compressed as its name says (``.zst``, ``.gz``, ``.bz2``, ``.xz``);
+    rejected games as they were read to ``rejects`` with their reasons beside it
+    (``NAME.tsv``), by default ``OUT.rejects.pgn`` and ``OUT.rejects.tsv`` (written only
+    when a game was rejected); ``report`` the counts as JSON (``--report``).
+
+    Options as the command's flags: ``fen_style`` (``"xfen"`` or ``"shredder"``),
+    ``strip_comments``, ``keep_annotations`` (with ``strip_comments``: the ``[%...]``
+    commands kept, such as ``"clk,eval"``; ``"all"``), ``strip_variations``,
+    ``drop_bad_variations``, ``dedupe`` (same start and moves: the first kept),
+    ``min_plies``; reading as :func:`check`.
+
+    Every output is planned and checked first (none an input, no two the same file),
+    written under a temporary name and renamed into place only when all are complete: on
+    an error or Ctrl-C no output is left. Returns a :class:`Summary` (``games == written +
+    invalid + deduplicated``; ``outputs`` the files written).
+    """
+    return _native.clean(
+        _paths(src),
+        os.fspath(out),
+        None if rejects is None else os.fspath(rejects),
+        None if report is None else os.fspath(report),
+        fen_style,
+        strip_comments,
+        _names(keep_annotations),
+        strip_variations,
+        drop_bad_variations,
+        dedupe,
+        min_plies,
+        threads,
+        variant,
+        max_game_bytes,
+        assume_sp,
+    )
 
 
 def schema(

@@ -63,7 +63,40 @@ class Partition(NamedTuple):
     first_line: int
 
 def partitions(paths: Source, target_bytes: int = ...) -> list[Partition]: ...
-def check(src: Source, *, threads: int = 0, variant: str = "detect") -> Summary: ...
+def check(
+    src: Source,
+    *,
+    max_errors: int = 20,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
+) -> Summary:
+    """Validates every game as ``pgn960 check``: the counts (``games == valid +
+    unsupported + invalid``), the first ``max_errors`` problems."""
+
+def clean(
+    src: Source,
+    out: PathLike,
+    *,
+    rejects: Optional[PathLike] = None,
+    report: Optional[PathLike] = None,
+    fen_style: str = "xfen",
+    strip_comments: bool = False,
+    keep_annotations: Names = None,
+    strip_variations: bool = False,
+    drop_bad_variations: bool = False,
+    dedupe: bool = False,
+    min_plies: Optional[int] = None,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
+) -> Summary:
+    """``pgn960 clean SRC -o OUT`` with the same options, the same files byte for byte
+    (rejects beside OUT unless ``rejects``; ``report`` as JSON); atomic; returns the
+    counts (``games == written + invalid + deduplicated``) and ``outputs``."""
+
 def schema(
     *, per: str = "game", columns: Names = None, tags: Names = None, movetext: bool = False
 ) -> pa.Schema: ...

@@ -67,13 +67,23 @@ class GameIter(Iterator[Game]):
     def __next__(self) -> Game: ...
 
 class Summary:
-    """What ``check`` found."""
+    """The counts of ``check`` or ``clean`` and the files written."""
 
     games: int
     valid: int
-    invalid: int
     unsupported: int
+    invalid: int
+    written: int
+    deduplicated: int
     reasons: dict[str, int]
+    variants: dict[str, int]
+    repairs: dict[str, int]
+    junk_bytes: int
+    first_junk: Optional[str]
+    bytes: int
+    seconds: float
+    outputs: dict[str, str]
+    problems: list[dict[str, Any]]
 
 def read(src: list[str], threads: int, include_invalid: bool, variant: str) -> GameIter: ...
 def scan(
@@ -105,7 +115,31 @@ def to_arrow(
 def schema(
     per: str, columns: Optional[list[str]], tags: Optional[list[str]], movetext: bool
 ) -> Any: ...
-def check(src: list[str], threads: int, variant: str) -> Summary: ...
+def check(
+    src: list[str],
+    threads: int,
+    variant: str,
+    max_game_bytes: Optional[int],
+    assume_sp: Optional[int],
+    max_errors: int,
+) -> Summary: ...
+def clean(
+    src: list[str],
+    output: str,
+    rejects: Optional[str],
+    report: Optional[str],
+    fen_style: str,
+    strip_comments: bool,
+    keep_annotations: Optional[list[str]],
+    strip_variations: bool,
+    drop_bad_variations: bool,
+    dedupe: bool,
+    min_plies: Optional[int],
+    threads: int,
+    variant: str,
+    max_game_bytes: Optional[int],
+    assume_sp: Optional[int],
+) -> Summary: ...
 def partitions(paths: list[str], target_bytes: int) -> list[tuple[str, int, int, int]]: ...
 def sp_of(fens: Any) -> Any: ...
 def to_xfen(fens: Any) -> Any: ...

@@ -21,6 +21,9 @@ use std::time::Duration;
 /// How often a wait checks for Ctrl-C.
 const TICK: Duration = Duration::from_millis(100);
 
+/// How long an interrupted call waits for its work to stop (and drop its outputs).
+const SETTLE: Duration = Duration::from_secs(5);
+
 /// The filters every analysis takes, from Python's keyword arguments.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
@@ -69,6 +72,15 @@ fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce(&'static AtomicBool) -> pgn960::Result<T> + Send + 'static,
 ) -> PyResult<T> {
+    interruptible_with(py, work, from_library)
+}
+
+/// [`interruptible`] for work with errors of its own, made Python's by `to_python`.
+pub fn interruptible_with<T: Send + 'static, E: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce(&'static AtomicBool) -> Result<T, E> + Send + 'static,
+    to_python: impl Fn(E) -> PyErr,
+) -> PyResult<T> {
     // One flag per call, kept for the process's life (a byte) so that the library's
     // `'static` stop can point at it.
     let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
@@ -86,10 +98,14 @@ fn interruptible<T: Send + 'static>(
     };
     loop {
         match py.detach(wait) {
-            Ok(result) => return result.map_err(from_library),
+            Ok(result) => return result.map_err(to_python),
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
                     stop.store(true, Ordering::Relaxed);
+                    // The work stops at its next chunk: wait (a while) for it to remove
+                    // its temporary files, so that none is left if Python exits now.
+                    let settle = || rx.lock().is_ok_and(|rx| rx.recv_timeout(SETTLE).is_ok());
+                    let _ = py.detach(settle);
                     return Err(e);
                 }
             }

@@ -57,35 +57,57 @@ pub fn option_error(message: impl Into<String>) -> PyErr {
     located::<OptionError>(message.into(), At::default())
 }
 
-/// The Python error of a library error.
+/// The Python error of a library error; an error while reading an input (its
+/// [`pgn960::Error::Reading`]) is of the class of what went wrong, with the input as its
+/// `path` when nothing nearer is known.
 pub fn from_library(error: pgn960::Error) -> PyErr {
     use pgn960::Error as E;
-    let message = error.to_string();
-    match error {
-        E::Io { name, .. } => located::<IoError>(message, path_at(name)),
-        E::ReadAt { offset, .. } => located::<IoError>(
-            message,
-            At {
-                offset: Some(offset as u64),
-                ..At::default()
-            },
-        ),
-        E::EmptyDirectory { dir } => {
-            located::<InputError>(message, path_at(dir.display().to_string()))
+    let mut message = error.to_string();
+    let (reading, error) = match &error {
+        E::Reading { name, source } => {
+            message = format!("{message}: {source}");
+            (Some(name.clone()), source.innermost())
         }
-        E::Changed { path, .. } => located::<IoError>(message, path_at(path.display().to_string())),
-        E::Interrupted => PyKeyboardInterrupt::new_err(message),
-        E::Parquet { name, .. } => located::<InputError>(message, path_at(name)),
-        E::Range { name, .. } => located::<OptionError>(message, path_at(name)),
-        E::Content { name, .. } => located::<InputError>(message, path_at(name)),
-        E::Internal { start, .. } => located::<Error>(
-            message,
-            At {
-                offset: Some(start as u64),
-                ..At::default()
-            },
-        ),
-        _ => located::<Error>(message, At::default()),
+        other => (None, other),
+    };
+    let (class, mut at) = class_of(error);
+    at.path = at.path.or(reading);
+    match class {
+        Class::Interrupted => PyKeyboardInterrupt::new_err(message),
+        Class::Io => located::<IoError>(message, at),
+        Class::Input => located::<InputError>(message, at),
+        Class::Option => located::<OptionError>(message, at),
+        Class::Other => located::<Error>(message, at),
+    }
+}
+
+/// The Python classes of library errors.
+enum Class {
+    Interrupted,
+    Io,
+    Input,
+    Option,
+    Other,
+}
+
+/// The class of a library error and where it happened.
+fn class_of(error: &pgn960::Error) -> (Class, At) {
+    use pgn960::Error as E;
+    let offset = |offset: usize| At {
+        offset: Some(offset as u64),
+        ..At::default()
+    };
+    match error {
+        E::Io { name, .. } => (Class::Io, path_at(name.clone())),
+        E::ReadAt { offset: at, .. } => (Class::Io, offset(*at)),
+        E::EmptyDirectory { dir } => (Class::Input, path_at(dir.display().to_string())),
+        E::Changed { path, .. } => (Class::Io, path_at(path.display().to_string())),
+        E::Interrupted => (Class::Interrupted, At::default()),
+        E::Parquet { name, .. } => (Class::Input, path_at(name.clone())),
+        E::Range { name, .. } => (Class::Option, path_at(name.clone())),
+        E::Content { name, .. } => (Class::Input, path_at(name.clone())),
+        E::Internal { start, .. } => (Class::Other, offset(*start)),
+        _ => (Class::Other, At::default()),
     }
 }
 

@@ -12,6 +12,7 @@ mod errors;
 mod game;
 mod positions;
 mod scan;
+mod verbs;
 
 use pyo3::prelude::*;
 
@@ -26,11 +27,12 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IoError", py.get_type::<errors::IoError>())?;
     m.add_class::<game::GameObject>()?;
     m.add_class::<game::GameIter>()?;
-    m.add_class::<scan::CheckSummary>()?;
+    m.add_class::<verbs::Summary>()?;
     m.add_function(wrap_pyfunction!(game::read, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan::to_arrow, m)?)?;
-    m.add_function(wrap_pyfunction!(scan::check, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs::check, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs::clean, m)?)?;
     m.add_function(wrap_pyfunction!(scan::partitions, m)?)?;
     m.add_function(wrap_pyfunction!(scan::schema, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::stats, m)?)?;

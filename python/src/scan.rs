@@ -12,7 +12,6 @@ use pgn960::table::arrow::{chunk_batch, schema as table_schema};
 use pgn960::table::{table_rows, ExportCounts, Grain, TableSpec};
 use pgn960::validate::MissingVariant;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use pyo3_arrow::{PyRecordBatchReader, PySchema, PyTable};
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
@@ -397,77 +396,6 @@ pub fn schema(
 ) -> PyResult<PySchema> {
     let spec = spec_of(per, columns, tags, false, movetext, "detect")?;
     Ok(PySchema::new(table_schema(&spec.columns)))
-}
-
-/// What `check` found: games by verdict and reason.
-#[pyclass(module = "pgn960", name = "Summary", frozen, get_all)]
-pub struct CheckSummary {
-    /// Games read.
-    pub games: u64,
-    /// Valid games.
-    pub valid: u64,
-    /// Invalid games.
-    pub invalid: u64,
-    /// Games of another variant, passed over.
-    pub unsupported: u64,
-    /// Games not valid, by reason (`illegal-move`, `unsupported-variant`, ...).
-    pub reasons: Py<PyDict>,
-}
-
-#[pymethods]
-impl CheckSummary {
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let reasons = self
-            .reasons
-            .bind(py)
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_default();
-        format!(
-            "Summary(games={}, valid={}, invalid={}, unsupported={}, reasons={reasons})",
-            self.games, self.valid, self.invalid, self.unsupported
-        )
-    }
-}
-
-/// `pgn960._native.check`: validates every game and counts.
-#[pyfunction]
-#[pyo3(signature = (src, threads, variant))]
-pub fn check(
-    py: Python<'_>,
-    src: Vec<PathBuf>,
-    threads: usize,
-    variant: &str,
-) -> PyResult<CheckSummary> {
-    let mut spec = TableSpec::new(Grain::Game, &[], false, &[], true).map_err(option_error)?;
-    spec.columns.clear();
-    spec.missing_variant = missing_variant(variant)?;
-    let rx = start_job(Job {
-        names: inputs(src)?,
-        spec,
-        threads,
-        range: None,
-        batches: false,
-    })?;
-    let mut counts = ExportCounts::default();
-    each_chunk(py, rx, |rows| {
-        counts.add(&rows.counts);
-        Ok(())
-    })?;
-    let reasons = PyDict::new(py);
-    for (reason, n) in counts.exported_invalid.iter().chain(&counts.skipped) {
-        reasons.set_item(reason, n)?;
-    }
-    let unsupported = reasons
-        .get_item("unsupported-variant")?
-        .map_or(Ok(0), |n| n.extract::<u64>())?;
-    Ok(CheckSummary {
-        games: counts.games_read,
-        valid: counts.valid,
-        invalid: counts.rejected,
-        unsupported,
-        reasons: reasons.unbind(),
-    })
 }
 
 /// `pgn960._native.partitions`: `(path, start, end, first_line)` of every partition, in

@@ -1,5 +1,6 @@
 """Ctrl-C interrupts a long call: a read of a stream that never ends (a FIFO fed games
-forever) raises KeyboardInterrupt within seconds, for every way of reading."""
+forever) raises KeyboardInterrupt within seconds, for every way of reading, and a clean
+leaves no file behind."""
 
 import os
 import signal
@@ -33,6 +34,8 @@ CHILD = textwrap.dedent(
             pgn960.to_arrow(fifo)
         elif how == "check":
             pgn960.check(fifo)
+        elif how == "clean":
+            pgn960.clean(fifo, fifo + ".clean.pgn")
         elif how == "read":
             for game in pgn960.read(fifo):
                 pass
@@ -47,7 +50,7 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("how", ["to_arrow", "check", "read", "scan"])
+@pytest.mark.parametrize("how", ["to_arrow", "check", "clean", "read", "scan"])
 def test_ctrl_c_interrupts_a_read_of_an_endless_stream(tmp_path, how):
     fifo = tmp_path / "endless.pgn"
     os.mkfifo(fifo)
@@ -66,3 +69,5 @@ def test_ctrl_c_interrupts_a_read_of_an_endless_stream(tmp_path, how):
         child.kill()
     assert child.returncode == 3, (child.returncode, out, err[-2000:])
     assert out.strip() == "interrupted", (out, err[-2000:])
+    # Nothing written, no temporary or lock file left (clean's outputs are atomic).
+    assert [p.name for p in tmp_path.iterdir()] == [fifo.name]

@@ -587,7 +587,7 @@ pub fn run_picks(
                 sink(name, picked, info, whole.as_deref().map(|b| &b[..]))
             },
         )?;
-        crate::driver::require_games(name, games, &head)
+        Ok(crate::driver::require_games(name, games, &head)?)
     })
 }
 

@@ -90,7 +90,8 @@ pub fn run(args: &CheckArgs, globals: Globals) -> Result<ArchiveSummary> {
         let mut sink = plan.create(id)?;
         writeln!(sink, "{}", serde_json::to_string_pretty(&report)?)?;
         plan.finish(sink)?;
-        return plan.commit().map(|()| summary);
+        plan.commit()?;
+        return Ok(summary);
     } else if !globals.quiet {
         if !problems.is_empty() {
             writeln!(stdout)?;

@@ -1,11 +1,12 @@
 //! `pgn960 clean`: write every valid game normalised, quarantine the rest with a reason.
 
-use crate::archive::{self, ArchiveOptions, ArchiveSummary, Outputs};
+use crate::archive::{self, ArchiveOptions, ArchiveSummary};
 use crate::args::{castling_style, variant_spelling, Inputs, RejectsOption};
-use crate::driver::Globals;
-use crate::output::{derived_name, is_special, OutputId, OutputPlan};
-use anyhow::{bail, Result};
+use crate::driver::{Driver, Globals};
+use crate::output::print_summary;
+use anyhow::Result;
 use chess960_core::CastlingStyle;
+use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned, RejectsWritten};
 use pgn960::validate::variant::VariantSpelling;
 use std::path::PathBuf;
 
@@ -65,70 +66,6 @@ pub struct CleanArgs {
     pub read: crate::args::ReadOptions,
 }
 
-/// Where rejected games and their reasons go: `--rejects`, else beside a file named by
-/// `-o` (`OUT.rejects.pgn`, compressed like `OUT`, and `OUT.rejects.tsv`); none when the
-/// kept games go to standard output or a device and `--rejects` is not given.
-fn rejects_paths(args: &CleanArgs) -> Option<(PathBuf, PathBuf, bool)> {
-    if let Some(rejects) = &args.rejects.rejects {
-        let tsv = derived_name(rejects, "", "tsv", false);
-        return Some((rejects.clone(), tsv, true));
-    }
-    let output = &args.output;
-    if output.as_os_str() == "-" || is_special(output) {
-        return None;
-    }
-    let pgn = derived_name(output, ".rejects", "pgn", true);
-    let tsv = derived_name(output, ".rejects", "tsv", false);
-    Some((pgn, tsv, false))
-}
-
-/// The outputs of a clean run, planned.
-struct CleanPlan {
-    plan: OutputPlan,
-    kept: OutputId,
-    /// The rejected games and their reasons, and whether `--rejects` named them.
-    rejects: Option<(OutputId, OutputId, bool)>,
-    report: Option<OutputId>,
-}
-
-impl CleanPlan {
-    fn new(args: &CleanArgs, quiet: bool) -> Result<CleanPlan> {
-        let mut plan = OutputPlan::new(&args.inputs, quiet);
-        let kept = plan.add("-o", &args.output, "pgn");
-        let rejects = rejects_paths(args).map(|(pgn, tsv, asked)| {
-            let games = plan.add("rejected games", &pgn, "pgn");
-            (
-                games,
-                plan.add("reasons of rejected games", &tsv, "tsv"),
-                asked,
-            )
-        });
-        let report = args
-            .report
-            .as_ref()
-            .map(|r| plan.add("--report", r, "json"));
-        plan.check()?;
-        Ok(CleanPlan {
-            plan,
-            kept,
-            rejects,
-            report,
-        })
-    }
-
-    fn outputs(&self) -> Result<Outputs> {
-        let mut outputs = Outputs {
-            kept: Some(self.plan.create(self.kept)?),
-            ..Outputs::default()
-        };
-        if let Some((games, tsv, _)) = self.rejects {
-            outputs.rejects = Some(self.plan.create(games)?);
-            outputs.rejects_tsv = Some(self.plan.create_tsv(tsv)?);
-        }
-        Ok(outputs)
-    }
-}
-
 /// The options of the archive run.
 fn archive_options(args: &CleanArgs) -> ArchiveOptions {
     ArchiveOptions {
@@ -149,53 +86,28 @@ fn archive_options(args: &CleanArgs) -> ArchiveOptions {
     }
 }
 
+/// Where the outputs go.
+fn targets(args: &CleanArgs) -> CleanTargets {
+    CleanTargets {
+        output: args.output.clone(),
+        rejects: args.rejects.rejects.clone(),
+        report: args.report.clone(),
+    }
+}
+
 /// Runs `pgn960 clean`; returns the summary.
 pub fn run(args: &CleanArgs, globals: Globals) -> Result<ArchiveSummary> {
-    let mut planned = CleanPlan::new(args, globals.quiet)?;
-    let mut outputs = planned.outputs()?;
-    let summary = archive::write(&args.inputs, globals, &archive_options(args), &mut outputs)?;
-    let accounted = summary.written + summary.rejected + summary.deduplicated;
-    if accounted != summary.games_read {
-        bail!(
-            "internal error: games read ({}) != written ({}) + rejected ({}) + deduplicated ({}); outputs not written",
-            summary.games_read,
-            summary.written,
-            summary.rejected,
-            summary.deduplicated
-        );
-    }
-    // Every output is finished before any is renamed into place: a write error on any (a
-    // full disk, a closed pipe) leaves none of them behind. Rejects files nobody asked for
-    // are left out when no game was rejected.
-    let keep_rejects = summary.rejected > 0 || planned.rejects.is_some_and(|r| r.2);
-    let plan = &mut planned.plan;
-    if let Some(tsv) = outputs.rejects_tsv.take() {
-        plan.finish_csv(tsv, keep_rejects)?;
-    }
-    if let Some(games) = outputs.rejects.take() {
-        plan.finish_if(games, keep_rejects)?;
-    }
-    if let Some(kept) = outputs.kept.take() {
-        plan.finish(kept)?;
-    }
-    if let Some(id) = planned.report {
-        let mut sink = plan.create(id)?;
-        archive::write_json(&mut sink, &summary)?;
-        plan.finish(sink)?;
-    }
-    let text = summary_text(args, &planned, &summary, keep_rejects);
-    planned.plan.commit()?;
-    planned.plan.summary(&text);
-    Ok(summary)
+    let run = CleanRun::new(&args.inputs, &targets(args), globals.quiet)?;
+    let driver = Driver::new(&args.inputs, globals)?;
+    let opts = archive::with_globals(&archive_options(args), globals);
+    let cleaned = run.write(driver.into_library(), &opts)?;
+    print_summary(&summary_text(args, &cleaned), globals.quiet);
+    Ok(cleaned.summary)
 }
 
 /// The summary printed after a run.
-fn summary_text(
-    args: &CleanArgs,
-    planned: &CleanPlan,
-    summary: &ArchiveSummary,
-    keep: bool,
-) -> String {
+fn summary_text(args: &CleanArgs, cleaned: &Cleaned) -> String {
+    let summary = &cleaned.summary;
     let mut text = archive::summary_text(summary, true);
     text.push_str(&format!(
         "games read {} = written {} + rejected {} + deduplicated {}\n",
@@ -204,19 +116,20 @@ fn summary_text(
     if args.output.as_os_str() != "-" {
         text.push_str(&format!("kept games:     {}\n", args.output.display()));
     }
-    let path = |id| planned.plan.output(id).path.display();
-    match planned.rejects {
-        Some((games, tsv, _)) if keep => text.push_str(&format!(
+    match &cleaned.rejects {
+        RejectsWritten::Files(games, tsv) => text.push_str(&format!(
             "rejected games: {} (reasons in {})\n",
-            path(games),
-            path(tsv)
+            games.display(),
+            tsv.display()
         )),
-        Some(_) => text.push_str("rejected games: none, no rejects file written\n"),
-        None if summary.rejected > 0 => text.push_str(&format!(
+        RejectsWritten::NoneRejected => {
+            text.push_str("rejected games: none, no rejects file written\n")
+        }
+        RejectsWritten::NotWritten if summary.rejected > 0 => text.push_str(&format!(
             "rejected games: {} counted, not written (name a file with --rejects)\n",
             summary.rejected
         )),
-        None => {}
+        RejectsWritten::NotWritten => {}
     }
     text
 }

@@ -2,9 +2,9 @@
 //! `batch/src/report/` inlined, the data as a JSON block, and a Content-Security-Policy
 //! that lets the page fetch nothing and run only its own script and style (by hash).
 
-use super::sha256::csp_source;
 use super::Page;
 use anyhow::Result;
+use pgn960::sha256::csp_source;
 
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");

@@ -8,7 +8,6 @@
 
 pub mod filter;
 pub mod html;
-pub mod sha256;
 pub mod tables;
 
 use pgn960::select::Speed;

@@ -40,7 +40,7 @@ fn writing_to_a_full_device_is_an_error_naming_it() {
     let written = sink.write_all(&vec![b'x'; 4 << 20]);
     let err = match written {
         Err(e) => anyhow::Error::from(e),
-        Ok(()) => sink.commit().unwrap_err(),
+        Ok(()) => anyhow::Error::from(sink.commit().unwrap_err()),
     };
     let message = format!("{err:#}");
     assert!(message.contains("No space left on device"), "{message}");

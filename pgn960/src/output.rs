@@ -1,10 +1,116 @@
 //! Output files written atomically: a temporary file beside the target, renamed over it
 //! only when everything was written; dropped without `commit`, nothing is left behind.
+//! Every output of a run is planned and checked before anything is read
+//! ([`OutputPlan`]); the command line and the Python package write through it.
 
-use anyhow::{bail, Context, Result};
-use pgn960::compression::{self, FinishWrite};
+use crate::compression::{self, FinishWrite};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+/// Why an output could not be planned, created, written or renamed into place. Its
+/// message is the one the command line prints; an I/O cause is its `source()` (printed
+/// after it by a chain printer such as anyhow's `{:#}`).
+#[derive(Debug)]
+pub enum OutputError {
+    /// What failed, in a sentence, and the I/O error that made it fail.
+    Failed {
+        /// What failed (`cannot write out.pgn`, `refusing to write ...`).
+        message: String,
+        /// The I/O error behind it, if any.
+        cause: Option<io::Error>,
+    },
+    /// An error of writing, already naming what was written.
+    Io(io::Error),
+    /// An error of writing a table row (its I/O error names the output).
+    Table(csv::Error),
+    /// The inputs could not be listed (to refuse an output that is one of them).
+    Input(crate::Error),
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputError::Failed { message, .. } => f.write_str(message),
+            OutputError::Io(e) => e.fmt(f),
+            OutputError::Table(e) => e.fmt(f),
+            OutputError::Input(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OutputError::Failed { cause, .. } => cause.as_ref().map(|e| e as _),
+            OutputError::Io(e) => e.source(),
+            OutputError::Table(e) => e.source(),
+            OutputError::Input(e) => e.source(),
+        }
+    }
+}
+
+impl OutputError {
+    /// The kind of the I/O error behind this one, if any (a closed pipe, a full disk).
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        match self {
+            OutputError::Failed { cause, .. } => cause.as_ref().map(io::Error::kind),
+            OutputError::Io(e) => Some(e.kind()),
+            OutputError::Table(e) => match e.kind() {
+                csv::ErrorKind::Io(e) => Some(e.kind()),
+                _ => None,
+            },
+            OutputError::Input(_) => None,
+        }
+    }
+}
+
+impl From<io::Error> for OutputError {
+    fn from(error: io::Error) -> OutputError {
+        OutputError::Io(error)
+    }
+}
+
+impl From<csv::Error> for OutputError {
+    fn from(error: csv::Error) -> OutputError {
+        OutputError::Table(error)
+    }
+}
+
+impl From<crate::Error> for OutputError {
+    fn from(error: crate::Error) -> OutputError {
+        OutputError::Input(error)
+    }
+}
+
+/// What outputs return.
+pub type Result<T, E = OutputError> = std::result::Result<T, E>;
+
+/// Names what failed when an I/O call fails.
+trait Context<T> {
+    /// The error, as the cause of `message`.
+    fn context(self, message: &str) -> Result<T>;
+    /// The error, as the cause of the message `message` makes.
+    fn with_context(self, message: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T> Context<T> for io::Result<T> {
+    fn context(self, message: &str) -> Result<T> {
+        self.with_context(|| message.to_string())
+    }
+    fn with_context(self, message: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|cause| OutputError::Failed {
+            message: message(),
+            cause: Some(cause),
+        })
+    }
+}
+
+/// Returns an [`OutputError`] with a message and no cause.
+macro_rules! bail {
+    ($($message:tt)*) => {
+        return Err(OutputError::Failed { message: format!($($message)*), cause: None })
+    };
+}
 
 /// Where output goes.
 pub enum Sink {
@@ -153,7 +259,7 @@ impl Write for Sink {
 
 /// A file written to a temporary name in the target's directory and renamed on commit,
 /// compressed as its name says (`.zst`, `.gz`, `.bz2`, `.xz`: see
-/// [`pgn960::compression::COMPRESSIONS`]).
+/// [`crate::compression::COMPRESSIONS`]).
 ///
 /// The temporary name is short whatever the target's (`.pgn960-HASH.PID.RANDOM.tmp`, the
 /// hash of the target's whole name), so a later run writing the same output finds the leftovers
@@ -174,7 +280,7 @@ pub struct AtomicFile {
 fn name_hash(target: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let name = target.file_name().map_or(&b""[..], |n| n.as_bytes());
-    crate::report::sha256::sha256(name)[..16]
+    crate::sha256::sha256(name)[..16]
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -413,7 +519,7 @@ impl Write for AtomicFile {
 }
 
 /// Gives a new output file the usual permissions (temporary files start as 0600).
-pub(crate) fn readable_by_all(file: &std::fs::File) {
+pub fn readable_by_all(file: &std::fs::File) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -464,8 +570,8 @@ pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
     if output.as_os_str() == "-" || is_special(output) {
         return Ok(());
     }
-    for name in pgn960::input::expand_inputs(inputs)? {
-        if let pgn960::input::InputName::File(input) = name {
+    for name in crate::input::expand_inputs(inputs)? {
+        if let crate::input::InputName::File(input) = name {
             if same_file(output, &input) {
                 bail!(
                     "refusing to write {}: it is one of the inputs ({}); inputs are never modified",
@@ -715,9 +821,10 @@ impl OutputPlan {
     /// [`OutputPlan::finish`] for a table made by [`OutputPlan::create_tsv`] (or any CSV
     /// writer over a sink).
     pub fn finish_csv(&mut self, writer: csv::Writer<Sink>, keep: bool) -> Result<()> {
-        let sink = writer
-            .into_inner()
-            .map_err(|e| anyhow::anyhow!("cannot write a table: {}", e.error()))?;
+        let sink = writer.into_inner().map_err(|e| OutputError::Failed {
+            message: format!("cannot write a table: {}", e.error()),
+            cause: None,
+        })?;
         self.finish_if(sink, keep)
     }
 
@@ -827,6 +934,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(unsafe_code)]
     fn open_temporary_files_are_registered_until_commit_or_drop() {
         use std::os::unix::ffi::OsStrExt;
         use std::sync::atomic::Ordering;

@@ -4,8 +4,8 @@
 
 use super::render::render;
 use super::ArchiveOptions;
-use pgn960::pipeline::ChunkOutput;
-use pgn960::validate::{validate_chunk, Judged, RejectReason, Repair, ValidateOptions, Verdict};
+use crate::pipeline::ChunkOutput;
+use crate::validate::{validate_chunk, Judged, RejectReason, Repair, ValidateOptions, Verdict};
 use pgn_parse::{Origin, Tag};
 use std::ops::Range;
 
@@ -88,11 +88,11 @@ const CELL_LIMIT: usize = 100;
 /// A tag value for a message or a TSV cell: cut, with its length, when longer than
 /// [`CELL_LIMIT`] (the whole value is in the rejects file).
 fn short_cell(value: &str) -> String {
-    match pgn960::validate::cut_text(value, CELL_LIMIT) {
+    match crate::validate::cut_text(value, CELL_LIMIT) {
         std::borrow::Cow::Borrowed(whole) => whole.to_string(),
         cut => format!(
             "{cut} ({} bytes)",
-            pgn960::validate::thousands(value.len() as u64)
+            crate::validate::thousands(value.len() as u64)
         ),
     }
 }

@@ -2,7 +2,7 @@
 //! for Chess960 games, canonical SAN, comments, NAGs and variations as asked.
 
 use super::ArchiveOptions;
-use pgn960::validate::{start_fen, tag_copies, GameKind, Repair, TagCopy, ValidGame};
+use crate::validate::{start_fen, tag_copies, GameKind, Repair, TagCopy, ValidGame};
 use pgn_parse::{Game, PgnWriter, Token, SEVEN_TAG_ROSTER};
 use std::borrow::Cow;
 
@@ -149,7 +149,7 @@ fn write_movetext(
             Token::Comment { text: comment, .. } if opts.strip_comments => {
                 if let Some(names) = &opts.keep_annotations {
                     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let keep = pgn960::annotations::commands(comment, &names);
+                    let keep = crate::annotations::commands(comment, &names);
                     if !keep.is_empty() {
                         w.comment(text(&keep, is_latin1(valid)).as_bytes())?;
                     }

@@ -1,11 +1,8 @@
 //! The counts of a `check` or `clean` run, how they are printed, and the rows of rejected
 //! games.
 
-use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::PathBuf;
 
 /// Counts of a run, as printed and written to `--report` / `--json`.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -41,9 +38,9 @@ pub struct ArchiveSummary {
 }
 
 /// A text cell of the TSV sidecar, safe to open in a spreadsheet
-/// ([`pgn960::table::spreadsheet_text`]).
+/// ([`crate::table::spreadsheet_text`]).
 fn spreadsheet_text<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&pgn960::table::spreadsheet_text(text))
+    s.serialize_str(&crate::table::spreadsheet_text(text))
 }
 
 /// A rejected game, for messages and the TSV sidecar.
@@ -146,22 +143,4 @@ pub fn summary_text(s: &ArchiveSummary, cleaning: bool) -> String {
         ));
     }
     out
-}
-
-/// Writes a value as pretty JSON, with a final line break.
-pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
-    out.write_all(b"\n")?;
-    Ok(())
-}
-
-/// Writes a JSON report atomically.
-pub fn write_json_report(
-    path: &std::path::Path,
-    value: &impl Serialize,
-    inputs: &[PathBuf],
-) -> Result<()> {
-    let mut sink = crate::output::Sink::create(path, inputs)?;
-    write_json(&mut sink, value)?;
-    sink.commit()
 }

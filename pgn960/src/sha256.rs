@@ -1,5 +1,6 @@
-//! SHA-256 (FIPS 180-4) and base64, for the `'sha256-…'` sources of the page's
-//! Content-Security-Policy (the only use: no secret is ever hashed here).
+//! SHA-256 (FIPS 180-4) and base64, for the `'sha256-…'` sources of the report page's
+//! Content-Security-Policy and the names of outputs' lock and temporary files (no secret
+//! is ever hashed here).
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

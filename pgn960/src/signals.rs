@@ -1,10 +1,11 @@
-//! Signals, in one place: Ctrl-C, SIGTERM-like stops and SIGBUS, and the registry of
-//! temporary output files that an abrupt exit must remove.
+//! What signal handlers share with the writers of outputs: the flag a Ctrl-C sets, and
+//! the registry of temporary output files that an abrupt exit must remove.
 //!
-//! The first Ctrl-C sets [`INTERRUPTED`], which the pipeline checks between chunks
-//! (temporary files are then dropped normally); a second one, for a run blocked reading a
-//! terminal or a pipe, removes the temporary files and exits at once. SIGBUS (a mapped
-//! input truncated by another program) removes them too and exits with status 2.
+//! The command line's first Ctrl-C sets [`INTERRUPTED`], which the pipeline checks between
+//! chunks (temporary files are then dropped normally); a second one, for a run blocked
+//! reading a terminal or a pipe, calls [`remove_temporary_files`] and exits at once, as a
+//! SIGBUS does (a mapped input truncated by another program). The handlers themselves
+//! belong to the program (`pgn960-cli`'s `handlers`); a library user installs its own.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -34,18 +35,6 @@ pub fn process_exists(pid: i32) -> bool {
     result == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-/// Installs the Ctrl-C and SIGBUS handlers.
-pub fn install(exit_interrupted: i32) {
-    exit_cleanly_on_sigbus();
-    let _ = ctrlc::set_handler(move || {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            remove_temporary_files();
-            eprintln!("pgn960: interrupted again; stopped at once, no output was written");
-            std::process::exit(exit_interrupted);
-        }
-    });
-}
-
 /// How many temporary files can be open at once and still be removed by an abrupt exit.
 const TEMPORARY_SLOTS: usize = 64;
 
@@ -53,14 +42,15 @@ const TEMPORARY_SLOTS: usize = 64;
 /// SIGBUS handler: each slot holds a NUL-terminated path, or null. Slots are read with
 /// plain atomic loads, so a signal handler may walk them; the strings are never freed (a
 /// few bytes per output file), so a pointer read from a slot is always valid.
-pub(crate) static TEMPORARY_FILES: [AtomicPtr<libc::c_char>; TEMPORARY_SLOTS] =
+pub static TEMPORARY_FILES: [AtomicPtr<libc::c_char>; TEMPORARY_SLOTS] =
     [const { AtomicPtr::new(std::ptr::null_mut()) }; TEMPORARY_SLOTS];
 
 /// A temporary file's slot in [`TEMPORARY_FILES`], emptied when this is dropped.
-pub(crate) struct Registered(Option<usize>);
+pub struct Registered(Option<usize>);
 
 impl Registered {
-    pub(crate) fn new(path: &Path) -> Registered {
+    /// Registers `path` (until this is dropped).
+    pub fn new(path: &Path) -> Registered {
         use std::os::unix::ffi::OsStrExt;
         let Ok(text) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
             return Registered(None);
@@ -105,29 +95,4 @@ pub fn remove_temporary_files() -> usize {
         }
     }
     removed
-}
-
-/// Installs a SIGBUS handler: a mapped input that shrinks under the reader (another
-/// program truncated it) raises SIGBUS on the next page read. The handler removes the
-/// temporary output files, says what happened and exits with status 2, instead of the
-/// process dying with no word and leaving temporary files behind.
-fn exit_cleanly_on_sigbus() {
-    extern "C" fn on_sigbus(_: libc::c_int) {
-        // Only async-signal-safe calls here: unlink, write, _exit.
-        remove_temporary_files();
-        let message = b"pgn960: error: an input file was truncated while it was being read \
-(bus error on its memory map); stopped, no output was written\n";
-        // SAFETY: writing a static buffer to stderr and exiting are async-signal-safe.
-        unsafe {
-            libc::write(2, message.as_ptr().cast(), message.len());
-            libc::_exit(2);
-        }
-    }
-    // SAFETY: installs a handler that makes only async-signal-safe calls.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
-    }
 }
