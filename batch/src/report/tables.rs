@@ -4,6 +4,7 @@
 
 use super::{value_rank, CutCells, PageSummary, Tally, TreeNode, TreeSection};
 use anyhow::{bail, Context, Result};
+use pgn960::input::{LineLimit, MAX_TABLE_LINE};
 use pgn960::stats::by::{ByKey, KeyValue};
 use pgn960::stats::table::SpCounts;
 use serde::Deserialize;
@@ -64,8 +65,9 @@ fn add(target: &mut SpCounts, c: &SpCounts, at: &dyn Fn() -> String) -> Result<(
 }
 
 fn read_stats_file(path: &Path) -> Result<FileSums> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = csv::Reader::from_reader(LineLimit::new(file, MAX_TABLE_LINE));
     let headers = reader
         .headers()
         .with_context(|| format!("cannot read {}", path.display()))?

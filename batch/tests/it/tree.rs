@@ -507,5 +507,23 @@ fn merge_refuses_a_line_longer_than_a_table_row_can_be() {
             "{command}: {err}"
         );
         assert!(!out.exists(), "{command}");
+        if command == "stats" {
+            // The page's reader of stats tables too.
+            let page = dir.path().join("page.html");
+            let run = pgn960()
+                .args(["report", "--from-stats"])
+                .arg(&input)
+                .arg("-o")
+                .arg(&page)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(2), "report: {err}");
+            assert!(
+                err.contains("a line longer than 1048576 bytes"),
+                "report: {err}"
+            );
+            assert!(!page.exists(), "report");
+        }
     }
 }
