@@ -125,18 +125,18 @@ fn summaries_go_to_standard_error_and_quiet_silences_them() {
     let dir = tempfile::tempdir().unwrap();
     let input = games(dir.path());
     let runs: [&[&str]; 5] = [
-        &["export", "IN", "-o", "D/e.csv"],
-        &["clean", "IN", "-o", "D/c.pgn"],
-        &["filter", "IN", "-o", "D/f.pgn"],
-        &["stats", "IN", "-o", "D/s.csv"],
-        &["tree", "IN", "-o", "D/t.csv"],
+        &["export", "{IN}", "-o", "{D}/e.csv"],
+        &["clean", "{IN}", "-o", "{D}/c.pgn"],
+        &["filter", "{IN}", "-o", "{D}/f.pgn"],
+        &["stats", "{IN}", "-o", "{D}/s.csv"],
+        &["tree", "{IN}", "-o", "{D}/t.csv"],
     ];
     for (i, args) in runs.iter().enumerate() {
         let args: Vec<String> = args
             .iter()
             .map(|a| {
-                a.replace("IN", &input.display().to_string())
-                    .replace("D/", &format!("{}/{i}", dir.path().display()))
+                a.replace("{IN}", &input.display().to_string())
+                    .replace("{D}/", &format!("{}/{i}", dir.path().display()))
             })
             .collect();
         let loud = pgn960().args(&args).output().unwrap();

@@ -23,8 +23,8 @@ enum Case {
     FormatMismatch,
 }
 
-/// One row of the table: a command's arguments (`IN` for the input, `OUT` for an output
-/// name made unique per run, `EXT` its extension), the extension of a table it writes
+/// One row of the table: a command's arguments (`{IN}` for the input, `{OUT}` for an output
+/// name made unique per run, `{EXT}` its extension), the extension of a table it writes
 /// and the one `--format` that disagrees with it (for the mismatch case).
 struct Row {
     args: &'static [&'static str],
@@ -34,52 +34,52 @@ struct Row {
 
 const ROWS: &[Row] = &[
     Row {
-        args: &["check", "IN"],
+        args: &["check", "{IN}"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["check", "IN", "--json"],
+        args: &["check", "{IN}", "--json"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["clean", "IN", "-o", "OUT.pgn"],
+        args: &["clean", "{IN}", "-o", "{OUT}.pgn"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["filter", "IN", "-o", "OUT.pgn"],
+        args: &["filter", "{IN}", "-o", "{OUT}.pgn"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["split", "IN", "--by", "sp", "-o", "OUT"],
+        args: &["split", "{IN}", "--by", "sp", "-o", "{OUT}"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["export", "IN", "-o", "OUT.EXT"],
+        args: &["export", "{IN}", "-o", "{OUT}.{EXT}"],
         input: "pgn",
         mismatch: Some(("csv", "jsonl")),
     },
     Row {
-        args: &["stats", "IN", "-o", "OUT.EXT"],
+        args: &["stats", "{IN}", "-o", "{OUT}.{EXT}"],
         input: "pgn",
         mismatch: Some(("json", "csv")),
     },
     Row {
-        args: &["tree", "IN", "-o", "OUT.EXT"],
+        args: &["tree", "{IN}", "-o", "{OUT}.{EXT}"],
         input: "pgn",
         mismatch: Some(("json", "csv")),
     },
     Row {
-        args: &["report", "IN", "-o", "OUT.html"],
+        args: &["report", "{IN}", "-o", "{OUT}.html"],
         input: "pgn",
         mismatch: None,
     },
     Row {
-        args: &["xfen", "IN", "-o", "OUT.fen"],
+        args: &["xfen", "{IN}", "-o", "{OUT}.fen"],
         input: "fen",
         mismatch: None,
     },
@@ -94,7 +94,7 @@ const ROWS: &[Row] = &[
         mismatch: None,
     },
     Row {
-        args: &["perft", "--suite", "IN"],
+        args: &["perft", "--suite", "{IN}"],
         input: "suite",
         mismatch: None,
     },
@@ -171,9 +171,11 @@ fn every_command_exits_by_the_one_rule() {
                 .args
                 .iter()
                 .map(|a| {
-                    a.replace("IN", &input)
-                        .replace("OUT", &out)
-                        .replace("EXT", ext)
+                    // Placeholders in braces: a temporary directory's random name may
+                    // hold "IN", "OUT" or "EXT".
+                    a.replace("{EXT}", ext)
+                        .replace("{OUT}", &out)
+                        .replace("{IN}", &input)
                 })
                 .collect();
             match case {
