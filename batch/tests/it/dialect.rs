@@ -2,25 +2,8 @@
 //! of the real files' comments, the written Variant tag, the UCI castling style, and the
 //! opening books of `pgn960 book`.
 
-use crate::util::{pgn960, python_with, shared_data};
+use crate::util::{pgn960, python, python_with, shared_data};
 use std::path::Path;
-use std::process::Command;
-
-/// Runs a Python script with `args`; returns its standard output (the test fails on error).
-fn python(python: &str, script: &str, args: &[&Path]) -> String {
-    let out = Command::new(python)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// The JSON Lines rows of a file, parsed.
 fn json_lines(path: &Path) -> Vec<serde_json::Value> {

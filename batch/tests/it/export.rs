@@ -2,28 +2,11 @@
 //! (DuckDB, pyarrow, polars: Python packages; the tests that need them say so and skip
 //! when they are missing outside CI).
 
-use crate::util::{fixture, pgn960, python_with, shared_data, shared_data_dir};
+use crate::util::{fixture, pgn960, python, python_with, shared_data, shared_data_dir};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The lichess dataset's columns, as `export --columns` writes them.
 const LICHESS: &str = "Event,Site,White,Black,Result,WhiteTitle,BlackTitle,WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,UTCDate,UTCTime,Termination,TimeControl,FEN,movetext";
-
-/// Runs a Python script with `args`; returns its standard output (the test fails on error).
-fn python(python: &str, script: &str, args: &[&Path]) -> String {
-    let out = Command::new(python)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "python failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn export(input: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
     pgn960()

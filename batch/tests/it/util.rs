@@ -16,3 +16,19 @@ pub fn pgn960_process() -> std::process::Command {
     cmd.arg("--no-progress");
     cmd
 }
+
+/// Runs a Python script with `args`; returns its standard output (the test fails on error).
+pub fn python(python: &str, script: &str, args: &[&std::path::Path]) -> String {
+    let out = std::process::Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "python failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
