@@ -14,7 +14,9 @@ use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
 use pgn960::stats::table::{GameEvals, Winner};
-use pgn960::stats::{black_moves_first, note_eval};
+use pgn960::stats::{
+    black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
+};
 use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
 use pgn960::tree::{GameOutcome, Pruning, Tree};
 use pgn960::validate::{
@@ -457,24 +459,37 @@ pub fn run(args: &ReportArgs, globals: Globals) -> Result<Page> {
         text.len()
     );
     if page.overview.games + page.summary.counted_double_chess960 == 0 {
-        summary.push_str(&nothing_counted(&page));
+        summary.push_str(&nothing_counted(&page, args.headers_only));
     }
     plan.summary(&summary);
     Ok(page)
 }
 
-/// Why the page counts no game, in a line.
-fn nothing_counted(page: &Page) -> String {
-    let excluded = &page.summary.excluded;
-    let rejected = page.summary.archive.as_ref().map_or(0, |a| a.rejected);
-    let most = excluded.iter().max_by_key(|(_, &n)| n);
-    match most {
-        Some((why, &n)) if n >= rejected => {
-            format!("\nnothing was counted: {n} games were left out as {why}")
-        }
-        _ if rejected > 0 => format!("\nnothing was counted: {rejected} games were invalid"),
-        _ => "\nnothing was counted: no game was read".to_string(),
+/// Why the page counts no game, in a line ([`why_nothing_counted`], as `stats` says it).
+fn nothing_counted(page: &Page, headers_only: bool) -> String {
+    let archive = page.summary.archive.as_ref();
+    let mut excluded: BTreeMap<&str, u64> = page
+        .summary
+        .excluded
+        .iter()
+        .map(|(why, &n)| (why.as_str(), n))
+        .collect();
+    let rejected = archive.map_or(0, |a| a.rejected);
+    if rejected > 0 {
+        excluded.insert("invalid", rejected);
     }
+    let no_invalid = BTreeMap::new();
+    let left = LeftOut {
+        games_read: archive.map_or(0, |a| a.games_read),
+        excluded: &excluded,
+        invalid: archive.map_or(&no_invalid, |a| &a.rejected_by_reason),
+        no_moves_hint: if headers_only {
+            NO_RESULT_IN_TAGS
+        } else {
+            TRY_HEADERS_ONLY
+        },
+    };
+    format!("\n{}", why_nothing_counted(&left))
 }
 
 /// The page from one pass over the games.

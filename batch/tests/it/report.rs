@@ -663,3 +663,32 @@ fn report_on_the_corpus_matches_its_truth() {
         "the page's tree differs from the truth's moves"
     );
 }
+
+#[test]
+fn a_page_of_tag_only_games_says_why_nothing_was_counted_as_stats_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("tags.pgn");
+    let game = "[Event \"x\"]\n[Variant \"Chess960\"]\n[Result \"1-0\"]\n\
+        [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n";
+    std::fs::write(&pgn, game.repeat(3)).unwrap();
+    let run = |command: &str, out: &str| {
+        let run = pgn960()
+            .arg(command)
+            .arg(&pgn)
+            .arg("-o")
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{command}");
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("nothing was counted"))
+            .unwrap_or_else(|| panic!("{command}: {err}"))
+            .to_string();
+        line
+    };
+    let page = run("report", "page.html");
+    assert!(page.contains("have no moves (tags only): try --headers-only"), "{page}");
+    assert_eq!(page, run("stats", "s.csv"));
+}

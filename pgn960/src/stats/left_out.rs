@@ -9,9 +9,9 @@ pub struct LeftOut<'a> {
     /// Games read.
     pub games_read: u64,
     /// Games not counted, by reason (`invalid`, `classical`, `filtered-min-elo`, ...).
-    pub excluded: &'a BTreeMap<&'static str, u64>,
+    pub excluded: &'a BTreeMap<&'a str, u64>,
     /// The invalid games among them, by rejection reason (`no-moves`, `illegal-move`, ...).
-    pub invalid: &'a BTreeMap<&'static str, u64>,
+    pub invalid: &'a BTreeMap<&'a str, u64>,
     /// What the command offers for games of tags only (`no-moves`): [`TRY_HEADERS_ONLY`]
     /// where a `--headers-only` run would count them, [`TREE_NEEDS_MOVES`] for a tree,
     /// [`NO_RESULT_IN_TAGS`] for a `--headers-only` run.
@@ -34,8 +34,8 @@ pub const NO_RESULT_IN_TAGS: &str = "their Result tags give no result to count e
 /// 4444 have no moves (tags only): try --headers-only, which counts a game from its FEN and
 /// Result tags". Names the reason most games were left out for (for invalid games, the
 /// rejection most of them had), ties going to the first name in order.
-pub fn why_nothing_counted(left: &LeftOut<'_>) -> String {
-    let most = |map: &BTreeMap<&'static str, u64>| {
+pub fn why_nothing_counted<'a>(left: &LeftOut<'a>) -> String {
+    let most = |map: &BTreeMap<&'a str, u64>| {
         map.iter()
             .filter(|(_, &n)| n > 0)
             .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
