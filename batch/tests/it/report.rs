@@ -689,6 +689,9 @@ fn a_page_of_tag_only_games_says_why_nothing_was_counted_as_stats_does() {
         line
     };
     let page = run("report", "page.html");
-    assert!(page.contains("have no moves (tags only): try --headers-only"), "{page}");
+    assert!(
+        page.contains("have no moves (tags only): try --headers-only"),
+        "{page}"
+    );
     assert_eq!(page, run("stats", "s.csv"));
 }
