@@ -8,6 +8,7 @@ use crate::output::{is_special, OutputId, OutputPlan};
 use anyhow::{bail, Context, Result};
 use pgn960::select::Filters;
 use pgn960::stats::by::ByKey;
+use pgn960::stats::groups::write_groups;
 use pgn960::stats::pairs::Pairer;
 use pgn960::stats::table::SpTables;
 use pgn960::stats::{
@@ -104,6 +105,11 @@ pub struct StatsArgs {
     /// the homogeneity test and verdict, the pairs.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Write the SPs grouped by features of their back rank (king's file, bishops', queen's
+    /// and knights' files, mirror-image pairs): per cell, feature and group its W/D/L,
+    /// score and draw rate with intervals, q-values and the feature's homogeneity tests.
+    #[arg(long, value_name = "FILE")]
+    pub groups: Option<PathBuf>,
     /// Which games are counted.
     #[command(flatten)]
     pub filters: Filters,
@@ -173,6 +179,7 @@ struct StatsOutputs {
     sp: (OutputId, TableFormat),
     dfrc: Option<(OutputId, TableFormat)>,
     pairs: Option<(OutputId, TableFormat)>,
+    groups: Option<(OutputId, TableFormat)>,
     report: Option<OutputId>,
     chart: Option<OutputId>,
 }
@@ -203,6 +210,11 @@ impl StatsOutputs {
             .as_ref()
             .map(|p| table("--pairs", p))
             .transpose()?;
+        let groups = args
+            .groups
+            .as_ref()
+            .map(|p| table("--groups", p))
+            .transpose()?;
         let report = args
             .report
             .as_ref()
@@ -225,6 +237,7 @@ impl StatsOutputs {
             sp,
             dfrc,
             pairs,
+            groups,
             report,
             chart,
         })
@@ -345,6 +358,11 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     if let (Some((id, format)), true) = (outputs.dfrc, write_dfrc) {
         let mut sink = plan.create(id)?;
         write_table(&mut sink, keys, pair_cells, true, format.text(), |_| {})?;
+        plan.finish(sink)?;
+    }
+    if let Some((id, format)) = outputs.groups {
+        let mut sink = plan.create(id)?;
+        write_groups(&mut sink, &tables, format.text())?;
         plan.finish(sink)?;
     }
     if let Some((id, format)) = outputs.pairs {

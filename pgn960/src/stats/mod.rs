@@ -22,6 +22,7 @@
 pub mod by;
 pub mod exact;
 mod game;
+pub mod groups;
 mod left_out;
 mod merge;
 pub mod pairs;

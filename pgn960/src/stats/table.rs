@@ -485,7 +485,7 @@ impl SpTables {
     }
 
     /// The strata of one cell as tables of 960 rows (none without [`SpTables::strata`]).
-    fn strata_of(&self, key: &Key) -> Vec<Vec<Wdl>> {
+    pub(crate) fn strata_of(&self, key: &Key) -> Vec<Vec<Wdl>> {
         self.by_stratum
             .get(key)
             .into_iter()
