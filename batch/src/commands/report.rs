@@ -31,7 +31,7 @@ use std::path::PathBuf;
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
+    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending); the drawish first with #sort=-draw_lo; group the positions with #group=king-file (bishops, queen-file, knights, mirror).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct ReportArgs {
     /// The inputs.
@@ -213,6 +213,8 @@ impl Plan<'_> {
                 pair.add(winner, facts.ratings);
                 pair.add_evals(evals);
                 out.counted_pairs += 1;
+                let at = (white, Some(black));
+                out.cells.add(tags, &facts, self.band_width, at, winner);
             }
             _ => return Err("mid-game-fen"),
         }
@@ -287,7 +289,8 @@ impl Plan<'_> {
                 Winner::Black => row.black_wins += 1,
             }
         }
-        out.cells.add(tags, facts, self.band_width, sp, winner);
+        out.cells
+            .add(tags, facts, self.band_width, (sp, None), winner);
         out.counted += 1;
     }
 }

@@ -1,6 +1,7 @@
 //! The counts behind the page's own filters (month, rating band, speed, event): W/D/L per
-//! (month, band, speed, event, SP) cell, summed over the games, never one row per game, so
-//! the page grows with the cells present and is bounded by [`CELL_LIMIT`].
+//! (month, band, speed, event, SP) cell — and per (…, white SP, black SP) cell for Double
+//! Chess960 pairs — summed over the games, never one row per game, so the page grows with
+//! the cells present and is bounded by [`CELL_LIMIT`] (both kinds together).
 
 use super::value_rank;
 use pgn960::select::{date_span, GameFacts};
@@ -11,11 +12,12 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The most cells the page holds. Past it the event is dropped from the cells (events
-/// pooled: the event filter goes); past it again the page has no filters, and says so.
+/// pooled: the event filter goes), past it again the rating band (the band filter goes);
+/// past it still the page has no filters, and says so.
 pub const CELL_LIMIT: usize = 100_000;
 
-/// (month, rating band, speed, event, SP).
-type CellKey = (KeyValue, KeyValue, KeyValue, String, u16);
+/// (month, rating band, speed, event, SP, black's SP for a Double Chess960 pair).
+type CellKey = (KeyValue, KeyValue, KeyValue, String, u16, Option<u16>);
 
 /// The cells counted so far.
 #[derive(Debug, Clone, Default)]
@@ -23,7 +25,9 @@ pub struct CellTally {
     cells: BTreeMap<CellKey, [u64; 3]>,
     /// Events were pooled to stay within [`CELL_LIMIT`].
     events_pooled: bool,
-    /// Even without events there were more cells than [`CELL_LIMIT`]: no filters.
+    /// Rating bands were pooled too.
+    bands_pooled: bool,
+    /// Even without events and bands there were more cells than [`CELL_LIMIT`]: no filters.
     over: bool,
 }
 
@@ -39,13 +43,14 @@ fn month_of(tags: &[Tag<'_>]) -> KeyValue {
 }
 
 impl CellTally {
-    /// Counts one game of `sp`.
+    /// Counts one game of `sp` (white's SP), `black` being black's SP in a Double
+    /// Chess960 game.
     pub fn add(
         &mut self,
         tags: &[Tag<'_>],
         facts: &GameFacts,
         band_width: u32,
-        sp: u16,
+        (sp, black): (u16, Option<u16>),
         winner: Winner,
     ) {
         if self.over {
@@ -56,12 +61,18 @@ impl CellTally {
         } else {
             KeyValue::of(ByKey::Event, tags, facts, band_width).label()
         };
+        let band = if self.bands_pooled {
+            KeyValue::Band(None)
+        } else {
+            KeyValue::of(ByKey::RatingBand, tags, facts, band_width)
+        };
         let key = (
             month_of(tags),
-            KeyValue::of(ByKey::RatingBand, tags, facts, band_width),
+            band,
             KeyValue::Speed(facts.speed),
             event,
             sp,
+            black,
         );
         let cell = self.cells.entry(key).or_default();
         cell[match winner {
@@ -72,13 +83,18 @@ impl CellTally {
         self.bound();
     }
 
-    /// Keeps within [`CELL_LIMIT`]: pools the events, then gives up.
+    /// Keeps within [`CELL_LIMIT`]: pools the events, then the bands, then gives up.
     fn bound(&mut self) {
         if self.cells.len() <= CELL_LIMIT {
             return;
         }
         if !self.events_pooled {
-            self.pool_events();
+            self.events_pooled = true;
+            self.repool();
+        }
+        if self.cells.len() > CELL_LIMIT && !self.bands_pooled {
+            self.bands_pooled = true;
+            self.repool();
         }
         if self.cells.len() > CELL_LIMIT {
             self.over = true;
@@ -86,14 +102,24 @@ impl CellTally {
         }
     }
 
-    fn pool_events(&mut self) {
-        self.events_pooled = true;
-        let cells = std::mem::take(&mut self.cells);
-        for ((m, b, s, _, sp), c) in cells {
-            let mine = self.cells.entry((m, b, s, String::new(), sp)).or_default();
-            for (m, x) in mine.iter_mut().zip(c) {
-                *m += x;
-            }
+    /// Adds `c` to the cell of `key`, its event and band pooled as this tally pools them.
+    fn put(&mut self, (m, b, s, e, sp, black): CellKey, c: [u64; 3]) {
+        let e = if self.events_pooled { String::new() } else { e };
+        let b = if self.bands_pooled {
+            KeyValue::Band(None)
+        } else {
+            b
+        };
+        let mine = self.cells.entry((m, b, s, e, sp, black)).or_default();
+        for (m, x) in mine.iter_mut().zip(c) {
+            *m += x;
+        }
+    }
+
+    /// Keys the cells again after a change of what is pooled.
+    fn repool(&mut self) {
+        for (key, c) in std::mem::take(&mut self.cells) {
+            self.put(key, c);
         }
     }
 
@@ -104,15 +130,15 @@ impl CellTally {
             self.cells.clear();
             return;
         }
-        if other.events_pooled && !self.events_pooled {
-            self.pool_events();
+        if (other.events_pooled && !self.events_pooled)
+            || (other.bands_pooled && !self.bands_pooled)
+        {
+            self.events_pooled |= other.events_pooled;
+            self.bands_pooled |= other.bands_pooled;
+            self.repool();
         }
-        for ((m, b, s, e, sp), c) in other.cells {
-            let e = if self.events_pooled { String::new() } else { e };
-            let mine = self.cells.entry((m, b, s, e, sp)).or_default();
-            for (m, x) in mine.iter_mut().zip(c) {
-                *m += x;
-            }
+        for (key, c) in other.cells {
+            self.put(key, c);
         }
         self.bound();
     }
@@ -126,7 +152,7 @@ impl CellTally {
         let mut bands = Labels::default();
         let mut speeds = Labels::default();
         let mut events = Labels::default();
-        for (m, b, s, e, _) in self.cells.keys() {
+        for (m, b, s, e, _, _) in self.cells.keys() {
             months.note(m);
             bands.note(b);
             speeds.note(s);
@@ -139,34 +165,33 @@ impl CellTally {
             events.index(),
         );
         let at = |l: &Labels, v: &KeyValue| l.0.get(&(value_rank(v), v.label())).copied();
-        let cells = self
-            .cells
-            .iter()
-            .filter_map(|((m, b, s, e, sp), c)| {
-                let e = events
-                    .0
-                    .get(&(u64::from(!e.is_empty()), e.clone()))
-                    .copied();
-                Some([
-                    at(&months, m)?,
-                    at(&bands, b)?,
-                    at(&speeds, s)?,
-                    e?,
-                    u64::from(*sp),
-                    c[0],
-                    c[1],
-                    c[2],
-                ])
-            })
-            .collect();
+        let (mut cells, mut pairs) = (Vec::new(), Vec::new());
+        for ((m, b, s, e, sp, black), c) in &self.cells {
+            let e = events
+                .0
+                .get(&(u64::from(!e.is_empty()), e.clone()))
+                .copied();
+            let (Some(m), Some(b), Some(s), Some(e)) =
+                (at(&months, m), at(&bands, b), at(&speeds, s), e)
+            else {
+                continue;
+            };
+            let sp = u64::from(*sp);
+            match black {
+                None => cells.push([m, b, s, e, sp, c[0], c[1], c[2]]),
+                Some(black) => pairs.push([m, b, s, e, sp, u64::from(*black), c[0], c[1], c[2]]),
+            }
+        }
         Some(FilterCells {
             months: months.labels(),
             bands: bands.labels(),
             speeds: speeds.labels(),
             events: events.labels(),
             events_pooled: self.events_pooled,
+            bands_pooled: self.bands_pooled,
             limit: CELL_LIMIT,
             cells,
+            pairs,
         })
     }
 }
@@ -204,10 +229,15 @@ pub struct FilterCells {
     pub events: Vec<String>,
     /// Whether events were pooled to stay within the limit.
     pub events_pooled: bool,
+    /// Whether rating bands were pooled too (one empty value).
+    pub bands_pooled: bool,
     /// The limit of cells ([`CELL_LIMIT`]).
     pub limit: usize,
-    /// The cells.
+    /// The cells of the SP table.
     pub cells: Vec<[u64; 8]>,
+    /// The cells of Double Chess960 pairs: `[month, band, speed, event, white SP, black
+    /// SP, W, D, L]`.
+    pub pairs: Vec<[u64; 9]>,
 }
 
 #[cfg(test)]
@@ -227,10 +257,11 @@ mod tests {
         let tags = [tag(b"Date", b"2024.03.09"), tag(b"Event", b"E")];
         let facts = GameFacts::from_tags(&tags);
         let mut t = CellTally::default();
-        t.add(&tags, &facts, 200, 5, Winner::White);
-        t.add(&tags, &facts, 200, 5, Winner::Draw);
+        t.add(&tags, &facts, 200, (5, None), Winner::White);
+        t.add(&tags, &facts, 200, (5, None), Winner::Draw);
         let mut other = CellTally::default();
-        other.add(&tags, &facts, 200, 7, Winner::Black);
+        other.add(&tags, &facts, 200, (7, None), Winner::Black);
+        other.add(&tags, &facts, 200, (7, Some(9)), Winner::Draw);
         t.merge(other);
         let f = t.clone().finish().unwrap();
         assert_eq!(f.months, ["2024-03"]);
@@ -239,6 +270,7 @@ mod tests {
             f.cells,
             [[0, 0, 0, 0, 5, 1, 1, 0], [0, 0, 0, 0, 7, 0, 0, 1]]
         );
+        assert_eq!(f.pairs, [[0, 0, 0, 0, 7, 9, 0, 1, 0]]);
         // Past the limit events are pooled, then the filters go.
         for sp in 0..960u16 {
             for day in 1..=28 {
@@ -250,7 +282,7 @@ mod tests {
                         tag(b"Event", name.as_bytes()),
                     ];
                     let facts = GameFacts::from_tags(&tags);
-                    t.add(&tags, &facts, 200, sp, Winner::White);
+                    t.add(&tags, &facts, 200, (sp, None), Winner::White);
                 }
             }
         }
@@ -259,5 +291,34 @@ mod tests {
         assert_eq!(f.events, [""]);
         let games: u64 = f.cells.iter().map(|c| c[5] + c[6] + c[7]).sum();
         assert_eq!(games, 3 + 960 * 28 * 4);
+        assert_eq!(f.pairs.len(), 1, "the pair's cell stays, its event pooled");
+        assert!(!f.bands_pooled);
+    }
+
+    #[test]
+    fn past_the_events_the_bands_are_pooled() {
+        let mut t = CellTally::default();
+        // 4 months x 960 SPs x 30 bands: 115,200 cells without events; 3,840 without bands.
+        for sp in 0..960u16 {
+            for month in 1..=4 {
+                for band in 0..30u32 {
+                    let date = format!("2024.{month:02}.01");
+                    let elo = (1000 + 100 * band).to_string();
+                    let tags = [
+                        tag(b"Date", date.as_bytes()),
+                        tag(b"WhiteElo", elo.as_bytes()),
+                        tag(b"BlackElo", elo.as_bytes()),
+                    ];
+                    let facts = GameFacts::from_tags(&tags);
+                    t.add(&tags, &facts, 100, (sp, None), Winner::Draw);
+                }
+            }
+        }
+        let f = t.finish().unwrap();
+        assert!(f.events_pooled && f.bands_pooled);
+        assert_eq!(f.bands, [""]);
+        assert_eq!(f.cells.len(), 960 * 4);
+        let games: u64 = f.cells.iter().map(|c| c[6]).sum();
+        assert_eq!(games, 960 * 4 * 30);
     }
 }

@@ -13,6 +13,9 @@ pub mod tables;
 use pgn960::select::Speed;
 use pgn960::stats::by::ByKey;
 use pgn960::stats::by::KeyValue;
+use pgn960::stats::groups::{
+    draw_analysis, draw_rate_interval, group_tables, write_group_cells, GroupTable,
+};
 use pgn960::stats::significance::{pooled, sp_tests, Funnel, Homogeneity, Wdl, ALPHA};
 use pgn960::stats::table::{SpCounts, SpRow, SpTables};
 use pgn960::stats::{write_table, TextFormat};
@@ -44,6 +47,13 @@ pub struct Page {
     pub csv: String,
     /// The Double Chess960 table as `pgn960 stats --dfrc-table` writes it (CSV).
     pub dfrc_csv: String,
+    /// The SPs grouped by features of their back rank, tested as the SP table
+    /// ([`pgn960::stats::groups`]).
+    pub groups: Vec<GroupTable>,
+    /// The groups as `pgn960 stats --groups` writes them (CSV): the page's download.
+    pub groups_csv: String,
+    /// The draw rate per SP against the pooled draw rate.
+    pub draws: DrawSection,
     /// Per SP with games: the first games counted, for its panel.
     pub games: BTreeMap<u16, GameList>,
     /// The counts the page's own filters recompute the table from; `None`: no filters
@@ -51,6 +61,21 @@ pub struct Page {
     pub filter: Option<filter::FilterCells>,
     /// The selection flags the page was made with (for the command lines it suggests).
     pub selection: Vec<String>,
+}
+
+/// The draw rates: the pool, the homogeneity test of the 960 draw rates and their funnel
+/// ([`pgn960::stats::groups::draw_analysis`]); per SP, its interval and q-value are in
+/// [`PageSpRow`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DrawSection {
+    /// The pooled draw rate.
+    pub pooled_rate: Option<f64>,
+    /// Whether the SPs share one draw rate (the test of the SP table, on draws).
+    pub homogeneity: Option<Homogeneity>,
+    /// SPs whose draw rate differs from the pool with q < 0.05.
+    pub significant: usize,
+    /// The 95% funnel of chance of the draw rate: (games, low, high).
+    pub funnel: Vec<(u64, f64, f64)>,
 }
 
 /// The first games of an SP (in reading order) and how many it has in all.
@@ -173,6 +198,12 @@ pub struct PageSpRow {
     pub hi: Option<f64>,
     /// Draws per game.
     pub draw_rate: Option<f64>,
+    /// Low end of the 95% Wilson interval of the draw rate.
+    pub draw_lo: Option<f64>,
+    /// High end.
+    pub draw_hi: Option<f64>,
+    /// q-value of the draw rate against the pooled draw rate.
+    pub draw_q: Option<f64>,
     /// p-value of the test against the pool.
     pub p: Option<f64>,
     /// Benjamini–Hochberg q-value.
@@ -190,7 +221,8 @@ pub struct PageSpRow {
 }
 
 impl PageSpRow {
-    fn new(row: &SpRow, p: Option<f64>, q: Option<f64>) -> PageSpRow {
+    fn new(row: &SpRow, p: Option<f64>, q: Option<f64>, draw_q: Option<f64>) -> PageSpRow {
+        let draw = draw_rate_interval(&row.counts());
         PageSpRow {
             sp: row.sp,
             start: row.start.clone(),
@@ -202,6 +234,9 @@ impl PageSpRow {
             lo: row.white_score_lo,
             hi: row.white_score_hi,
             draw_rate: row.draw_rate,
+            draw_lo: draw.map(|d| round6(d.0)),
+            draw_hi: draw.map(|d| round6(d.1)),
+            draw_q,
             p,
             q,
             excess: row.white_excess,
@@ -425,6 +460,21 @@ fn stats_csv(tables: &SpTables, pairs: bool) -> String {
     }
 }
 
+/// The groups of the page's one table as `pgn960 stats --groups` writes them in CSV.
+fn groups_csv(groups: &[GroupTable]) -> String {
+    let mut out = Vec::new();
+    let cells = [(Vec::new(), groups.to_vec())];
+    match write_group_cells(&mut out, &[], &cells, TextFormat::Csv) {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Rounds to 6 decimals, as the columns of `stats`.
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
 /// Games per point of the funnel's outline.
 const FUNNEL_POINTS: usize = 80;
 
@@ -435,14 +485,17 @@ impl Page {
         let cell = tables.sp_cell(&Vec::new());
         let analysis = cell.analysis;
         let wdl: Vec<Wdl> = tally.overall.iter().map(Wdl::from).collect();
+        let draws = draw_analysis(&tables, &Vec::new());
         let sps = cell
             .rows
             .iter()
             .zip(&analysis.tests)
-            .map(|(r, t)| PageSpRow::new(r, t.p, t.q))
+            .zip(&draws.analysis.tests)
+            .map(|((r, t), d)| PageSpRow::new(r, t.p, t.q, d.q))
             .collect();
         let games: u64 = tally.overall.iter().map(|c| c.games).sum();
-        let funnel = funnel_outline(&wdl, tally.overall.iter().map(|c| c.games).max());
+        let most = tally.overall.iter().map(|c| c.games).max();
+        let funnel = funnel_outline(Funnel::new(&wdl, 0.95), most);
         let cuts = tally
             .cuts
             .iter()
@@ -454,32 +507,9 @@ impl Page {
                     .collect(),
             })
             .collect();
-        let pairs = tally
-            .pairs
-            .iter()
-            .filter(|(_, c)| c.games > 0)
-            .map(|(&(w, b), c)| {
-                PagePairRow(
-                    w,
-                    b,
-                    c.games,
-                    c.white_wins,
-                    c.draws,
-                    c.black_wins,
-                    c.white_score(),
-                )
-            })
-            .collect();
-        let title = match summary.inputs.as_slice() {
-            [one] => format!("Chess960 start positions: {}", short_name(one)),
-            [first, rest @ ..] => {
-                let first = short_name(first);
-                format!("Chess960 start positions: {first} and {} more", rest.len())
-            }
-            [] => "Chess960 start positions".to_string(),
-        };
+        let groups = group_tables(&tables, &Vec::new());
         Page {
-            title,
+            title: default_title(&summary.inputs),
             version: env!("CARGO_PKG_VERSION").to_string(),
             summary,
             overview: Overview {
@@ -495,13 +525,53 @@ impl Page {
             sps,
             cuts,
             tree,
-            pairs,
+            pairs: pair_rows(tally),
             csv: stats_csv(&tables, false),
             dfrc_csv: stats_csv(&tables, true),
+            groups_csv: groups_csv(&groups),
+            groups,
+            draws: DrawSection {
+                pooled_rate: draws.pooled_rate,
+                homogeneity: draws.analysis.homogeneity,
+                significant: draws.analysis.verdict.significant,
+                funnel: funnel_outline(draws.funnel, most),
+            },
             games: BTreeMap::new(),
             filter: None,
             selection: Vec::new(),
         }
+    }
+}
+
+/// The Double Chess960 pairs with games, in (white SP, black SP) order.
+fn pair_rows(tally: &Tally) -> Vec<PagePairRow> {
+    tally
+        .pairs
+        .iter()
+        .filter(|(_, c)| c.games > 0)
+        .map(|(&(w, b), c)| {
+            PagePairRow(
+                w,
+                b,
+                c.games,
+                c.white_wins,
+                c.draws,
+                c.black_wins,
+                c.white_score(),
+            )
+        })
+        .collect()
+}
+
+/// The title naming the inputs.
+fn default_title(inputs: &[String]) -> String {
+    match inputs {
+        [one] => format!("Chess960 start positions: {}", short_name(one)),
+        [first, rest @ ..] => {
+            let first = short_name(first);
+            format!("Chess960 start positions: {first} and {} more", rest.len())
+        }
+        [] => "Chess960 start positions".to_string(),
     }
 }
 
@@ -514,10 +584,10 @@ fn short_name(input: &str) -> String {
         .unwrap_or_else(|| input.to_string())
 }
 
-/// The 95% funnel's outline at about [`FUNNEL_POINTS`] game counts from 1 to `max`,
+/// The outline of `funnel` at about [`FUNNEL_POINTS`] game counts from 1 to `max`,
 /// spaced evenly on a square-root scale (the page's x axis).
-fn funnel_outline(wdl: &[Wdl], max: Option<u64>) -> Vec<(u64, f64, f64)> {
-    let (Some(funnel), Some(max)) = (Funnel::new(wdl, 0.95), max.filter(|&m| m > 0)) else {
+fn funnel_outline(funnel: Option<Funnel>, max: Option<u64>) -> Vec<(u64, f64, f64)> {
+    let (Some(funnel), Some(max)) = (funnel, max.filter(|&m| m > 0)) else {
         return Vec::new();
     };
     let mut ns: Vec<u64> = (0..=FUNNEL_POINTS)
@@ -634,6 +704,12 @@ mod tests {
         assert!(row.p.is_some() && row.q.is_some());
         assert_eq!(page.sps[1].p, None);
         assert_eq!(page.overview.games, 4);
+        // The groups and draw rates come with the page, from the library.
+        assert_eq!(page.groups.len(), 5);
+        let king = &page.groups[0];
+        assert_eq!(king.rows.iter().map(|r| r.games).sum::<u64>(), 4);
+        assert_eq!(page.draws.pooled_rate, Some(0.0));
+        assert_eq!((row.draw_lo, row.draw_q.is_some()), (Some(0.0), true));
         // The funnel closes on the pool as n grows and is widest at one game.
         let first = page.funnel.first().unwrap();
         assert_eq!(first.0, 1);

@@ -34,12 +34,13 @@
   const signed = (x) => (num(x) ? (x > 0 ? "+" : "") + x.toFixed(3) : "\u2013");
   const fq = (q) => (!num(q) ? "\u2013" : q >= 0.001 ? q.toFixed(3) : q.toExponential(1));
   const int = (n) => (num(n) ? n.toLocaleString("en-US") : "\u2013");
+  const pctInterval = (lo, hi) => (num(lo) && num(hi) ? (100 * lo).toFixed(1) + "\u2013" + (100 * hi).toFixed(1) + "%" : "\u2013");
   const interval = (lo, hi) => (num(lo) && num(hi) ? lo.toFixed(3) + "\u2013" + hi.toFixed(3) : "\u2013");
   const isSig = (q) => num(q) && q < ALPHA;
 
   // ---- state in the URL hash: #sp=226&sort=-score&q=RNB&min=5&sig=1&empty=1
   //      and the game filters: &from=2024-03&to=2024-05&band=1800-1999&speed=blitz&event=3
-  const state = { sp: null, sort: "sp", dir: 1, text: "", min: 0, sig: false, empty: false, from: "", to: "", band: null, speed: null, event: null };
+  const state = { sp: null, sort: "sp", dir: 1, text: "", min: 0, sig: false, empty: false, from: "", to: "", band: null, speed: null, event: null, group: null, gsort: "group", gdir: 1 };
   const FILTER = DATA.filter;
   function readHash() {
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -64,6 +65,12 @@
     state.band = FILTER ? pick("band", FILTER.bands) : null;
     state.speed = FILTER ? pick("speed", FILTER.speeds) : null;
     state.event = FILTER ? pick("event", FILTER.events) : null;
+    const group = params.get("group");
+    state.group = DATA.groups.some((g) => g.feature === group) ? group : (DATA.groups.length ? DATA.groups[0].feature : null);
+    const gsort = params.get("gsort") || "group";
+    const gkey = gsort.replace(/^-/, "");
+    state.gsort = GROUP_COLUMNS.some((c) => c.key === gkey && c.first) ? gkey : "group";
+    state.gdir = gsort.startsWith("-") && state.gsort === gkey ? -1 : 1;
   }
   function writeHash() {
     const params = new URLSearchParams();
@@ -76,6 +83,8 @@
     if (state.from) params.set("from", state.from);
     if (state.to) params.set("to", state.to);
     for (const k of ["band", "speed", "event"]) if (state[k] !== null) params.set(k, state[k]);
+    if (DATA.groups.length && state.group !== DATA.groups[0].feature) params.set("group", state.group);
+    if (state.gsort !== "group" || state.gdir !== 1) params.set("gsort", (state.gdir < 0 ? "-" : "") + state.gsort);
     const hash = params.toString();
     history.replaceState(null, "", hash ? "#" + hash : location.pathname + location.search);
   }
@@ -83,8 +92,9 @@
   // ---- the game filters: the table recomputed from the page's cells (counts only)
   const filtering = () => !!(state.from || state.to || state.band !== null || state.speed !== null || state.event !== null);
   let view = DATA.sps;
+  let pairView = DATA.pairs;
   function computeView() {
-    if (!FILTER || !filtering()) { view = DATA.sps; return; }
+    if (!FILTER || !filtering()) { view = DATA.sps; pairView = DATA.pairs; return; }
     const m = FILTER.months, from = state.from, to = state.to;
     const okMonth = m.map((v) => v !== "" && (!from || v >= from) && (!to || v <= to));
     const all = !from && !to;
@@ -92,18 +102,49 @@
     const si = state.speed === null ? -1 : FILTER.speeds.indexOf(state.speed);
     const ei = state.event === null ? -1 : FILTER.events.indexOf(state.event);
     const wdl = DATA.sps.map(() => [0, 0, 0]);
+    const pass = (mo, b, s, e) => (all || okMonth[mo]) && (bi < 0 || b === bi) && (si < 0 || s === si) && (ei < 0 || e === ei);
     for (const [mo, b, s, e, sp, w, d, l] of FILTER.cells) {
-      if ((all || okMonth[mo]) && (bi < 0 || b === bi) && (si < 0 || s === si) && (ei < 0 || e === ei)) {
-        const c = wdl[sp]; c[0] += w; c[1] += d; c[2] += l;
-      }
+      if (pass(mo, b, s, e)) { const c = wdl[sp]; c[0] += w; c[1] += d; c[2] += l; }
     }
     view = DATA.sps.map((r, sp) => {
       const [w, d, l] = wdl[sp], n = w + d + l;
-      return { sp, start: r.start, games: n, w, d, l, score: n ? (w + d / 2) / n : null, draw_rate: n ? d / n : null, lo: null, hi: null, excess: null, q: null, p: null, eval10: null, eval20: null, eval_games: 0 };
+      return { sp, start: r.start, games: n, w, d, l, score: n ? (w + d / 2) / n : null, draw_rate: n ? d / n : null, lo: null, hi: null, draw_lo: null, draw_hi: null, draw_q: null, excess: null, q: null, p: null, eval10: null, eval20: null, eval_games: 0 };
+    });
+    const pairs = new Map();
+    for (const [mo, b, s, e, white, black, w, d, l] of FILTER.pairs) {
+      if (!pass(mo, b, s, e)) continue;
+      const k = white * 960 + black;
+      const c = pairs.get(k) || [0, 0, 0];
+      c[0] += w; c[1] += d; c[2] += l;
+      pairs.set(k, c);
+    }
+    pairView = [...pairs.entries()].sort((a, b) => a[0] - b[0]).map(([k, [w, d, l]]) => {
+      const n = w + d + l;
+      return [Math.floor(k / 960), k % 960, n, w, d, l, n ? (w + d / 2) / n : null];
     });
   }
+  // A number as pgn960 stats writes it in CSV (rounded to 6 decimals, as Rust's ryu
+  // prints it: "1.0", "0.5", "1e-6").
+  function statsNumber(x) {
+    if (!num(x)) return "";
+    const r = Math.round(x * 1e6) / 1e6;
+    if (Number.isInteger(r)) return r.toFixed(1);
+    return Math.abs(r) < 1e-5 ? r.toExponential() : String(r);
+  }
+  // The filtered table as CSV: the count columns of pgn960 stats's file (same names, same
+  // values for the same games); the tests are left to pgn960 stats.
+  function countsCsv(pairs) {
+    const head = ["sp"].concat(pairs ? ["black_sp"] : [], ["start", "games", "white_wins", "draws", "black_wins", "white_score", "draw_rate"]);
+    const lines = [head.join(",")];
+    if (pairs) {
+      for (const [w, b, n, ww, d, l] of pairView) if (n > 0) lines.push([w, b, DATA.sps[w].start, n, ww, d, l, statsNumber((ww + d / 2) / n), statsNumber(d / n)].join(","));
+    } else {
+      for (const r of view) lines.push([r.sp, r.start, r.games, r.w, r.d, r.l, statsNumber(r.score), statsNumber(r.draw_rate)].join(","));
+    }
+    return lines.join("\n") + "\n";
+  }
   // The command line of `pgn960 stats` that counts the filtered games (and tests them).
-  function statsCommand() {
+  function statsCommand(extra) {
     const args = ["pgn960 stats"].concat(DATA.summary.inputs.map(shellWord), DATA.selection);
     const last = (month) => month + "-31";
     if (state.from) args.push("--since " + state.from.replace("-", ".") + ".01");
@@ -113,7 +154,7 @@
     if (state.band !== null) by.push("rating-band");
     if (state.event !== null) by.push("event");
     if (by.length) args.push("--by " + by.join(","));
-    args.push("--report report.json");
+    args.push(extra || "--report report.json");
     return args.join(" ");
   }
   function shellWord(w) {
@@ -124,7 +165,7 @@
     if (!FILTER) {
       sec.append(el("p", { class: "note", text: DATA.summary.from_tables
         ? "Filters need the games: this page was built from tables. Cut the games with pgn960 stats --by instead."
-        : "The games fall into more than the page's limit of cells of month \u00d7 rating band \u00d7 speed (see the documentation): the page holds no filters, to stay small. Cut the archive with pgn960 stats --by month,rating-band,time-control instead." }));
+        : "The games fall into more than the page's limit of cells of month \u00d7 speed \u00d7 start position, even with events and rating bands pooled (see the documentation): the page holds no filters, to stay small. Cut the archive with pgn960 stats --by month,rating-band,time-control instead." }));
       return;
     }
     const opt = (values, label, all) => [el("option", { value: "", text: all })].concat(values.map((v) => el("option", { value: v, text: v === "" ? "(" + label + ")" : v })));
@@ -133,8 +174,9 @@
     const to = el("select", { id: "f-to" }, ...opt(months, "", "last"));
     const band = el("select", { id: "f-band" }, ...opt(FILTER.bands, "unrated", "all"));
     const speed = el("select", { id: "f-speed" }, ...opt(FILTER.speeds, "no time control", "all"));
-    const controls = [el("label", { for: "f-from" }, "from month", from), el("label", { for: "f-to" }, "to month", to),
-      el("label", { for: "f-band" }, "rating band (mean)", band), el("label", { for: "f-speed" }, "speed", speed)];
+    const controls = [el("label", { for: "f-from" }, "from month", from), el("label", { for: "f-to" }, "to month", to)];
+    if (!FILTER.bands_pooled) controls.push(el("label", { for: "f-band" }, "rating band (mean)", band));
+    controls.push(el("label", { for: "f-speed" }, "speed", speed));
     let event = null;
     if (!FILTER.events_pooled) {
       event = el("select", { id: "f-event" }, ...opt(FILTER.events, "no event", "all"));
@@ -144,12 +186,12 @@
     controls.push(reset);
     const note = el("p", { class: "note", id: "filter-note", "aria-live": "polite" });
     sec.append(el("div", { class: "filters" }, ...controls), note);
-    sec.append(el("p", { class: "note", text: "The filters recount W/D/L per start position from counts per month \u00d7 rating band \u00d7 speed \u00d7 event \u00d7 SP held in the page (" + int(FILTER.cells.length) + " cells; at most " + int(FILTER.limit) + ": past that the events are pooled and the event filter goes, past it again the page has no filters). A month holds the games whose date lies within it; games dated by year only pass only when no month is chosen. The intervals, q-values and the verdict are computed by pgn960 stats, not by the page: under a filter they are left out, and the command line that computes them is shown." + (FILTER.events_pooled ? " Events were pooled to stay within the limit." : "") }));
+    sec.append(el("p", { class: "note", text: "The filters recount W/D/L per start position from counts per month \u00d7 rating band \u00d7 speed \u00d7 event \u00d7 SP held in the page (" + int(FILTER.cells.length) + " cells; at most " + int(FILTER.limit) + ": past that the events are pooled and the event filter goes, past it again the rating bands and the band filter, and past it still the page has no filters). A month holds the games whose date lies within it; games dated by year only pass only when no month is chosen. The intervals, q-values and the verdict are computed by pgn960 stats, not by the page: under a filter they are left out, and the command line that computes them is shown." + (FILTER.events_pooled ? " Events were pooled to stay within the limit." : "") + (FILTER.bands_pooled ? " Rating bands were pooled too." : "") }));
     const setSel = (sel, values, v) => { sel.selectedIndex = v === null || v === "" && values === months ? 0 : values.indexOf(v) + 1; };
     const sync = () => { setSel(from, months, state.from); setSel(to, months, state.to); setSel(band, FILTER.bands, state.band); setSel(speed, FILTER.speeds, state.speed); if (event) setSel(event, FILTER.events, state.event); };
     const val = (s) => (s.value === "" && s.selectedIndex === 0 ? null : s.value);
     const update = () => {
-      state.from = from.value; state.to = to.value; state.band = val(band); state.speed = val(speed); state.event = event ? val(event) : null;
+      state.from = from.value; state.to = to.value; state.band = FILTER.bands_pooled ? null : val(band); state.speed = val(speed); state.event = event ? val(event) : null;
       applyFilters(); writeHash();
     };
     for (const s of [from, to, band, speed, event]) if (s) s.addEventListener("change", update);
@@ -160,9 +202,15 @@
     computeView();
     const note = document.getElementById("filter-note");
     const banner = document.getElementById("filter-verdict");
+    const filtered = document.getElementById("filtered-downloads");
+    filtered.replaceChildren();
     if (filtering()) {
       const n = view.reduce((a, r) => a + r.games, 0);
-      const text = `Filtered: ${int(n)} of ${int(DATA.overview.games)} games. The verdict above is that of all the page's games; for these games run: ${statsCommand()}`;
+      const pairGames = pairView.reduce((a, p) => a + p[2], 0);
+      const pairs = DATA.summary.counted_double_chess960 ? ` and ${int(pairGames)} of ${int(DATA.summary.counted_double_chess960)} Double Chess960 games` : "";
+      const text = `Filtered: ${int(n)} of ${int(DATA.overview.games)} games${pairs}. The verdict above is that of all the page's games; for these games run: ${statsCommand()}`;
+      filtered.append(download("stats-filtered.csv", "text/csv", countsCsv(false), "Download the filtered table (CSV: the count columns of pgn960 stats for these games)", "download-filtered-csv"),
+        el("span", { class: "note", text: " the columns sp to draw_rate of: " + statsCommand("-o stats.csv") }));
       if (note) note.textContent = text;
       banner.textContent = text;
       banner.hidden = false;
@@ -174,6 +222,8 @@
     applySort();
     applyFilter();
     renderFunnel();
+    renderGroups();
+    renderPairs();
     showPanel();
   }
 
@@ -281,14 +331,17 @@
     for (const it of items) it.ly = Math.max(it.ly, top + gap);
     return items;
   }
-  function renderFunnel() {
-    const sec = document.getElementById("funnel");
+  // A funnel chart in section `sec`: per SP with games, `o.value(r)` against its games
+  // (square-root x axis), the pool `o.mean`, the band `o.band` ([games, low, high]) and
+  // the SPs with `o.q(r)` below ALPHA named.
+  function funnelChart(sec, o) {
     sec.querySelectorAll(":scope > :not(h2)").forEach((n) => n.remove());
     const rows = DATA.sps.filter((r) => r.games > 0);
     if (!rows.length) {
       sec.append(el("p", { text: "No games in the SP table: nothing to draw." }));
       return;
     }
+    if (o.before) sec.append(...o.before);
     const W = Math.max(300, Math.min(1200, Math.floor(sec.clientWidth || 1200)));
     const narrow = W < 640;
     const H = narrow ? 320 : 440, L = narrow ? 44 : 64, R = 14, T = 16, B = 50;
@@ -297,12 +350,13 @@
     const span = Math.max(Math.sqrt(maxN) - 1, 1);
     const x = (n) => L + 8 + (W - L - R - 16) * (Math.sqrt(n) - 1) / span;
     const y = (s) => T + (H - T - B) * (1 - s);
-    const svg = sv("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "chart", role: "img", "aria-labelledby": "funnel-title funnel-desc", "font-family": "system-ui, 'DejaVu Sans', sans-serif" });
-    svg.append(sv("title", { id: "funnel-title", text: "White's score by start position against its number of games, with the 95% funnel of chance" }));
-    const named = rows.filter((r) => isSig(r.q));
-    svg.append(sv("desc", { id: "funnel-desc", text: named.length ? "Outliers at q < " + ALPHA + ": " + named.map((r) => "SP " + r.sp).join(", ") : "No start position stands out beyond chance." }));
+    const svg = sv("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "chart", role: "img", "aria-labelledby": o.id + "-title " + o.id + "-desc", "font-family": "system-ui, 'DejaVu Sans', sans-serif" });
+    svg.append(sv("title", { id: o.id + "-title", text: o.title }));
+    const named = rows.filter((r) => isSig(o.q(r)));
+    svg.append(sv("desc", { id: o.id + "-desc", text: named.length ? "Outliers at q < " + ALPHA + ": " + named.map((r) => "SP " + r.sp).join(", ") : "No start position stands out beyond chance." }));
     svg.append(sv("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff" }));
-    svg.append(sv("defs", {}, sv("pattern", { id: "band-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+    const hatch = o.id + "-hatch";
+    svg.append(sv("defs", {}, sv("pattern", { id: hatch, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       sv("rect", { width: 8, height: 8, fill: "#f3f3f3" }), sv("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#d0d0d0", "stroke-width": 3 }))));
     for (let s = 0; s <= 1.0001; s += narrow ? 0.25 : 0.1) {
       svg.append(sv("line", { x1: L, x2: W - R, y1: y(s), y2: y(s), stroke: "#eee" }));
@@ -315,35 +369,36 @@
       svg.append(sv("text", { x: x(t), y: y(0) + 18, "text-anchor": "middle", "font-size": fs, text: String(t) }));
     }
     svg.append(sv("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", "font-size": 13, text: "games of the start position (square-root scale)" }));
-    svg.append(sv("text", { x: 13, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 13, transform: `rotate(-90 13 ${(T + H - B) / 2})`, text: "white's score" }));
-    const f = DATA.funnel;
+    svg.append(sv("text", { x: 13, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 13, transform: `rotate(-90 13 ${(T + H - B) / 2})`, text: o.axis }));
+    const f = o.band;
     if (f.length) {
       const pts = f.map(([n, , hi]) => `${x(n).toFixed(1)},${y(hi).toFixed(1)}`).concat(f.slice().reverse().map(([n, lo]) => `${x(n).toFixed(1)},${y(lo).toFixed(1)}`));
-      svg.append(sv("polygon", { points: pts.join(" "), fill: "url(#band-hatch)", stroke: "#777", "stroke-dasharray": "5 4" }));
+      svg.append(sv("polygon", { points: pts.join(" "), fill: `url(#${hatch})`, stroke: "#777", "stroke-dasharray": "5 4" }));
     }
-    const mean = DATA.overview.pooled_score;
+    const mean = o.mean;
     if (num(mean)) svg.append(sv("line", { x1: L, x2: W - R, y1: y(mean), y2: y(mean), stroke: "#000", "stroke-width": 1.5 }));
     svg.append(sv("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#333" }));
     for (const r of rows) {
-      const sig = isSig(r.q);
-      const c = sv("circle", { cx: x(r.games).toFixed(1), cy: y(r.score).toFixed(1), r: sig ? 6 : 2.6, fill: sig ? "#a3001b" : "#1a4f8b", "fill-opacity": sig ? 1 : 0.55, stroke: sig ? "#000" : "none", "stroke-width": 2, "data-sp": r.sp },
-        sv("title", { text: `SP ${r.sp} ${r.start}: ${r.score.toFixed(3)} from ${r.games} games, q = ${fq(r.q)}` }));
+      const sig = isSig(o.q(r));
+      const c = sv("circle", { cx: x(r.games).toFixed(1), cy: y(o.value(r)).toFixed(1), r: sig ? 6 : 2.6, fill: sig ? "#a3001b" : "#1a4f8b", "fill-opacity": sig ? 1 : 0.55, stroke: sig ? "#000" : "none", "stroke-width": 2, "data-sp": r.sp },
+        sv("title", { text: `SP ${r.sp} ${r.start}: ${o.value(r).toFixed(3)} from ${r.games} games, q = ${fq(o.q(r))}` }));
       c.addEventListener("click", () => openSp(r.sp));
       svg.append(c);
     }
     // Named SPs: one label per point, moved apart so that none overlaps.
     const points = new Map();
-    for (const r of named.sort((a, b) => a.q - b.q).slice(0, 12)) {
-      const k = r.games + ":" + r.score;
-      if (!points.has(k)) points.set(k, { cx: x(r.games), y: y(r.score), sps: [] });
+    for (const r of named.sort((a, b) => o.q(a) - o.q(b)).slice(0, 12)) {
+      const k = r.games + ":" + o.value(r);
+      if (!points.has(k)) points.set(k, { cx: x(r.games), y: y(o.value(r)), sps: [] });
       points.get(k).sps.push(r);
     }
     const labels = placeLabels([...points.values()], T, H - B, 16);
     for (const p of labels) {
       const right = p.cx < W * 0.62;
+      const first = p.sps[0];
       const text = p.sps.length === 1 && !narrow
-        ? `SP ${p.sps[0].sp} ${p.sps[0].start} (${p.sps[0].score.toFixed(3)}, q = ${fq(p.sps[0].q)})`
-        : p.sps.map((r) => "SP " + r.sp).join(", ") + (narrow ? "" : ` (${p.sps[0].score.toFixed(3)})`);
+        ? `SP ${first.sp} ${first.start} (${o.value(first).toFixed(3)}, q = ${fq(o.q(first))})`
+        : p.sps.map((r) => "SP " + r.sp).join(", ") + (narrow ? "" : ` (${o.value(first).toFixed(3)})`);
       const lx = p.cx + (right ? 12 : -12);
       if (Math.abs(p.ly - p.y) > 2) svg.append(sv("line", { x1: p.cx, y1: p.y, x2: lx, y2: p.ly - 4, stroke: "#a3001b" }));
       svg.append(sv("text", { x: lx, y: p.ly, "text-anchor": right ? "start" : "end", "font-size": 13, "font-weight": 700, fill: "#000", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", text }));
@@ -351,18 +406,42 @@
     // The open SP: ringed and named in the accent colour.
     const open = state.sp !== null ? DATA.sps[state.sp] : null;
     if (open && open.games > 0) {
-      const cx = x(open.games), cy = y(open.score);
+      const cx = x(open.games), cy = y(o.value(open));
       svg.append(sv("circle", { cx, cy, r: 10, fill: "none", stroke: "#1a4f8b", "stroke-width": 3, class: "open-sp", "data-sp": open.sp }));
       const right = cx < W * 0.62;
-      svg.append(sv("text", { x: cx + (right ? 14 : -14), y: cy + (open.score >= (mean || 0.5) ? 22 : -14), "text-anchor": right ? "start" : "end", "font-size": 13, fill: "#1a4f8b", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", text: "open: SP " + open.sp }));
+      svg.append(sv("text", { x: cx + (right ? 14 : -14), y: cy + (o.value(open) >= (mean || 0.5) ? 22 : -14), "text-anchor": right ? "start" : "end", "font-size": 13, fill: "#1a4f8b", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", text: "open: SP " + open.sp }));
     }
     sec.append(svg);
-    const legend = `Each dot is a start position; the solid line is white's pooled score (${fx(mean, 3)}); the hatched band is where white's score falls with 95% probability for that many games if no start position differed from the pool.`;
     const note = named.length
-      ? `Named: the ${named.length} start position${named.length > 1 ? "s" : ""} whose white score differs from the pool at a 5% false discovery rate (q < ${ALPHA}, large dark dots).`
+      ? `Named: the ${named.length} start position${named.length > 1 ? "s" : ""} whose ${o.what} differs from the pool at a 5% false discovery rate (q < ${ALPHA}, large dark dots).`
       : "No start position stands out: every q-value is at least " + ALPHA + ", so none is named. Dots outside the hatched band are expected by chance alone (about 1 in 20).";
-    sec.append(el("p", { class: "note", text: legend + " " + note + (filtering() ? " The chart shows all the page's games, not the filter's." : "") }));
-    sec.append(el("p", {}, svgDownload(svg, "funnel.svg", "download-funnel")));
+    sec.append(el("p", { class: "note", text: o.legend + " " + note + (filtering() ? " The chart shows all the page's games, not the filter's." : "") }));
+    sec.append(el("p", {}, svgDownload(svg, o.id + ".svg", "download-" + o.id)));
+    if (o.after) sec.append(...o.after);
+  }
+  function renderFunnel() {
+    const mean = DATA.overview.pooled_score;
+    funnelChart(document.getElementById("funnel"), {
+      id: "funnel", value: (r) => r.score, q: (r) => r.q, band: DATA.funnel, mean, axis: "white's score", what: "white score",
+      title: "White's score by start position against its number of games, with the 95% funnel of chance",
+      legend: `Each dot is a start position; the solid line is white's pooled score (${fx(mean, 3)}); the hatched band is where white's score falls with 95% probability for that many games if no start position differed from the pool.`,
+    });
+    renderDraws();
+  }
+  // ---- the draw rates: the same chart and tests, on draws against decisive games
+  function renderDraws() {
+    const d = DATA.draws;
+    const h = d.homogeneity;
+    const test = h ? `Do the start positions share one draw rate? The test of the SP table run on draws against decisive games: chi-square ${h.chi2.toFixed(1)} on ${h.df} df, p = ${fq(h.p)}` + (h.strata > 1 ? ` (within ${h.strata} strata)` : "") + `; ${d.significant} SP${d.significant === 1 ? "" : "s"} with a draw rate differing from the pool at q < ${ALPHA}.` : "The draw rates are not testable (too few games or outcomes).";
+    const sortBy = el("button", { type: "button", class: "link", id: "sort-drawish", text: "List the most drawish positions first" });
+    sortBy.addEventListener("click", () => { state.sort = "draw_lo"; state.dir = -1; applySort(); writeHash(); document.getElementById("positions").scrollIntoView(); });
+    funnelChart(document.getElementById("draws"), {
+      id: "draw-funnel", value: (r) => r.draw_rate, q: (r) => r.draw_q, band: d.funnel, mean: d.pooled_rate, axis: "draw rate", what: "draw rate",
+      title: "Draw rate by start position against its number of games, with the 95% funnel of chance",
+      legend: `Each dot is a start position; the solid line is the pooled draw rate (${pct(d.pooled_rate)}); the hatched band is where the draw rate falls with 95% probability for that many games if every start position drew as often as the pool.`,
+      before: [el("p", { id: "draw-test", text: test })],
+      after: [el("p", { class: "note" }, "Per start position the table below gives the draw rate, its 95% Wilson interval and its q-value; sorting by the interval's low end puts first the positions that are drawish with confidence. ", sortBy)],
+    });
   }
 
   // ---- the table
@@ -374,6 +453,8 @@
     { key: "score", label: "White score", first: -1 },
     { key: "lo", label: "95% interval", first: -1 },
     { key: "draw_rate", label: "Draw rate", first: -1 },
+    { key: "draw_lo", label: "Draw 95% interval", first: -1 },
+    { key: "draw_q", label: "Draw q", first: 1 },
     { key: "excess", label: "Excess over Elo", first: -1 },
     { key: "q", label: "q-value", first: 1 },
   ].concat(HAS_EVALS ? [
@@ -390,6 +471,8 @@
       el("td", { text: fx(r.score, 3) }),
       el("td", { text: interval(r.lo, r.hi) }),
       el("td", { text: pct(r.draw_rate) }),
+      el("td", { text: pctInterval(r.draw_lo, r.draw_hi) }),
+      el("td", { text: fq(r.draw_q) }),
       el("td", { text: signed(r.excess) }),
       el("td", { text: fq(r.q) }),
     ];
@@ -427,7 +510,7 @@
       head.append(el("th", { scope: "col", class: c.text ? "text" : null, "data-key": c.key }, b));
     }
     table = el("table", { id: "sp-table" },
-      el("caption", { class: "note", text: "White's score per start position with its 95% Wilson interval; q-value: Benjamini\u2013Hochberg over the 960 tests against the pooled score (\u2605 marks q < " + ALPHA + "); excess: white's score minus the score expected from the ratings, rated games only" + (HAS_EVALS ? "; eval: the mean engine evaluation after ply 10 and 20, in pawns from white's view (mates as \u00b110), over the games with one" : "") + ". Sort with the column buttons; open a position with its number or Enter." }),
+      el("caption", { class: "note", text: "White's score per start position with its 95% Wilson interval; q-value: Benjamini\u2013Hochberg over the 960 tests against the pooled score (\u2605 marks q < " + ALPHA + "); the draw rate with its 95% Wilson interval and the q-value of its test against the pooled draw rate; excess: white's score minus the score expected from the ratings, rated games only" + (HAS_EVALS ? "; eval: the mean engine evaluation after ply 10 and 20, in pawns from white's view (mates as \u00b110), over the games with one" : "") + ". Sort with the column buttons; open a position with its number or Enter." }),
       el("thead", {}, head));
     tbody = el("tbody");
     for (const r of DATA.sps) {
@@ -441,7 +524,8 @@
     sec.append(el("div", { class: "scroll" }, table));
     sec.append(el("p", { class: "downloads" },
       download("stats.csv", "text/csv", DATA.csv, "Download the table (CSV, as pgn960 stats writes it)", "download-csv")));
-    sec.append(el("p", { class: "note", text: "The CSV is the table of all the page's games, byte for byte the file pgn960 stats writes for them (with the same selection and strata); it does not follow the filters above: their command line is shown when a filter is on." }));
+    sec.append(el("p", { class: "downloads", id: "filtered-downloads" }));
+    sec.append(el("p", { class: "note", text: "The CSV is the table of all the page's games, byte for byte the file pgn960 stats writes for them (with the same selection and strata). Under a filter a second link downloads the filtered table: the count columns of pgn960 stats's file (sp, start, games, white_wins, draws, black_wins, white_score, draw_rate) for the filtered games, with the command line that writes the whole file." }));
   }
   function fillTable() {
     for (const r of view) {
@@ -693,10 +777,14 @@
   const PAIRS_SHOWN = 300;
   function renderPairs() {
     const sec = document.getElementById("dfrc");
-    const pairs = DATA.pairs.slice().sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
-    if (!pairs.length) { sec.hidden = true; return; }
+    sec.querySelectorAll(":scope > :not(h2)").forEach((n) => n.remove());
+    if (!DATA.pairs.length) { sec.hidden = true; return; }
+    const pairs = pairView.slice().sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
     const games = pairs.reduce((a, p) => a + p[2], 0);
-    sec.append(el("p", { text: `${int(games)} Double Chess960 game${games === 1 ? "" : "s"} (white and black from different start positions) in ${int(pairs.length)} pair${pairs.length === 1 ? "" : "s"}, most played first. They are not in the table of the 960 positions above; each position's panel lists its pairs.` }));
+    const lead = filtering()
+      ? `Filtered: ${int(games)} of ${int(DATA.summary.counted_double_chess960)} Double Chess960 games (white and black from different start positions) in ${int(pairs.length)} pair${pairs.length === 1 ? "" : "s"}, most played first (the filters above apply to the pairs as to the table).`
+      : `${int(games)} Double Chess960 game${games === 1 ? "" : "s"} (white and black from different start positions) in ${int(pairs.length)} pair${pairs.length === 1 ? "" : "s"}, most played first. They are not in the table of the 960 positions above; each position's panel lists its pairs.`;
+    sec.append(el("p", { id: "pairs-count", text: lead }));
     const spButton = (sp) => {
       const b = el("button", { type: "button", class: "link", "aria-label": "Open start position " + sp, text: String(sp) });
       b.addEventListener("click", (e) => { e.stopPropagation(); openSp(sp); });
@@ -707,7 +795,98 @@
       pairs.length > PAIRS_SHOWN ? `The ${PAIRS_SHOWN} most played of ${int(pairs.length)} pairs (all in the CSV).` : null);
     t.querySelector("table").id = "pairs-table";
     t.querySelectorAll("tbody tr").forEach((tr, i) => { tr.dataset.pair = pairs[i][0] + "/" + pairs[i][1]; });
-    sec.append(t, el("p", { class: "downloads" }, download("dfrc.csv", "text/csv", DATA.dfrc_csv, "Download the pairs (CSV, as pgn960 stats --dfrc-table writes it)", "download-dfrc")));
+    const links = el("p", { class: "downloads" }, download("dfrc.csv", "text/csv", DATA.dfrc_csv, "Download the pairs (CSV, as pgn960 stats --dfrc-table writes it)", "download-dfrc"));
+    if (filtering()) links.append(download("dfrc-filtered.csv", "text/csv", countsCsv(true), "Download the filtered pairs (CSV: the count columns of pgn960 stats --dfrc-table for these games)", "download-filtered-dfrc"));
+    sec.append(t, links);
+  }
+
+  // ---- the SPs grouped by features of their back rank, tested by pgn960 stats's code
+  const GROUP_COLUMNS = [
+    { key: "group", label: "Group", text: true, first: 1 },
+    { key: "members", label: "SPs", text: true },
+    { key: "games", label: "Games", first: -1 },
+    { key: "wdl", label: "W / D / L" },
+    { key: "white_score", label: "White score", first: -1 },
+    { key: "white_score_lo", label: "95% interval", first: -1 },
+    { key: "draw_rate", label: "Draw rate", first: -1 },
+    { key: "draw_rate_lo", label: "Draw 95% interval", first: -1 },
+    { key: "q_value", label: "q-value", first: 1 },
+    { key: "draw_q_value", label: "Draw q", first: 1 },
+  ];
+  // The groups of `table` as shown: the library's rows, or under a filter the filtered
+  // counts of their SPs summed (tests left out, as in the SP table).
+  function groupRows(table) {
+    return table.rows.map((r, i) => {
+      if (!filtering()) return Object.assign({ i }, r);
+      let w = 0, d = 0, l = 0;
+      for (const sp of r.sps) { const v = view[sp]; w += v.w; d += v.d; l += v.l; }
+      const n = w + d + l;
+      return { i, group: r.group, sps: r.sps, games: n, white_wins: w, draws: d, black_wins: l, white_score: n ? (w + d / 2) / n : null, draw_rate: n ? d / n : null };
+    });
+  }
+  function homogeneityText(h) {
+    return h ? `chi-square ${h.chi2.toFixed(1)} on ${h.df} df, p = ${fq(h.p)}` + (h.method === "permutation" ? " (permutation test)" : "") + (h.strata > 1 ? `, within ${h.strata} strata` : "") : "not testable";
+  }
+  function renderGroups() {
+    const sec = document.getElementById("groups");
+    sec.querySelectorAll(":scope > :not(h2)").forEach((n) => n.remove());
+    const table = DATA.groups.find((g) => g.feature === state.group);
+    if (!table) { sec.hidden = true; return; }
+    const pick = el("select", { id: "f-group" }, ...DATA.groups.map((g) => el("option", { value: g.feature, text: g.title })));
+    pick.value = state.group;
+    pick.addEventListener("change", () => { state.group = pick.value; renderGroups(); writeHash(); document.getElementById("f-group").focus(); });
+    sec.append(el("div", { class: "filters" }, el("label", { for: "f-group" }, "group the start positions by", pick)));
+    const tests = [el("li", { text: "White's score (W/D/L) across the groups: " + homogeneityText(table.homogeneity) }),
+      el("li", { text: "Draw rate across the groups: " + homogeneityText(table.draw_homogeneity) })];
+    if (table.feature === "mirror") tests.push(el("li", { id: "within-pairs", text: "An SP against its mirror image (W/D/L within each pair): " + homogeneityText(table.within_pairs) }));
+    sec.append(el("ul", { id: "group-tests" }, ...tests));
+    if (filtering()) sec.append(el("p", { class: "note", text: "Filtered: the groups' counts are those of the filtered games; the tests and intervals are of all the page's games (pgn960 stats computes them), so they are left out of the table." }));
+    const rows = groupRows(table);
+    const key = state.gsort, dir = state.gdir;
+    rows.sort((a, b) => {
+      if (key === "group") return dir * (a.i - b.i);
+      const x = a[key], y = b[key];
+      const mx = !num(x), my = !num(y);
+      if (mx || my) return mx && my ? a.i - b.i : mx ? 1 : -1;
+      return x !== y ? dir * (x - y) : a.i - b.i;
+    });
+    const head = el("tr");
+    for (const c of GROUP_COLUMNS) {
+      const th = el("th", { scope: "col", class: c.text ? "text" : null, "data-key": c.key });
+      if (c.first) {
+        const b = el("button", { type: "button", text: c.label });
+        b.addEventListener("click", () => {
+          state.gdir = state.gsort === c.key ? -state.gdir : c.first; state.gsort = c.key; renderGroups(); writeHash();
+          document.querySelector(`#group-table th[data-key="${c.key}"] button`).focus(); // the table was drawn again
+        });
+        th.append(b);
+        th.setAttribute("aria-sort", c.key === key ? (dir > 0 ? "ascending" : "descending") : "none");
+      } else th.textContent = c.label;
+      head.append(th);
+    }
+    const body = el("tbody");
+    for (const r of rows) {
+      const members = r.sps.length <= 2 ? r.sps.map((sp) => sp + " " + DATA.sps[sp].start).join(", ") : String(r.sps.length);
+      body.append(el("tr", { "data-group": r.group },
+        el("td", { class: "text", text: r.group }), el("td", { class: "text", text: members }), el("td", { text: int(r.games) }),
+        el("td", { text: `${r.white_wins} / ${r.draws} / ${r.black_wins}` }), el("td", { text: fx(r.white_score, 3) }),
+        el("td", { text: interval(r.white_score_lo, r.white_score_hi) }), el("td", { text: pct(r.draw_rate) }),
+        el("td", { text: pctInterval(r.draw_rate_lo, r.draw_rate_hi) }), el("td", { text: fq(r.q_value) }), el("td", { text: fq(r.draw_q_value) })));
+    }
+    const t = el("table", { id: "group-table" },
+      el("caption", { class: "note", text: `The start positions grouped by ${table.title}: each group's games summed, white's score and draw rate with their 95% Wilson intervals, and the q-values of the group against the pool of all groups (Benjamini\u2013Hochberg over the groups), by the code that tests the SP table.` }),
+      el("thead", {}, head), body);
+    sec.append(el("div", { class: "scroll" }, t));
+    const links = el("p", { class: "downloads" }, download("groups.csv", "text/csv", DATA.groups_csv, "Download every grouping (CSV, as pgn960 stats --groups writes it)", "download-groups"));
+    if (filtering()) {
+      const csv = ["feature,group,sps,games,white_wins,draws,black_wins,white_score,draw_rate"].concat(groupRows(table).map((r) =>
+        [table.feature, csvField(r.group), r.sps.join(" "), r.games, r.white_wins, r.draws, r.black_wins, statsNumber(r.white_score), statsNumber(r.draw_rate)].join(","))).join("\n") + "\n";
+      links.append(download("groups-" + table.feature + "-filtered.csv", "text/csv", csv, "Download this grouping, filtered (CSV: the count columns of pgn960 stats --groups for these games)", "download-groups-filtered"));
+    }
+    sec.append(links);
+  }
+  function csvField(text) {
+    return /[",\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
   }
 
   function applyHash() {
@@ -720,7 +899,6 @@
   readHash();
   renderFilters();
   renderTable();
-  renderPairs();
   applyFilters();
   window.addEventListener("hashchange", applyHash);
   let drawnWidth = document.getElementById("funnel").clientWidth;

@@ -23,6 +23,7 @@ mod plumbing;
 mod python_oracle;
 mod recover;
 mod report;
+mod report_groups;
 mod report_page;
 mod significance;
 mod sp_perft;

@@ -188,6 +188,9 @@ fn report_counts_cuts_and_matches_from_stats() {
     assert_eq!(other["sps"], data["sps"]);
     assert_eq!(other["overview"], data["overview"]);
     assert_eq!(other["funnel"], data["funnel"]);
+    assert_eq!(other["groups"], data["groups"]);
+    assert_eq!(other["groups_csv"], data["groups_csv"]);
+    assert_eq!(other["draws"], data["draws"]);
     assert_eq!(other["summary"]["from_tables"], true);
     assert_eq!(other["cuts"], serde_json::json!([]));
     // The cuts from a table of `stats --by time-control,rating-band` (crossed: the page

@@ -31,7 +31,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
 }
 
 /// The file behind the download link `id` of a page's DOM.
-fn download(dom: &str, id: &str) -> Vec<u8> {
+pub(crate) fn download(dom: &str, id: &str) -> Vec<u8> {
     let at = dom
         .find(&format!("id=\"{id}\""))
         .expect("the download link");
@@ -60,7 +60,7 @@ fn shown_games(dom: &str) -> BTreeMap<u16, u64> {
 }
 
 /// Games per SP in a CSV of `pgn960 stats`.
-fn csv_games(csv: &str) -> BTreeMap<u16, u64> {
+pub(crate) fn csv_games(csv: &str) -> BTreeMap<u16, u64> {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let sp = header.iter().position(|h| *h == "sp").unwrap();
@@ -73,7 +73,7 @@ fn csv_games(csv: &str) -> BTreeMap<u16, u64> {
         .collect()
 }
 
-fn stats_csv(inputs: &[&Path], args: &[&str], dir: &Path, name: &str) -> String {
+pub(crate) fn stats_csv(inputs: &[&Path], args: &[&str], dir: &Path, name: &str) -> String {
     let out = dir.join(name);
     pgn960()
         .arg("stats")
@@ -86,7 +86,7 @@ fn stats_csv(inputs: &[&Path], args: &[&str], dir: &Path, name: &str) -> String 
     std::fs::read_to_string(out).unwrap()
 }
 
-fn report(inputs: &[&Path], args: &[&str], page: &Path) -> String {
+pub(crate) fn report(inputs: &[&Path], args: &[&str], page: &Path) -> String {
     let out = pgn960()
         .arg("report")
         .args(inputs)
@@ -175,7 +175,7 @@ fn report_page_fits_narrow_screens_and_downloads_the_stats_csv() {
 /// The page opened in a frame `width` pixels wide (headless Chromium's windows are at
 /// least 500 wide): the page's `document.documentElement.scrollWidth`, its `innerWidth`
 /// and the width its funnel was drawn at, read by the frame's parent.
-fn narrow(test: &str, page: &Path, fragment: &str, width: u32) -> Option<[u32; 3]> {
+pub(crate) fn narrow(test: &str, page: &Path, fragment: &str, width: u32) -> Option<[u32; 3]> {
     let name = page.file_name().unwrap().to_str().unwrap();
     let frame = page.with_file_name(format!("frame-{width}.html"));
     std::fs::write(
