@@ -432,7 +432,7 @@
   function renderDraws() {
     const d = DATA.draws;
     const h = d.homogeneity;
-    const test = h ? `Do the start positions share one draw rate? The test of the SP table run on draws against decisive games: chi-square ${h.chi2.toFixed(1)} on ${h.df} df, p = ${fq(h.p)}` + (h.strata > 1 ? ` (within ${h.strata} strata)` : "") + `; ${d.significant} SP${d.significant === 1 ? "" : "s"} with a draw rate differing from the pool at q < ${ALPHA}.` : "The draw rates are not testable (too few games or outcomes).";
+    const test = h ? `Do the start positions share one draw rate? The test of the SP table run on draws against decisive games: ${homogeneityText(h)}; ${d.significant} SP${d.significant === 1 ? "" : "s"} with a draw rate differing from the pool at q < ${ALPHA}.` : "The draw rates are not testable (too few games or outcomes).";
     const sortBy = el("button", { type: "button", class: "link", id: "sort-drawish", text: "List the most drawish positions first" });
     sortBy.addEventListener("click", () => { state.sort = "draw_lo"; state.dir = -1; applySort(); writeHash(); document.getElementById("positions").scrollIntoView(); });
     funnelChart(document.getElementById("draws"), {
