@@ -391,20 +391,22 @@ pub struct MoveText {
     len: usize,
 }
 
-impl std::fmt::Write for MoveText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
+impl MoveText {
+    /// The text of `bytes` (a SAN or UCI move: ASCII, at most 16 bytes; longer is cut).
+    fn of(bytes: &[u8]) -> MoveText {
+        let mut text = MoveText {
+            bytes: [0; 16],
+            len: bytes.len().min(16),
+        };
+        text.bytes[..text.len].copy_from_slice(&bytes[..text.len]);
+        text
     }
 }
 
 impl std::ops::Deref for MoveText {
     type Target = str;
     fn deref(&self) -> &str {
-        // Only whole `&str`s are ever copied in.
+        // Only ASCII moves are copied in.
         std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
@@ -412,16 +414,13 @@ impl std::ops::Deref for MoveText {
 impl MoveList {
     /// The text of a move (SAN, UCI lists).
     pub fn text(self, m: &MoveRecord) -> MoveText {
-        use std::fmt::Write;
-        let mut text = MoveText {
-            bytes: [0; 16],
-            len: 0,
-        };
-        let _ = match self {
-            MoveList::Uci(castling) => write!(text, "{}", castling.uci(m.chess_move)),
-            _ => write!(text, "{}", m.san),
-        };
-        text
+        match self {
+            MoveList::Uci(castling) => {
+                let (bytes, len) = castling.uci(m.chess_move).to_ascii();
+                MoveText::of(&bytes[..len])
+            }
+            _ => MoveText::of(m.san.to_ascii().as_bytes()),
+        }
     }
 
     /// The number of a move (clock, evaluation, move time lists).
