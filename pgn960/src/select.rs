@@ -362,14 +362,7 @@ impl std::str::FromStr for Reaches {
     }
 }
 
-/// What a game's tags say its start is, for [`Selection::check_start`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaggedStart {
-    /// A game of chess: its rules and start.
-    Chess(GameKind, StartKind),
-    /// Another variant.
-    Other,
-}
+pub use crate::validate::start::TaggedStart;
 
 /// The selection of `filter` and `split`: the filters of `stats` and more. A game is
 /// selected when it passes every filter given (with `--invert`, when it fails one).

@@ -16,7 +16,6 @@ use chess960_core::CastlingStyle;
 use pgn960::input::{InputName, Source};
 use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
 use pgn960::select::{FilteredBy, Selection, TaggedStart};
-use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
 use pgn960::validate::variant::VariantSpelling;
 use pgn960::validate::GameKind;
 use pgn960::validate::{
@@ -114,26 +113,6 @@ impl ChunkOutput for Picked {
     fn games(&self) -> u64 {
         self.picks.len() as u64
     }
-}
-
-/// The start position the tags give (`None` when they are invalid: the validator says why).
-fn start_info(tags: &[Tag<'_>], missing: MissingVariant) -> Option<TaggedStart> {
-    match resolve_start(&RuleTags::from_tags(tags), missing, &mut Vec::new()) {
-        Ok(StartOutcome::Chess(start)) => Some(TaggedStart::Chess(start.kind, start.class.kind)),
-        Ok(StartOutcome::Unsupported(_)) => Some(TaggedStart::Other),
-        Err(_) => None,
-    }
-}
-
-/// The first filter the tags (and the start they give) drop a game by.
-fn tag_filter(sel: &Selection, tags: &[Tag<'_>], missing: MissingVariant) -> Option<FilteredBy> {
-    sel.check_tags(tags).or_else(|| {
-        if sel.needs_start() {
-            start_info(tags, missing).and_then(|s| sel.check_start(s))
-        } else {
-            None
-        }
-    })
 }
 
 /// The validation a pick needs.
@@ -235,8 +214,19 @@ impl<'a> GameObserver<'a> for Picker<'_, '_, '_> {
             self.failed = None;
             return Skip(false);
         }
-        let (sel, missing) = (self.opts.selection, self.opts.missing_variant);
-        let failed = tag_filter(sel, tags, missing);
+        let sel = self.opts.selection;
+        let failed = sel.check_tags(tags);
+        self.failed = Some(failed);
+        Skip(failed.is_some() && !sel.invert)
+    }
+    fn start(&mut self, start: Option<TaggedStart>) -> Skip {
+        // The start filters, on the start the validator resolved (once per game).
+        let sel = self.opts.selection;
+        let tag_failed = matches!(self.failed, Some(Some(_)));
+        if self.opts.normalise.is_some() || !sel.needs_start() || tag_failed {
+            return Skip(false);
+        }
+        let failed = start.and_then(|s| sel.check_start(s));
         self.failed = Some(failed);
         Skip(failed.is_some() && !sel.invert)
     }

@@ -5,7 +5,7 @@
 
 use super::chunk::{note_invisible, note_latin1, oversized_part, read_whole, Lines};
 use super::recover;
-use super::start::{resolve_start, RuleTags, StartOutcome};
+use super::start::{resolve_start, RuleTags, StartOutcome, TaggedStart};
 use super::visitor::structural_rejection;
 use super::{
     ChunkCounts, Judged, RejectReason, Rejection, ValidGame, ValidateOptions, Validator, Verdict,
@@ -53,6 +53,13 @@ pub trait GameObserver<'a> {
     /// by what the reader saw and the size limit, and goes to [`GameObserver::skipped`] when
     /// they find nothing wrong. Ignored when the game is read whole (canonical SAN).
     fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        Skip(false)
+    }
+    /// The start the validator resolved for a game whose moves `tags` did not skip (`None`
+    /// when the tags give none to replay from: the verdict says why): an observer that
+    /// selects by the start reads it here instead of resolving it again. `Skip(true)`
+    /// skips the moves as from `tags`. Not called when the game is read whole.
+    fn start(&mut self, _start: Option<TaggedStart>) -> Skip {
         Skip(false)
     }
     /// A main-line move resolved and played (not called when the game is read whole).
@@ -319,7 +326,12 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
         if self.skipping {
             return Skip(true);
         }
-        self.validator.end_tags()
+        let replay = self.validator.end_tags();
+        if self.observer.start(self.validator.tagged_start()).0 {
+            self.skipping = true;
+            return Skip(true);
+        }
+        replay
     }
     fn san(&mut self, san: &'a [u8], offset: usize) {
         self.validator.san(san, offset);

@@ -94,6 +94,11 @@ impl Replay {
         Replay::start_from(tags, game_start, opts, None)
     }
 
+    /// The start the game is replayed from.
+    pub(super) fn start_position(&self) -> &Start {
+        &self.start
+    }
+
     /// As [`Replay::start`], but from `found` when given: a start the file does not give,
     /// found from the moves (a Chess960 game, with `found`'s repair).
     pub fn start_from(

@@ -73,6 +73,15 @@ pub struct Start {
     pub had_fen: bool,
 }
 
+/// What a game's tags say its start is (for [`crate::select::Selection::check_start`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaggedStart {
+    /// A game of chess: its rules and start.
+    Chess(GameKind, chess960_core::StartKind),
+    /// Another variant.
+    Other,
+}
+
 /// What a game without a `Variant` tag is played under.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum MissingVariant {

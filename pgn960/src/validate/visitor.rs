@@ -72,6 +72,20 @@ impl<'a> Validator<'a> {
         &self.tags
     }
 
+    /// The start of the game whose tags were read last, as its tags (or the start found for
+    /// it) give it; `None` when they give none to replay from (the verdict says why).
+    pub(super) fn tagged_start(&self) -> Option<super::start::TaggedStart> {
+        use super::start::TaggedStart;
+        match &self.state {
+            State::Replaying(replay) => {
+                let start = replay.start_position();
+                Some(TaggedStart::Chess(start.kind, start.class.kind))
+            }
+            State::Decided(Verdict::Unsupported(_)) => Some(TaggedStart::Other),
+            _ => None,
+        }
+    }
+
     /// The options (canonical SAN off).
     pub(super) fn options(&self) -> ValidateOptions {
         self.opts
