@@ -1,25 +1,26 @@
 //! Games as rows of a file (`pgn960 export`): the table itself (columns, rows, counts,
-//! the Arrow schema) is the library's [`pgn960::table`]; here its rows are rendered or
+//! the Arrow schema) is [`crate::table`]; here its rows are rendered or
 //! encoded in the workers ([`text`] for CSV and JSON Lines, [`parquet`]).
 
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod text;
 
-pub use pgn960::table::columns;
-pub use pgn960::table::{ExportCounts, TableSpec};
+pub use crate::table::columns;
+pub use crate::table::{ExportCounts, TableSpec};
 
+use crate::pipeline::{ChunkInfo, ChunkOutput};
+use crate::table::{table_rows, Grain};
 use columns::{Column, GameView, PlyView};
-use pgn960::pipeline::{ChunkInfo, ChunkOutput};
-use pgn960::table::{table_rows, Grain};
 use pgn_parse::Origin;
 
-/// The output formats of `export`: [`crate::args::TableFormat`]'s Parquet, CSV (a header;
+/// The output formats of `export`: [`crate::table::TableFormat`]'s Parquet, CSV (a header;
 /// lists space-separated) and JSON Lines.
-pub use crate::args::TableFormat as Format;
+pub use crate::table::TableFormat as Format;
 
 /// One row per game, or one per ply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Per {
     /// One row per game.
     Game,

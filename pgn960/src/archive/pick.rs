@@ -10,19 +10,19 @@ use super::chunk::{Players, Problem};
 use super::render::render;
 use super::{reject_row, ArchiveOptions};
 use crate::driver::Driver;
+use crate::input::{InputName, Source};
 use crate::output::Sink;
-use anyhow::Result;
-use chess960_core::CastlingStyle;
-use pgn960::input::{InputName, Source};
-use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
-use pgn960::select::{FilteredBy, Selection, TaggedStart};
-use pgn960::validate::start::{resolve_start, RuleTags, StartOutcome};
-use pgn960::validate::variant::VariantSpelling;
-use pgn960::validate::GameKind;
-use pgn960::validate::{
+use crate::pipeline::{ChunkInfo, ChunkOutput, Cut};
+use crate::select::{FilteredBy, Selection, TaggedStart};
+use crate::validate::start::{resolve_start, RuleTags, StartOutcome};
+use crate::validate::variant::VariantSpelling;
+use crate::validate::GameKind;
+use crate::validate::{
     observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
     ValidateOptions, Verdict,
 };
+use anyhow::Result;
+use chess960_core::CastlingStyle;
 use pgn_parse::{Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -336,7 +336,7 @@ pub struct InputShape {
     /// ([`run_picks`]).
     pub held: bool,
     /// A Parquet table: a game's text is built from its row, and written in the normal
-    /// form (`pgn960::parquet::write_row_game`).
+    /// form (`crate::parquet::write_row_game`).
     pub rows: bool,
 }
 
@@ -564,7 +564,7 @@ fn copy_from_input(
 /// the input is held whole (a mapped file), and `sink` over the results in input order,
 /// with the input's bytes when it is held whole, for [`tally`].
 pub fn run_picks(
-    driver: &mut Driver,
+    driver: &mut Driver<anyhow::Error>,
     process: impl Fn(&[u8], Origin, InputShape) -> Picked + Sync,
     mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<()>,
 ) -> Result<()> {
@@ -605,7 +605,7 @@ fn is_parquet(source: &Source) -> bool {
 /// A game built from a Parquet row, written in the normal form.
 fn write_row_game(game: &[u8], tags: &[Tag<'_>], chess960: bool, text: &mut Vec<u8>) {
     #[cfg(feature = "parquet")]
-    pgn960::parquet::write_row_game(game, tags, chess960, text);
+    crate::parquet::write_row_game(game, tags, chess960, text);
     #[cfg(not(feature = "parquet"))]
     let _ = (game, tags, chess960, text);
 }

@@ -1,9 +1,10 @@
 //! Parquet output: each worker builds the Arrow arrays of its chunk (the library's
-//! [`pgn960::table::arrow`]: one schema for `export` and Python) and encodes them into
+//! [`crate::table::arrow`]: one schema for `export` and Python) and encodes them into
 //! column chunks (zstd); the sink, in input order, only appends them to the file as one
 //! row group per chunk.
 
 use super::columns::{Column, GameView, PlyView};
+use crate::table::arrow::{schema, ArrowRows};
 use anyhow::{Context, Result};
 use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
@@ -11,7 +12,6 @@ use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter}
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use pgn960::table::arrow::{schema, ArrowRows};
 use std::io::Write;
 use std::sync::Arc;
 
