@@ -119,7 +119,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
             let (mut file, encoder) = crate::export::parquet::create(sink, &plan.columns)?;
             let encoding = Encoding::Parquet(std::sync::Arc::new(encoder));
             let done = run(&encoding, &mut |rows, count| match rows {
-                Rows::Parquet(chunks) if count > 0 => file.append(chunks),
+                Rows::Parquet(chunks) if count > 0 => Ok(file.append(chunks)?),
                 Rows::Parquet(_) => Ok(()),
                 Rows::Text(_) => bail!("internal error: text rows for a Parquet table"),
             })?;

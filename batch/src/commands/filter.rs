@@ -6,7 +6,7 @@ use crate::archive::pick::{
 };
 use crate::args::{Inputs, NormaliseOptions, RejectsOption};
 use crate::driver::{Driver, Globals};
-use crate::output::{derived_name, OutputId, OutputPlan};
+use crate::output::{derived_name, OutputError, OutputId, OutputPlan};
 use anyhow::Result;
 use pgn960::select::Selection;
 use std::io::Write;
@@ -150,14 +150,14 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
         |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
         |name, picked, info, input| {
             let mut first = summary.selected == 0;
-            let mut write = |text: &[u8], _key: Vec<u8>| -> Result<()> {
+            let mut write = |text: &[u8], _key: Vec<u8>| -> Result<(), OutputError> {
                 if let Some(out) = output.as_mut() {
                     write_game(out, text, first)?;
                 }
                 first = false;
                 Ok(())
             };
-            tally(
+            Ok(tally(
                 &mut summary,
                 &mut rejects,
                 &name.to_string(),
@@ -165,7 +165,7 @@ pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
                 info,
                 input,
                 &mut write,
-            )
+            )?)
         },
     )?;
     summary.seconds = driver.finish();

@@ -8,7 +8,7 @@ use crate::archive::pick::{
 use crate::args::{Inputs, NormaliseOptions, RejectsOption};
 use crate::commands::filter::SideOutputs;
 use crate::driver::{Driver, Globals};
-use crate::output::OutputPlan;
+use crate::output::{OutputError, OutputPlan};
 use anyhow::{bail, Result};
 pub use pgn960::archive::split::SplitBy;
 use pgn960::archive::split::{check_template, file_name, safe_value, Existing, Parts};
@@ -89,7 +89,7 @@ struct SplitReport<'a> {
 
 /// Runs `pgn960 split`; returns the summary.
 pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
-    check_template(&args.template)?;
+    check_template(&args.template).map_err(anyhow::Error::msg)?;
     if std::fs::metadata(&args.output).is_ok_and(|m| !m.is_dir()) {
         bail!("-o {}: not a directory", args.output.display());
     }
@@ -169,7 +169,7 @@ fn split_games(
         |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
         |name, picked, info, input| {
             let mut selected = summary.selected;
-            let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {
+            let mut write = |text: &[u8], key: Vec<u8>| -> Result<(), OutputError> {
                 let key = match by {
                     SplitBy::Games(n) => format!("{:06}", selected / n + 1).into_bytes(),
                     _ => key,
@@ -180,7 +180,7 @@ fn split_games(
                 })?;
                 parts.write(id, text)
             };
-            tally(
+            Ok(tally(
                 &mut summary,
                 rejects,
                 &name.to_string(),
@@ -188,7 +188,7 @@ fn split_games(
                 info,
                 input,
                 &mut write,
-            )
+            )?)
         },
     )?;
     summary.seconds = driver.finish();

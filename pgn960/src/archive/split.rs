@@ -9,10 +9,9 @@
 
 use super::pick::write_game;
 use crate::facts::speed_of;
-use crate::output::refuse_input;
+use crate::output::{bail, refuse_input, Context, OutputError, Result};
 use crate::select::{date_span, tag_text};
 use crate::validate::Verdict;
-use anyhow::{bail, Context, Result};
 use chess960_core::StartKind;
 use pgn_parse::Tag;
 use std::collections::{BTreeMap, HashMap};
@@ -171,16 +170,21 @@ pub fn file_name(template: &str, key: &str, value: &str) -> String {
     template.replace("{key}", key).replace("{value}", value)
 }
 
-/// Checks a template: `{value}` in it, no `/`, not a hidden file.
-pub fn check_template(template: &str) -> Result<()> {
+/// Checks a template: `{value}` in it, no `/`, not a hidden file; the error says what is
+/// wrong.
+pub fn check_template(template: &str) -> Result<(), String> {
     if !template.contains("{value}") {
-        bail!("--template {template:?} has no {{value}}: every file would have the same name");
+        return Err(format!(
+            "--template {template:?} has no {{value}}: every file would have the same name"
+        ));
     }
     if template.contains('/') || template.contains('\0') {
-        bail!("--template {template:?} must be a file name, without '/'");
+        return Err(format!(
+            "--template {template:?} must be a file name, without '/'"
+        ));
     }
     if template.starts_with('.') {
-        bail!("--template {template:?} must not start with '.'");
+        return Err(format!("--template {template:?} must not start with '.'"));
     }
     Ok(())
 }
@@ -472,9 +476,10 @@ fn sync_files(paths: &[PathBuf]) -> Result<()> {
             })
             .collect();
         for thread in threads {
-            thread
-                .join()
-                .map_err(|_| anyhow::anyhow!("a thread syncing the split files failed"))??;
+            thread.join().map_err(|_| OutputError::Failed {
+                message: "a thread syncing the split files failed".into(),
+                cause: None,
+            })??;
         }
         Ok(())
     })

@@ -61,7 +61,7 @@ pub enum Encoding {
 /// A chunk's rows and counts, made in a worker.
 pub struct ChunkExport {
     /// The rows (`Err` when encoding failed).
-    pub rows: anyhow::Result<Rows>,
+    pub rows: crate::output::Result<Rows>,
     /// Counts.
     pub counts: ExportCounts,
 }
@@ -105,7 +105,7 @@ impl Builder {
         }
     }
 
-    fn finish(self) -> anyhow::Result<Rows> {
+    fn finish(self) -> crate::output::Result<Rows> {
         match self {
             Builder::Csv(rows) => Ok(Rows::Text(rows.finish())),
             Builder::Jsonl(out) => Ok(Rows::Text(out)),

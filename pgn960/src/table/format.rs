@@ -2,8 +2,20 @@
 //! vocabulary, and the one rule that chooses a table's format ([`TableFormat::choose`]).
 
 use crate::compression;
-use anyhow::{bail, Result};
 use std::path::Path;
+
+/// A table format that cannot be chosen: its message says why (a `--format` the name
+/// contradicts, a format the command does not write, none known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FormatError {}
 
 /// The formats of the tables the commands write: one vocabulary for all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +86,7 @@ impl TableFormat {
         given: Option<TableFormat>,
         accepted: &[TableFormat],
         default: Option<TableFormat>,
-    ) -> Result<TableFormat> {
+    ) -> Result<TableFormat, FormatError> {
         let names = accepted
             .iter()
             .map(|f| f.name())
@@ -83,27 +95,27 @@ impl TableFormat {
         let by_name = TableFormat::of_path(path);
         if let (Some(named), Some(given)) = (by_name, given) {
             if named != given {
-                bail!(
+                return Err(FormatError(format!(
                     "{} names a {} file but --format is {}: name the file .{} or drop --format",
                     path.display(),
                     named.name(),
                     given.name(),
                     given.name()
-                );
+                )));
             }
         }
         let Some(format) = given.or(by_name).or(default) else {
-            bail!(
+            return Err(FormatError(format!(
                 "cannot tell the format of {} from its extension: give --format ({names})",
                 path.display()
-            );
+            )));
         };
         if !accepted.contains(&format) {
-            bail!(
+            return Err(FormatError(format!(
                 "{command} writes {names}, not {} ({})",
                 format.name(),
                 path.display()
-            );
+            )));
         }
         Ok(format)
     }
