@@ -1,21 +1,17 @@
 //! `pgn960 split`: divide the selected games into one file per key value (SP, month,
-//! event, ...) or per N games, in a directory, every file complete or absent. The
-//! directory's files are the library's [`pgn960::archive::split`].
+//! event, ...) or per N games, in a directory, every file complete or absent. The run is
+//! the library's [`pgn960::archive::split`]; here are its flags and its summary.
 
-use crate::archive::pick::{
-    pick_chunk, run_picks, tally, KeyFn, PickOptions, PickSummary, Rejects,
-};
+use crate::archive::pick::PickSummary;
 use crate::args::{Inputs, NormaliseOptions, RejectsOption};
-use crate::commands::filter::SideOutputs;
+use crate::commands::filter::pick_options;
 use crate::driver::{Driver, Globals};
-use crate::output::{OutputError, OutputPlan};
-use anyhow::{bail, Result};
+use crate::output::print_summary;
+use anyhow::Result;
+use pgn960::archive::filter::rejects_text;
 pub use pgn960::archive::split::SplitBy;
-use pgn960::archive::split::{check_template, file_name, safe_value, Existing, Parts};
+use pgn960::archive::split::{Existing, SplitOptions, SplitRun, SplitTargets};
 use pgn960::select::Selection;
-use pgn960::validate::Verdict;
-use pgn_parse::Tag;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Arguments of `pgn960 split`.
@@ -78,120 +74,41 @@ pub struct SplitArgs {
     pub read: crate::args::ReadOptions,
 }
 
-/// The report of a split: the counts and the files.
-#[derive(serde::Serialize)]
-struct SplitReport<'a> {
-    #[serde(flatten)]
-    summary: &'a PickSummary,
-    directory: String,
-    files: BTreeMap<&'a str, u64>,
-}
-
 /// Runs `pgn960 split`; returns the summary.
 pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
-    check_template(&args.template).map_err(anyhow::Error::msg)?;
-    if std::fs::metadata(&args.output).is_ok_and(|m| !m.is_dir()) {
-        bail!("-o {}: not a directory", args.output.display());
-    }
-    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
-    plan.add_directory("-o", &args.output);
-    let side = SideOutputs::plan(&mut plan, &args.rejects, args.report.as_ref());
-    plan.check()?;
+    let targets = SplitTargets {
+        dir: args.output.clone(),
+        rejects: args.rejects.rejects.clone(),
+        report: args.report.clone(),
+    };
     let existing = match (args.force, args.append) {
         (true, _) => Existing::Replace,
         (_, true) => Existing::Append,
         _ => Existing::Refuse,
     };
-    let mut parts = Parts::create(&args.output, args.max_open, existing, &args.inputs)?;
-    let mut rejects = side.create(&plan)?;
-    let summary = split_games(args, globals, &mut parts, &mut rejects)?;
-    parts.finish(&args.inputs)?;
-    let files: BTreeMap<&str, u64> = parts
-        .parts
-        .iter()
-        .map(|p| (p.name.as_str(), p.games))
-        .collect();
-    let report = SplitReport {
-        summary: &summary,
-        directory: args.output.display().to_string(),
-        files,
+    let options = SplitOptions {
+        by: args.by,
+        template: args.template.clone(),
+        max_open: args.max_open,
+        existing,
     };
-    side.finish(&mut plan, rejects, &report)?;
-    let (count, appended) = (report.files.len(), parts.appended.len());
-    let removed = parts.commit()?;
-    plan.commit()?;
-    let mut text = summary.text();
+    let run = SplitRun::new(&args.inputs, &targets, options, globals.quiet)?;
+    let driver = Driver::new(&args.inputs, globals)?;
+    let opts = pick_options(&args.selection, &args.normalise, globals);
+    let done = run.write(driver.into_library(), &opts)?;
+    let mut text = done.summary.text();
     text.push_str(&format!(
-        "files written: {count} in {}",
+        "files written: {} in {}",
+        done.files.len(),
         args.output.display()
     ));
     match existing {
-        Existing::Replace => text.push_str(&format!(" ({removed} earlier files removed)")),
-        Existing::Append => text.push_str(&format!(" ({appended} of them added to)")),
+        Existing::Replace => text.push_str(&format!(" ({} earlier files removed)", done.removed)),
+        Existing::Append => text.push_str(&format!(" ({} of them added to)", done.appended)),
         Existing::Refuse => {}
     }
     text.push('\n');
-    text.push_str(&side.rejects_text(&plan, summary.rejected));
-    plan.summary(&text);
-    Ok(summary)
-}
-
-/// Reads every game and writes each selected one to its part.
-fn split_games(
-    args: &SplitArgs,
-    globals: Globals,
-    parts: &mut Parts,
-    rejects: &mut Rejects,
-) -> Result<PickSummary> {
-    let by = args.by;
-    let key = move |tags: &[Tag<'_>], verdict: &Verdict| by.value(tags, verdict);
-    let opts = PickOptions {
-        selection: &args.selection,
-        normalise: args.normalise.style(),
-        variant_tag: args.normalise.variant_tag,
-        write: true,
-        missing_variant: globals.variant,
-        max_game_bytes: globals.max_game_bytes,
-        assume_sp: globals.assume_sp,
-        key: match by {
-            SplitBy::Games(_) => None,
-            _ => Some(&key as &KeyFn),
-        },
-    };
-    let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut summary = PickSummary {
-        inputs: driver.names().iter().map(|n| n.to_string()).collect(),
-        ..PickSummary::default()
-    };
-    let template = &args.template;
-    run_picks(
-        &mut driver,
-        |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
-        |name, picked, info, input| {
-            let mut selected = summary.selected;
-            let mut write = |text: &[u8], key: Vec<u8>| -> Result<(), OutputError> {
-                let key = match by {
-                    SplitBy::Games(n) => format!("{:06}", selected / n + 1).into_bytes(),
-                    _ => key,
-                };
-                selected += 1;
-                let id = parts.part(&key, |hash| {
-                    file_name(template, by.name(), &safe_value(&key, hash))
-                })?;
-                parts.write(id, text)
-            };
-            Ok(tally(
-                &mut summary,
-                rejects,
-                &name.to_string(),
-                picked,
-                info,
-                input,
-                &mut write,
-            )?)
-        },
-    )?;
-    summary.seconds = driver.finish();
-    summary.check()?;
-    Ok(summary)
+    text.push_str(&rejects_text(done.rejects.as_ref(), done.summary.rejected));
+    print_summary(&text, globals.quiet);
+    Ok(done.summary)
 }

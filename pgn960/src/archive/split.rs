@@ -6,10 +6,17 @@
 //! recently used is closed and reopened for appending when its next game comes); when the
 //! run is complete every file is renamed to its name, and on an error or Ctrl-C the
 //! staging directory is removed. Memory holds one entry per file, not per game.
+//!
+//! [`SplitRun`] is the run: its outputs planned and created, every game picked
+//! ([`super::pick`]) and written to the file of its key, then everything put in place.
 
-use super::pick::write_game;
+use super::filter::{written_files, SideOutputs};
+use super::pick::{
+    pick_chunk, run_picks, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
+};
+use crate::driver::Driver;
 use crate::facts::speed_of;
-use crate::output::{bail, refuse_input, Context, OutputError, Result};
+use crate::output::{bail, refuse_input, Context, OutputError, OutputId, OutputPlan, Result};
 use crate::select::{date_span, tag_text};
 use crate::validate::Verdict;
 use chess960_core::StartKind;
@@ -166,7 +173,7 @@ pub fn safe_value(raw: &[u8], hash: bool) -> String {
 }
 
 /// The file name for a key value by `template`.
-pub fn file_name(template: &str, key: &str, value: &str) -> String {
+fn file_name(template: &str, key: &str, value: &str) -> String {
     template.replace("{key}", key).replace("{value}", value)
 }
 
@@ -190,11 +197,11 @@ pub fn check_template(template: &str) -> Result<(), String> {
 }
 
 /// One output file of the split.
-pub struct SplitPart {
+struct SplitPart {
     /// Its final name in DIR.
-    pub name: String,
+    name: String,
     /// Games written.
-    pub games: u64,
+    games: u64,
     /// Its writer, while open, and when it was last used.
     open: Option<(BufWriter<File>, u64)>,
 }
@@ -211,12 +218,12 @@ pub enum Existing {
 }
 
 /// The staging directory and its files, at most `max_open` of them open at once.
-pub struct Parts {
+struct Parts {
     dir: PathBuf,
     staging: PathBuf,
     max_open: usize,
     /// The files, in the order of their first game.
-    pub parts: Vec<SplitPart>,
+    parts: Vec<SplitPart>,
     by_key: HashMap<Vec<u8>, usize>,
     names: HashMap<String, usize>,
     /// Open parts by last use.
@@ -227,7 +234,7 @@ pub struct Parts {
     /// The files the directory held before the run.
     earlier: Vec<PathBuf>,
     /// Parts added to an earlier file of their name (`--append`), staged whole.
-    pub appended: Vec<usize>,
+    appended: Vec<usize>,
     _lock: crate::output::OutputLock,
 }
 
@@ -249,7 +256,7 @@ fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
 impl Parts {
     /// Creates (and locks) the directory `dir` and a staging directory in it, after
     /// checking what `dir` holds already against `existing`.
-    pub fn create(
+    fn create(
         dir: &Path,
         max_open: usize,
         existing: Existing,
@@ -345,7 +352,7 @@ impl Parts {
 
     /// The part of a key, created the first time; `name` gives its file name (with a hash
     /// of the value when asked: the name without is taken by another value).
-    pub fn part(&mut self, key: &[u8], name: impl Fn(bool) -> String) -> Result<usize> {
+    fn part(&mut self, key: &[u8], name: impl Fn(bool) -> String) -> Result<usize> {
         if let Some(&id) = self.by_key.get(key) {
             return Ok(id);
         }
@@ -370,7 +377,7 @@ impl Parts {
 
     /// Writes one game to part `id`, opening it (and closing the least recently used) as
     /// needed.
-    pub fn write(&mut self, id: usize, text: &[u8]) -> Result<()> {
+    fn write(&mut self, id: usize, text: &[u8]) -> Result<()> {
         self.tick += 1;
         let tick = self.tick;
         let path = self.temp_path(id);
@@ -416,7 +423,7 @@ impl Parts {
     }
 
     /// Closes and syncs every file and checks that each can take its name.
-    pub fn finish(&mut self, inputs: &[PathBuf]) -> Result<()> {
+    fn finish(&mut self, inputs: &[PathBuf]) -> Result<()> {
         for id in 0..self.parts.len() {
             self.close(id)?;
         }
@@ -440,7 +447,7 @@ impl Parts {
 
     /// Renames every file to its name and removes the staging directory (and with
     /// `--force` the earlier files not replaced); returns how many earlier files went.
-    pub fn commit(mut self) -> Result<usize> {
+    fn commit(mut self) -> Result<usize> {
         for (id, part) in self.parts.iter().enumerate() {
             let target = self.dir.join(&part.name);
             std::fs::rename(self.temp_path(id), &target).with_context(|| {
@@ -515,6 +522,214 @@ fn remove_stale_staging(dir: &Path) {
                 entry.path().display()
             );
         }
+    }
+}
+
+/// Where a split run writes: the directory of files (`-o DIR`), and beside it the rejected
+/// games and the report.
+#[derive(Debug, Clone, Default)]
+pub struct SplitTargets {
+    /// The directory the files go to (created if absent).
+    pub dir: PathBuf,
+    /// The rejected games as read, their reasons beside them (`NAME.tsv`); none: only
+    /// counted.
+    pub rejects: Option<PathBuf>,
+    /// The counts and the files written, as JSON.
+    pub report: Option<PathBuf>,
+}
+
+/// How a split run divides the games.
+#[derive(Debug, Clone)]
+pub struct SplitOptions {
+    /// What the games are split by.
+    pub by: SplitBy,
+    /// File names: `{key}` is the key's name, `{value}` the value made safe.
+    pub template: String,
+    /// At most this many files open at once.
+    pub max_open: usize,
+    /// What to do with the files the directory holds already.
+    pub existing: Existing,
+}
+
+impl SplitOptions {
+    /// The command's defaults for `by`: files named `{key}-{value}.pgn`, 64 open at most,
+    /// a directory holding files refused.
+    pub fn new(by: SplitBy) -> SplitOptions {
+        SplitOptions {
+            by,
+            template: "{key}-{value}.pgn".into(),
+            max_open: 64,
+            existing: Existing::Refuse,
+        }
+    }
+}
+
+/// A finished split run: its counts and what it wrote.
+#[derive(Debug, Clone)]
+pub struct SplitDone {
+    /// The counts (games read = selected + not selected + rejected; every selected game is
+    /// in exactly one file).
+    pub summary: PickSummary,
+    /// The files of the directory written, by name, with their games.
+    pub files: BTreeMap<String, u64>,
+    /// Earlier files removed (`Existing::Replace`).
+    pub removed: usize,
+    /// Earlier files added to (`Existing::Append`).
+    pub appended: usize,
+    /// The rejected games and their reasons, when written.
+    pub rejects: Option<(PathBuf, PathBuf)>,
+    /// Every output, as `(what, path)`: the directory (`-o`), `--rejects`, ...
+    pub outputs: Vec<(&'static str, PathBuf)>,
+}
+
+/// The report of a split: the counts and the files.
+#[derive(serde::Serialize)]
+struct SplitReport<'a> {
+    #[serde(flatten)]
+    summary: &'a PickSummary,
+    directory: String,
+    files: BTreeMap<&'a str, u64>,
+}
+
+/// A split run's outputs, planned, checked and created (not yet written).
+pub struct SplitRun {
+    plan: OutputPlan,
+    side: SideOutputs,
+    parts: Parts,
+    rejects: Rejects,
+    options: SplitOptions,
+    dir: PathBuf,
+    inputs: Vec<PathBuf>,
+}
+
+impl SplitRun {
+    /// Checks the template, plans the outputs of a split run over `inputs` (no other output
+    /// inside the directory, none an input), then creates and locks the directory and its
+    /// staging directory and the side outputs.
+    pub fn new(
+        inputs: &[PathBuf],
+        targets: &SplitTargets,
+        options: SplitOptions,
+        quiet: bool,
+    ) -> Result<SplitRun> {
+        if let Err(message) = check_template(&options.template) {
+            bail!("{message}");
+        }
+        let dir = &targets.dir;
+        if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            bail!("-o {}: not a directory", dir.display());
+        }
+        let mut plan = OutputPlan::new(inputs, quiet);
+        plan.add_directory("-o", dir);
+        let side = SideOutputs::plan(
+            &mut plan,
+            targets.rejects.as_deref(),
+            targets.report.as_deref(),
+        );
+        plan.check()?;
+        let parts = Parts::create(dir, options.max_open, options.existing, inputs)?;
+        let rejects = side.create(&plan)?;
+        Ok(SplitRun {
+            plan,
+            side,
+            parts,
+            rejects,
+            options,
+            dir: dir.clone(),
+            inputs: inputs.to_vec(),
+        })
+    }
+
+    /// Splits every input of `driver` with the selection of `opts` (the games' texts are
+    /// kept; the key is the run's) and puts every file in place; on any error none is left
+    /// behind.
+    pub fn write<E: From<crate::Error> + From<OutputError>>(
+        mut self,
+        mut driver: Driver<E>,
+        opts: &PickOptions<'_>,
+    ) -> Result<SplitDone, E> {
+        let by = self.options.by;
+        let key = move |tags: &[Tag<'_>], verdict: &Verdict| by.value(tags, verdict);
+        let opts = PickOptions {
+            write: true,
+            key: match by {
+                SplitBy::Games(_) => None,
+                _ => Some(&key as &KeyFn),
+            },
+            ..*opts
+        };
+        let mut summary = PickSummary {
+            inputs: driver.names().iter().map(|n| n.to_string()).collect(),
+            ..PickSummary::default()
+        };
+        let (parts, rejects) = (&mut self.parts, &mut self.rejects);
+        let template = &self.options.template;
+        run_picks(
+            &mut driver,
+            |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
+            |name, picked, info, input| {
+                let mut selected = summary.selected;
+                let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {
+                    let key = match by {
+                        SplitBy::Games(n) => format!("{:06}", selected / n + 1).into_bytes(),
+                        _ => key,
+                    };
+                    selected += 1;
+                    let id = parts.part(&key, |hash| {
+                        file_name(template, by.name(), &safe_value(&key, hash))
+                    })?;
+                    parts.write(id, text)
+                };
+                let file = name.to_string();
+                Ok(tally(
+                    &mut summary,
+                    rejects,
+                    &file,
+                    picked,
+                    info,
+                    input,
+                    &mut write,
+                )?)
+            },
+        )?;
+        summary.seconds = driver.finish();
+        Ok(self.commit(summary)?)
+    }
+
+    /// Checks the counts, finishes every file and output, then puts them all in place.
+    fn commit(mut self, summary: PickSummary) -> Result<SplitDone> {
+        summary.check()?;
+        self.parts.finish(&self.inputs)?;
+        let files: BTreeMap<&str, u64> = (self.parts.parts.iter())
+            .map(|p| (p.name.as_str(), p.games))
+            .collect();
+        let report = SplitReport {
+            summary: &summary,
+            directory: self.dir.display().to_string(),
+            files,
+        };
+        let rejects = std::mem::take(&mut self.rejects);
+        self.side.finish(&mut self.plan, rejects, &report)?;
+        let files: BTreeMap<String, u64> = (report.files.iter())
+            .map(|(name, games)| (name.to_string(), *games))
+            .collect();
+        let appended = self.parts.appended.len();
+        let removed = self.parts.commit()?;
+        self.plan.commit()?;
+        let mut ids: Vec<OutputId> = (self.side.rejects.into_iter())
+            .flat_map(|(g, t)| [g, t])
+            .collect();
+        ids.extend(self.side.report);
+        let mut outputs = vec![("-o", self.dir.clone())];
+        outputs.extend(written_files(&self.plan, &ids));
+        Ok(SplitDone {
+            rejects: self.side.rejects_paths(&self.plan),
+            summary,
+            files,
+            removed,
+            appended,
+            outputs,
+        })
     }
 }
 
