@@ -42,6 +42,14 @@ impl TableFormat {
         }
     }
 
+    /// The format named `name` (`csv`, `json`, `jsonl`, `parquet`, as `--format` takes it).
+    pub fn from_name(name: &str) -> Option<TableFormat> {
+        use TableFormat::*;
+        [Csv, Json, Jsonl, Parquet]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
     /// The library's text format of a stats or tree table: json, else csv (the only text
     /// formats those tables have).
     pub fn text(self) -> crate::stats::TextFormat {
@@ -135,6 +143,10 @@ mod tests {
         assert_eq!(TableFormat::of_path(Path::new("json")), None);
         assert_eq!(TableFormat::of_path(Path::new("t.txt")), None);
         assert_eq!(TableFormat::of_path(Path::new("-")), None);
+        for format in [Csv, Json, Jsonl, Parquet] {
+            assert_eq!(TableFormat::from_name(format.name()), Some(format));
+        }
+        assert_eq!(TableFormat::from_name("tsv"), None);
     }
 
     #[test]
