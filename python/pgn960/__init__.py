@@ -467,11 +467,13 @@ def filter(
     assume_sp: int | None = None,
 ) -> Summary:
     """Writes the games of ``src`` the selection keeps to ``out``, byte for byte as read
-    (or normalised as :func:`clean` writes them: ``normalise=True``, with ``fen_style``
-    and ``variant_tag``), as ``pgn960 filter SRC -o OUT`` with the same options writes
+    (or, with ``normalise``, as :func:`clean` writes them, in ``fen_style`` with
+    ``variant_tag``), as ``pgn960 filter SRC -o OUT`` with the same options writes
     them; ``out=None`` only counts them (``--count``). ``rejects`` takes the invalid
     games as read, their reasons beside it (``NAME.tsv``); ``report`` the counts as JSON.
+
     {selection}
+
     Reading as :func:`check`. Outputs are atomic as :func:`clean`'s. Returns a
     :class:`Summary`: ``games == written + not_selected + invalid``, ``not_selected_by``
     the games each filter dropped first, ``reasons``, ``outputs``.
@@ -551,7 +553,9 @@ def split(
     are in place) or ``append`` (games are added to the files of the same name).
     ``rejects``, ``report``, ``normalise``, ``fen_style``, ``variant_tag`` as
     :func:`filter`.
+
     {selection}
+
     Every file is written in a staging directory and renamed into place when the run is
     complete: on an error or Ctrl-C none is. Returns a :class:`Summary`: ``games ==
     written + not_selected + invalid``, ``files`` (each file's name with its games),
@@ -584,7 +588,7 @@ def split(
 # One text for the selection of both (no docstrings under ``python -OO``).
 for _verb in (filter, split):
     if _verb.__doc__:
-        _verb.__doc__ = _verb.__doc__.replace("{selection}", _SELECTION_DOC.strip("\n"))
+        _verb.__doc__ = _verb.__doc__.replace("{selection}", _SELECTION_DOC.strip())
 
 
 def schema(

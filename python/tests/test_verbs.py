@@ -351,3 +351,15 @@ def test_a_refused_plan_or_a_missing_input_leaves_no_file(tmp_path):
     with pytest.raises(pgn960.IoError):
         pgn960.export(copy, tmp_path / "no-such-dir" / "t.csv")
     assert files_of(tmp_path) == before
+
+
+def test_help_names_every_keyword_of_the_selection():
+    import inspect
+
+    reading = {"threads", "variant", "max_game_bytes", "assume_sp"}
+    for verb in (pgn960.filter, pgn960.split):
+        doc = verb.__doc__
+        assert "{selection}" not in doc
+        names = set(inspect.signature(verb).parameters) - reading - {"src", "out", "out_dir"}
+        missing = [n for n in sorted(names) if f"``{n}``" not in doc]
+        assert missing == [], (verb.__name__, missing)
