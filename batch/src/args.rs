@@ -4,12 +4,11 @@
 //! The help texts that name compressed files are made from
 //! [`pgn960::compression::COMPRESSIONS`], so they list what is read and written.
 
-use anyhow::{bail, Result};
 use chess960_core::CastlingStyle;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use pgn960::compression;
 use pgn960::validate::variant::VariantSpelling;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The input files of a command that reads games.
 #[derive(Debug, Clone, clap::Args)]
@@ -169,108 +168,8 @@ pub struct TableOutput {
     pub format: Option<TableFormat>,
 }
 
-/// The formats of the tables the commands write: one vocabulary for all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TableFormat {
-    /// Comma-separated values with a header row.
-    Csv,
-    /// JSON (an array of rows, or a tree).
-    Json,
-    /// One JSON object per line.
-    Jsonl,
-    /// Apache Parquet.
-    Parquet,
-}
-
-impl TableFormat {
-    /// The format's name, as `--format` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            TableFormat::Csv => "csv",
-            TableFormat::Json => "json",
-            TableFormat::Jsonl => "jsonl",
-            TableFormat::Parquet => "parquet",
-        }
-    }
-
-    /// The library's text format of a stats or tree table: json, else csv (the only text
-    /// formats those tables have).
-    pub fn text(self) -> pgn960::stats::TextFormat {
-        match self {
-            TableFormat::Json => pgn960::stats::TextFormat::Json,
-            TableFormat::Csv | TableFormat::Jsonl | TableFormat::Parquet => {
-                pgn960::stats::TextFormat::Csv
-            }
-        }
-    }
-
-    /// The format a file name's extension names, after a compression suffix
-    /// (`t.csv.zst`: csv); `None` for standard output or another extension.
-    pub fn of_path(path: &Path) -> Option<TableFormat> {
-        use std::os::unix::ffi::OsStrExt;
-        let name = path.file_name()?.as_bytes().to_ascii_lowercase();
-        let mut stem = &name[..];
-        let compression = compression::compression_of_name(path);
-        if let Some(c) = compression::format_of(compression) {
-            stem = &stem[..stem.len().saturating_sub(c.extension.len() + 1)];
-        }
-        let extension = stem
-            .rsplit(|&b| b == b'.')
-            .next()
-            .filter(|_| stem.contains(&b'.'))?;
-        match extension {
-            b"csv" => Some(TableFormat::Csv),
-            b"json" => Some(TableFormat::Json),
-            b"jsonl" | b"ndjson" => Some(TableFormat::Jsonl),
-            b"parquet" => Some(TableFormat::Parquet),
-            _ => None,
-        }
-    }
-
-    /// The one rule for a table's format: `--format` if given, else the extension of
-    /// `path` (after a compression suffix), else `default`. An extension that names another
-    /// format than `--format` is an error naming both; so is a format `command` does not
-    /// write (`accepted`), or none known.
-    pub fn choose(
-        command: &str,
-        path: &Path,
-        given: Option<TableFormat>,
-        accepted: &[TableFormat],
-        default: Option<TableFormat>,
-    ) -> Result<TableFormat> {
-        let names = accepted
-            .iter()
-            .map(|f| f.name())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let by_name = TableFormat::of_path(path);
-        if let (Some(named), Some(given)) = (by_name, given) {
-            if named != given {
-                bail!(
-                    "{} names a {} file but --format is {}: name the file .{} or drop --format",
-                    path.display(),
-                    named.name(),
-                    given.name(),
-                    given.name()
-                );
-            }
-        }
-        let Some(format) = given.or(by_name).or(default) else {
-            bail!(
-                "cannot tell the format of {} from its extension: give --format ({names})",
-                path.display()
-            );
-        };
-        if !accepted.contains(&format) {
-            bail!(
-                "{command} writes {names}, not {} ({})",
-                format.name(),
-                path.display()
-            );
-        }
-        Ok(format)
-    }
-}
+/// The formats of the tables the commands write (the library's: `export` writes through it).
+pub use pgn960::table::format::TableFormat;
 
 /// The parser of a castling style option (`xfen`, `shredder`).
 pub fn castling_style() -> impl TypedValueParser<Value = CastlingStyle> {
@@ -303,32 +202,6 @@ pub use pgn960::select::sp_out_of_range;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use TableFormat::*;
-
-    #[test]
-    fn the_format_comes_from_the_extension_after_the_compression() {
-        assert_eq!(TableFormat::of_path(Path::new("t.csv")), Some(Csv));
-        assert_eq!(TableFormat::of_path(Path::new("d/t.JSON.zst")), Some(Json));
-        assert_eq!(TableFormat::of_path(Path::new("t.jsonl.xz")), Some(Jsonl));
-        assert_eq!(TableFormat::of_path(Path::new("t.parquet")), Some(Parquet));
-        assert_eq!(TableFormat::of_path(Path::new("json")), None);
-        assert_eq!(TableFormat::of_path(Path::new("t.txt")), None);
-        assert_eq!(TableFormat::of_path(Path::new("-")), None);
-    }
-
-    #[test]
-    fn a_mismatch_or_a_format_not_written_is_an_error() {
-        let both = [Csv, Json];
-        let choose = |p: &str, f| TableFormat::choose("stats", Path::new(p), f, &both, Some(Csv));
-        assert_eq!(choose("x.json", None).unwrap(), Json);
-        assert_eq!(choose("x.txt", None).unwrap(), Csv);
-        assert_eq!(choose("-", Some(Json)).unwrap(), Json);
-        assert_eq!(choose("x.csv.gz", Some(Csv)).unwrap(), Csv);
-        let e = choose("x.json", Some(Csv)).unwrap_err().to_string();
-        assert!(e.contains("json") && e.contains("csv"), "{e}");
-        assert!(choose("x.parquet", None).is_err());
-        assert!(TableFormat::choose("export", Path::new("-"), None, &both, None).is_err());
-    }
 
     #[test]
     fn the_default_game_limit_in_the_help_is_the_library_s() {

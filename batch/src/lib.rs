@@ -9,11 +9,11 @@ pub mod args;
 pub mod cli;
 pub mod commands;
 pub mod driver;
-pub mod export;
 pub mod handlers;
 pub mod progress;
 pub mod report;
 pub mod stats;
 
-/// Outputs and signals live in the library (the Python package writes through them too).
-pub use pgn960::{output, signals};
+/// Outputs, signals and the tables of `export` live in the library (the Python package
+/// writes through them too).
+pub use pgn960::{export, output, signals};

@@ -48,6 +48,7 @@ pub mod book;
 pub mod compression;
 pub mod driver;
 mod error;
+pub mod export;
 pub mod facts;
 pub mod fold;
 pub mod input;

@@ -86,7 +86,7 @@ impl From<crate::Error> for OutputError {
 pub type Result<T, E = OutputError> = std::result::Result<T, E>;
 
 /// Names what failed when an I/O call fails.
-trait Context<T> {
+pub(crate) trait Context<T> {
     /// The error, as the cause of `message`.
     fn context(self, message: &str) -> Result<T>;
     /// The error, as the cause of the message `message` makes.
@@ -108,9 +108,10 @@ impl<T> Context<T> for io::Result<T> {
 /// Returns an [`OutputError`] with a message and no cause.
 macro_rules! bail {
     ($($message:tt)*) => {
-        return Err(OutputError::Failed { message: format!($($message)*), cause: None })
+        return Err($crate::output::OutputError::Failed { message: format!($($message)*), cause: None })
     };
 }
+pub(crate) use bail;
 
 /// Where output goes.
 pub enum Sink {

@@ -14,7 +14,8 @@ Reading: :func:`read` (``Game`` objects), :func:`to_arrow` (a ``pyarrow.Table`` 
 columns and types of ``pgn960 export``), :func:`scan` (the same as a bounded-memory
 ``pyarrow.RecordBatchReader``), :func:`read_range` and :func:`partitions` (byte ranges for
 distributed engines). The commands that write, as functions writing the same files:
-:func:`check` (counts by reason), :func:`clean`. Analyses (``pyarrow.Table``s with
+:func:`check` (counts by reason), :func:`clean`, :func:`export`, :func:`filter`,
+:func:`split`. Analyses (``pyarrow.Table``s with
 the columns of the command's CSV): :func:`stats`, :func:`merge_stats`, :func:`tree`,
 :func:`pentanomials`. Positions: :func:`sp_of`,
 :func:`start_fen`, :func:`to_xfen`, :func:`to_shredder`. Errors: :class:`Error` and its
@@ -30,7 +31,7 @@ import pyarrow as pa
 
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
-from ._analysis import merge_stats, pentanomials, stats, table_from_csv, tree
+from ._analysis import filter_args, merge_stats, pentanomials, stats, table_from_csv, tree
 
 __all__ = [
     "Error",
@@ -42,6 +43,8 @@ __all__ = [
     "Summary",
     "check",
     "clean",
+    "export",
+    "filter",
     "merge_stats",
     "pentanomials",
     "partitions",
@@ -50,6 +53,7 @@ __all__ = [
     "scan",
     "schema",
     "sp_of",
+    "split",
     "start_fen",
     "stats",
     "table_from_csv",
@@ -265,6 +269,7 @@ def clean(
     variant: str = "detect",
     max_game_bytes: int | None = None,
     assume_sp: int | None = None,
+    variant_tag: str = "chess960",
 ) -> Summary:
     """Writes every valid game of ``src`` normalised to ``out`` and quarantines the rest,
     as ``pgn960 clean SRC -o OUT`` with the same options writes the same files, byte for
@@ -274,6 +279,8 @@ def clean(
     when a game was rejected); ``report`` the counts as JSON (``--report``).
 
     Options as the command's flags: ``fen_style`` (``"xfen"`` or ``"shredder"``),
+    ``variant_tag`` (the ``Variant`` tag of written Chess960 games: ``"chess960"`` as
+    lichess, ``"fischerandom"`` as cutechess and TCEC, ``"chess 960"`` as pychess),
     ``strip_comments``, ``keep_annotations`` (with ``strip_comments``: the ``[%...]``
     commands kept, such as ``"clk,eval"``; ``"all"``), ``strip_variations``,
     ``drop_bad_variations``, ``dedupe`` (same start and moves: the first kept),
@@ -300,7 +307,288 @@ def clean(
         variant,
         max_game_bytes,
         assume_sp,
+        variant_tag,
     )
+
+
+def _path(path: PathLike | None) -> str | None:
+    """A path as a string (None stays None)."""
+    return None if path is None else os.fspath(path)
+
+
+def export(
+    src: Source,
+    out: PathLike,
+    *,
+    format: str | None = None,
+    per: str = "game",
+    columns: str | Sequence[str] | None = None,
+    tags: str | Sequence[str] | None = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    uci_castling: str = "king-takes-rook",
+    row_group_mb: int = 8,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: int | None = None,
+) -> Summary:
+    """Writes every game of ``src`` as a row of the table ``out``, as ``pgn960 export SRC
+    -o OUT`` with the same options writes it, byte for byte: Parquet, CSV or JSON Lines
+    by the name's extension (after a compression suffix: ``games.csv.zst``), or
+    ``format`` (``"parquet"``, ``"csv"``, ``"jsonl"``; it must agree with the name).
+
+    The table is the one of :func:`to_arrow` with the same options: ``per`` (``"game"``,
+    or ``"ply"``: one row per ply of every valid game), ``columns`` (only these, in this
+    order), ``tags`` (more tags as columns), ``include_invalid`` (invalid games and other
+    variants too, ``valid`` false), ``movetext`` (the movetext as written);
+    ``uci_castling`` (``"king-takes-rook"``, UCI_Chess960, or ``"king-two-squares"``:
+    e1g1/e1c1 where the king castles from e1/e8 with the rook on h/a); ``row_group_mb``
+    (MB of PGN per Parquet row group); reading as :func:`check`.
+
+    The table is written under a temporary name and renamed into place when complete: on
+    an error or Ctrl-C there is none. Returns a :class:`Summary` (``games == written +
+    sum(skipped.values())``; ``rows``; ``reasons`` the invalid games by reason, exported
+    or not; ``outputs``).
+    """
+    return _native.export(
+        _paths(src),
+        os.fspath(out),
+        format,
+        per,
+        _names(columns),
+        _names(tags),
+        include_invalid,
+        movetext,
+        uci_castling,
+        row_group_mb,
+        threads,
+        variant,
+        max_game_bytes,
+    )
+
+
+def _sp_list(value) -> str | None:
+    """A list of SPs as ``--sp`` takes it: ``"518,0-10"``, a number, or numbers."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    return ",".join(str(v) for v in value)
+
+
+def _selection(kw: dict) -> tuple[dict, dict]:
+    """The filters of the analyses and the rest of the selection, for the native
+    functions, from the keywords of :func:`filter` or :func:`split`."""
+    filters = filter_args(
+        kw["min_elo"], kw["max_elo_diff"], kw["min_plies"], kw["time_control"],
+        kw["since"], kw["until"],
+    )
+    tag = kw["tag"]
+    selection = {
+        "max_elo": kw["max_elo"],
+        "max_plies": kw["max_plies"],
+        "sp": _sp_list(kw["sp"]),
+        "black_sp": _sp_list(kw["black_sp"]),
+        "dfrc": kw["dfrc"],
+        "no_dfrc": kw["no_dfrc"],
+        "game_variant": _names(kw["game_variant"]),
+        "player": kw["player"],
+        "white": kw["white"],
+        "black": kw["black"],
+        "ignore_case": kw["ignore_case"],
+        "event": kw["event"],
+        "site": kw["site"],
+        "result": _names(kw["result"]),
+        "termination": kw["termination"],
+        "outcome": _names(kw["outcome"]),
+        # A tag's value may hold commas: a string is one condition.
+        "tag": [tag] if isinstance(tag, str) else (None if tag is None else list(tag)),
+        "reaches": kw["reaches"],
+        "invert": kw["invert"],
+    }
+    return filters, selection
+
+
+_SELECTION_DOC = """
+    The selection, as the command's flags (a game must pass every filter given):
+    ``min_elo``, ``max_elo`` (both players), ``max_elo_diff``; ``min_plies``,
+    ``max_plies``; ``time_control`` (speeds, ``"blitz,rapid"``); ``since``, ``until``
+    (``"YYYY.MM.DD"``); ``sp``, ``black_sp`` (``"518,0-10"``, a number or a list);
+    ``dfrc`` / ``no_dfrc`` (only / no Double Chess960); ``game_variant`` (``"chess960"``,
+    ``"classical"``, ``"other"``); ``player``, ``white``, ``black`` (exact names);
+    ``event``, ``site`` (substrings); ``ignore_case``; ``result`` (``"1-0"``, ``"0-1"``,
+    ``"1/2-1/2"``, ``"*"``); ``termination`` (the tag); ``outcome`` (the final position
+    as replayed: ``"checkmate"``, ``"stalemate"``, ``"insufficient-material"``,
+    ``"seventy-five-moves"``, ``"fivefold-repetition"``, ``"fifty-moves"``,
+    ``"threefold-repetition"``, ``"none"``); ``tag`` (``"NAME=VALUE"`` exact or
+    ``"NAME~TEXT"`` substring, or a list of them: all must hold); ``reaches`` (a FEN the
+    main line passes through); ``invert`` (the valid games the other filters drop).
+    Invalid games are never selected.
+"""
+
+
+def filter(
+    src: Source,
+    out: PathLike | None,
+    *,
+    rejects: PathLike | None = None,
+    report: PathLike | None = None,
+    normalise: bool = False,
+    fen_style: str | None = None,
+    variant_tag: str | None = None,
+    min_elo: int | None = None,
+    max_elo: int | None = None,
+    max_elo_diff: int | None = None,
+    min_plies: int | None = None,
+    max_plies: int | None = None,
+    time_control: str | Sequence[str] | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    sp: str | int | Sequence[int] | None = None,
+    black_sp: str | int | Sequence[int] | None = None,
+    dfrc: bool = False,
+    no_dfrc: bool = False,
+    game_variant: str | Sequence[str] | None = None,
+    player: str | None = None,
+    white: str | None = None,
+    black: str | None = None,
+    event: str | None = None,
+    site: str | None = None,
+    ignore_case: bool = False,
+    result: str | Sequence[str] | None = None,
+    termination: str | None = None,
+    outcome: str | Sequence[str] | None = None,
+    tag: str | Sequence[str] | None = None,
+    reaches: str | None = None,
+    invert: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
+) -> Summary:
+    """Writes the games of ``src`` the selection keeps to ``out``, byte for byte as read
+    (or, with ``normalise``, as :func:`clean` writes them, in ``fen_style`` with
+    ``variant_tag``), as ``pgn960 filter SRC -o OUT`` with the same options writes
+    them; ``out=None`` only counts them (``--count``). ``rejects`` takes the invalid
+    games as read, their reasons beside it (``NAME.tsv``); ``report`` the counts as JSON.
+
+    {selection}
+
+    Reading as :func:`check`. Outputs are atomic as :func:`clean`'s. Returns a
+    :class:`Summary`: ``games == written + not_selected + invalid``, ``not_selected_by``
+    the games each filter dropped first, ``reasons``, ``outputs``.
+    """
+    kw = locals()
+    filters, selection = _selection(kw)
+    return _native.filter(
+        _paths(src),
+        _path(out),
+        _path(rejects),
+        _path(report),
+        normalise,
+        fen_style,
+        variant_tag,
+        filters,
+        selection,
+        threads,
+        variant,
+        max_game_bytes,
+        assume_sp,
+    )
+
+
+def split(
+    src: Source,
+    out_dir: PathLike,
+    *,
+    by: str,
+    template: str = "{key}-{value}.pgn",
+    max_open: int = 64,
+    force: bool = False,
+    append: bool = False,
+    rejects: PathLike | None = None,
+    report: PathLike | None = None,
+    normalise: bool = False,
+    fen_style: str | None = None,
+    variant_tag: str | None = None,
+    min_elo: int | None = None,
+    max_elo: int | None = None,
+    max_elo_diff: int | None = None,
+    min_plies: int | None = None,
+    max_plies: int | None = None,
+    time_control: str | Sequence[str] | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    sp: str | int | Sequence[int] | None = None,
+    black_sp: str | int | Sequence[int] | None = None,
+    dfrc: bool = False,
+    no_dfrc: bool = False,
+    game_variant: str | Sequence[str] | None = None,
+    player: str | None = None,
+    white: str | None = None,
+    black: str | None = None,
+    event: str | None = None,
+    site: str | None = None,
+    ignore_case: bool = False,
+    result: str | Sequence[str] | None = None,
+    termination: str | None = None,
+    outcome: str | Sequence[str] | None = None,
+    tag: str | Sequence[str] | None = None,
+    reaches: str | None = None,
+    invert: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
+) -> Summary:
+    """Writes the games of ``src`` the selection keeps into the directory ``out_dir``, one
+    file per value of ``by``, as ``pgn960 split SRC --by BY -o DIR`` with the same
+    options writes them, byte for byte.
+
+    ``by``: ``"sp"``, ``"sp-pair"``, ``"month"``, ``"year"``, ``"event"``,
+    ``"time-control"``, ``"white"``, ``"result"``, or ``"games:N"`` (files of N games).
+    ``template`` names the files (``{key}`` the key's name, ``{value}`` the value made
+    safe: ``sp-0518.pgn``); at most ``max_open`` files are open at once. A directory that
+    holds files already is refused unless ``force`` (they are removed once the new files
+    are in place) or ``append`` (games are added to the files of the same name).
+    ``rejects``, ``report``, ``normalise``, ``fen_style``, ``variant_tag`` as
+    :func:`filter`.
+
+    {selection}
+
+    Every file is written in a staging directory and renamed into place when the run is
+    complete: on an error or Ctrl-C none is. Returns a :class:`Summary`: ``games ==
+    written + not_selected + invalid``, ``files`` (each file's name with its games),
+    ``outputs``.
+    """
+    kw = locals()
+    filters, selection = _selection(kw)
+    return _native.split(
+        _paths(src),
+        os.fspath(out_dir),
+        by,
+        template,
+        max_open,
+        force,
+        append,
+        _path(rejects),
+        _path(report),
+        normalise,
+        fen_style,
+        variant_tag,
+        filters,
+        selection,
+        threads,
+        variant,
+        max_game_bytes,
+        assume_sp,
+    )
+
+
+# One text for the selection of both (no docstrings under ``python -OO``).
+for _verb in (filter, split):
+    if _verb.__doc__:
+        _verb.__doc__ = _verb.__doc__.replace("{selection}", _SELECTION_DOC.strip())
 
 
 def schema(

@@ -92,10 +92,122 @@ def clean(
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
     assume_sp: Optional[int] = None,
+    variant_tag: str = "chess960",
 ) -> Summary:
     """``pgn960 clean SRC -o OUT`` with the same options, the same files byte for byte
     (rejects beside OUT unless ``rejects``; ``report`` as JSON); atomic; returns the
     counts (``games == written + invalid + deduplicated``) and ``outputs``."""
+
+def export(
+    src: Source,
+    out: PathLike,
+    *,
+    format: Optional[Literal["parquet", "csv", "jsonl"]] = None,
+    per: Literal["game", "ply"] = "game",
+    columns: Names = None,
+    tags: Names = None,
+    include_invalid: bool = False,
+    movetext: bool = False,
+    uci_castling: Literal["king-takes-rook", "king-two-squares"] = "king-takes-rook",
+    row_group_mb: int = 8,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+) -> Summary:
+    """``pgn960 export SRC -o OUT`` with the same options, the same table byte for byte
+    (its format from the name, or ``format``); atomic; returns the counts (``games ==
+    written + sum(skipped.values())``, ``rows``) and ``outputs``."""
+
+def filter(
+    src: Source,
+    out: Optional[PathLike],
+    *,
+    rejects: Optional[PathLike] = None,
+    report: Optional[PathLike] = None,
+    normalise: bool = False,
+    fen_style: Optional[str] = None,
+    variant_tag: Optional[str] = None,
+    min_elo: Optional[int] = None,
+    max_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    time_control: Names = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    sp: Union[str, int, Sequence[int], None] = None,
+    black_sp: Union[str, int, Sequence[int], None] = None,
+    dfrc: bool = False,
+    no_dfrc: bool = False,
+    game_variant: Names = None,
+    player: Optional[str] = None,
+    white: Optional[str] = None,
+    black: Optional[str] = None,
+    event: Optional[str] = None,
+    site: Optional[str] = None,
+    ignore_case: bool = False,
+    result: Names = None,
+    termination: Optional[str] = None,
+    outcome: Names = None,
+    tag: Names = None,
+    reaches: Optional[str] = None,
+    invert: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
+) -> Summary:
+    """``pgn960 filter SRC -o OUT`` with the same selection, the same files byte for byte
+    (``out=None``: ``--count``); atomic; returns the counts (``games == written +
+    not_selected + invalid``), ``not_selected_by`` and ``outputs``."""
+
+def split(
+    src: Source,
+    out_dir: PathLike,
+    *,
+    by: str,
+    template: str = "{key}-{value}.pgn",
+    max_open: int = 64,
+    force: bool = False,
+    append: bool = False,
+    rejects: Optional[PathLike] = None,
+    report: Optional[PathLike] = None,
+    normalise: bool = False,
+    fen_style: Optional[str] = None,
+    variant_tag: Optional[str] = None,
+    min_elo: Optional[int] = None,
+    max_elo: Optional[int] = None,
+    max_elo_diff: Optional[int] = None,
+    min_plies: Optional[int] = None,
+    max_plies: Optional[int] = None,
+    time_control: Names = None,
+    since: Optional[str] = None,
+    until: Optional[str] = None,
+    sp: Union[str, int, Sequence[int], None] = None,
+    black_sp: Union[str, int, Sequence[int], None] = None,
+    dfrc: bool = False,
+    no_dfrc: bool = False,
+    game_variant: Names = None,
+    player: Optional[str] = None,
+    white: Optional[str] = None,
+    black: Optional[str] = None,
+    event: Optional[str] = None,
+    site: Optional[str] = None,
+    ignore_case: bool = False,
+    result: Names = None,
+    termination: Optional[str] = None,
+    outcome: Names = None,
+    tag: Names = None,
+    reaches: Optional[str] = None,
+    invert: bool = False,
+    threads: int = 0,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
+) -> Summary:
+    """``pgn960 split SRC --by BY -o DIR`` with the same options, the same files byte for
+    byte; every file in place or none; returns the counts (``games == written +
+    not_selected + invalid``), ``files`` (name: games) and ``outputs``."""
 
 def schema(
     *, per: str = "game", columns: Names = None, tags: Names = None, movetext: bool = False

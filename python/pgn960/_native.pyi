@@ -67,17 +67,24 @@ class GameIter(Iterator[Game]):
     def __next__(self) -> Game: ...
 
 class Summary:
-    """The counts of ``check`` or ``clean`` and the files written."""
+    """The counts of ``check``, ``clean``, ``export``, ``filter`` or ``split`` and the
+    files written."""
 
+    verb: str
     games: int
-    valid: int
-    unsupported: int
+    valid: Optional[int]
+    unsupported: Optional[int]
     invalid: int
     written: int
     deduplicated: int
+    not_selected: int
+    rows: Optional[int]
     reasons: dict[str, int]
     variants: dict[str, int]
     repairs: dict[str, int]
+    not_selected_by: dict[str, int]
+    skipped: dict[str, int]
+    files: dict[str, int]
     junk_bytes: int
     first_junk: Optional[str]
     bytes: int
@@ -135,6 +142,57 @@ def clean(
     drop_bad_variations: bool,
     dedupe: bool,
     min_plies: Optional[int],
+    threads: int,
+    variant: str,
+    max_game_bytes: Optional[int],
+    assume_sp: Optional[int],
+    variant_tag: str = "chess960",
+) -> Summary: ...
+def export(
+    src: list[str],
+    output: str,
+    format: Optional[str],
+    per: str,
+    columns: Optional[list[str]],
+    tags: Optional[list[str]],
+    include_invalid: bool,
+    movetext: bool,
+    uci_castling: str,
+    row_group_mb: int,
+    threads: int,
+    variant: str,
+    max_game_bytes: Optional[int],
+) -> Summary: ...
+def filter(
+    src: list[str],
+    output: Optional[str],
+    rejects: Optional[str],
+    report: Optional[str],
+    normalise: bool,
+    fen_style: Optional[str],
+    variant_tag: Optional[str],
+    filters: dict[str, Any],
+    selection: dict[str, Any],
+    threads: int,
+    variant: str,
+    max_game_bytes: Optional[int],
+    assume_sp: Optional[int],
+) -> Summary: ...
+def split(
+    src: list[str],
+    output: str,
+    by: str,
+    template: str,
+    max_open: int,
+    force: bool,
+    append: bool,
+    rejects: Optional[str],
+    report: Optional[str],
+    normalise: bool,
+    fen_style: Optional[str],
+    variant_tag: Optional[str],
+    filters: dict[str, Any],
+    selection: dict[str, Any],
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],

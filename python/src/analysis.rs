@@ -37,7 +37,8 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    fn filters(&self) -> PyResult<Filters> {
+    /// The filters, each value read as the flag's.
+    pub fn filters(&self) -> PyResult<Filters> {
         let speeds = self
             .time_control
             .iter()

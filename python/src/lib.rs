@@ -12,6 +12,7 @@ mod errors;
 mod game;
 mod positions;
 mod scan;
+mod selection;
 mod verbs;
 
 use pyo3::prelude::*;
@@ -39,6 +40,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan::to_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(verbs::check, m)?)?;
     m.add_function(wrap_pyfunction!(verbs::clean, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs::export, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs::filter, m)?)?;
+    m.add_function(wrap_pyfunction!(verbs::split, m)?)?;
     m.add_function(wrap_pyfunction!(scan::partitions, m)?)?;
     m.add_function(wrap_pyfunction!(scan::schema, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::stats, m)?)?;

@@ -1,15 +1,27 @@
-//! The writing verbs as functions: `check` and `clean`, each the library's
-//! [`pgn960::archive`] engine over the same output plan as the command line, so that the
-//! files written are the command's byte for byte; each returns a [`Summary`].
+//! The writing verbs as functions: `check`, `clean`, `export`, `filter` and `split`, each
+//! the library's engine of the command ([`pgn960::archive`], [`pgn960::export`]) over the
+//! same output plan as the command line, so that the files written are the command's byte
+//! for byte; each returns a [`Summary`].
 
-use crate::analysis::interruptible_with;
+use crate::analysis::{interruptible_with, FilterArgs};
 use crate::errors::{from_library, located, option_error, At, Error, IoError};
-use crate::scan::missing_variant;
+use crate::scan::{missing_variant, spec_of};
+use crate::selection::SelectionArgs;
 use chess960_core::CastlingStyle;
 use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned};
+use pgn960::archive::filter::{FilterRun, FilterTargets};
+use pgn960::archive::pick::{PickOptions, PickSummary};
+use pgn960::archive::split::{
+    check_template, Existing, SplitBy, SplitOptions, SplitRun, SplitTargets,
+};
 use pgn960::archive::{self, ArchiveOptions, ArchiveSummary, Outputs, RejectRow};
 use pgn960::driver::{Driver, DriverOptions};
+use pgn960::export::{ExportRun, Exported};
 use pgn960::output::OutputError;
+use pgn960::select::Selection;
+use pgn960::table::columns::UciCastling;
+use pgn960::table::TableFormat;
+use pgn960::validate::variant::VariantSpelling;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::BTreeMap;
@@ -66,28 +78,46 @@ fn full_message(error: &dyn std::error::Error) -> String {
     message
 }
 
-/// The counts of a verb, and what it wrote: games read = valid + unsupported + invalid;
-/// for `clean`, games read = written + invalid + deduplicated.
+/// The counts of a verb, and what it wrote. Every game read is accounted for: `check`:
+/// games = valid + unsupported + invalid; `clean`: games = written + invalid +
+/// deduplicated; `export`: games = written + the games skipped; `filter` and `split`:
+/// games = written + not selected + invalid.
 #[pyclass(name = "Summary", module = "pgn960", frozen, get_all)]
 pub struct Summary {
+    /// The verb: `check`, `clean`, `export`, `filter` or `split`.
+    pub verb: String,
     /// Games read.
     pub games: u64,
-    /// Valid games (written or deduplicated by `clean`).
-    pub valid: u64,
-    /// Games of other variants (passed through untouched by `clean`).
-    pub unsupported: u64,
+    /// Valid games (`clean`: written or deduplicated); None for `filter` and `split`,
+    /// which do not replay the games their tags drop.
+    pub valid: Option<u64>,
+    /// Games of other variants (passed through untouched by `clean`); None for `filter`
+    /// and `split`.
+    pub unsupported: Option<u64>,
     /// Games rejected (invalid).
     pub invalid: u64,
-    /// Games written (`clean`: valid kept plus other variants; 0 for `check`).
+    /// Games written (`clean`: valid kept plus other variants; `export`: games exported;
+    /// `filter`, `split`: games selected; 0 for `check`).
     pub written: u64,
-    /// Valid games dropped as repeats (`dedupe=True`).
+    /// Valid games dropped as repeats (`clean`, `dedupe=True`).
     pub deduplicated: u64,
+    /// Games read but not selected (`filter`, `split`).
+    pub not_selected: u64,
+    /// Rows of the table (`export`), else None.
+    pub rows: Option<u64>,
     /// Rejected games by reason (`illegal-move`, ...).
     pub reasons: Py<PyDict>,
-    /// Games of other variants by name.
+    /// Games of other variants by name (`check`, `clean`).
     pub variants: Py<PyDict>,
-    /// Repairs by kind (a game may have several).
+    /// Repairs by kind (`check`, `clean`; a game may have several).
     pub repairs: Py<PyDict>,
+    /// Games not selected, by the first filter that dropped them (`filtered-min-elo`, ...).
+    pub not_selected_by: Py<PyDict>,
+    /// Games not exported, by reason (`export`: invalid games and other variants, unless
+    /// `include_invalid`).
+    pub skipped: Py<PyDict>,
+    /// The files `split` wrote in its directory, by name, with their games.
+    pub files: Py<PyDict>,
     /// Bytes between games that were not PGN, skipped.
     pub junk_bytes: u64,
     /// Where the first of them is (`file:line:column`), or None.
@@ -97,7 +127,7 @@ pub struct Summary {
     /// Wall-clock seconds.
     pub seconds: f64,
     /// The files written, by what they hold (`-o`, `rejected games`, `reasons of rejected
-    /// games`, `--report`).
+    /// games`, `--rejects`, `--report`).
     pub outputs: Py<PyDict>,
     /// The first problems (`check`: up to `max_errors`), each a dict with the columns of
     /// the reasons file (`game`, `file`, `line`, `column`, `byte_offset`, `game_line`,
@@ -109,14 +139,17 @@ pub struct Summary {
 impl Summary {
     fn __repr__(&self, py: Python<'_>) -> String {
         let repr = |d: &Py<PyDict>| d.bind(py).repr().map(|r| r.to_string());
+        let count = |n: Option<u64>| n.map_or("None".to_string(), |n| n.to_string());
         format!(
-            "Summary(games={}, valid={}, unsupported={}, invalid={}, written={}, deduplicated={}, reasons={}, outputs={})",
+            "Summary(verb={:?}, games={}, valid={}, unsupported={}, invalid={}, written={}, deduplicated={}, not_selected={}, reasons={}, outputs={})",
+            self.verb,
             self.games,
-            self.valid,
-            self.unsupported,
+            count(self.valid),
+            count(self.unsupported),
             self.invalid,
             self.written,
             self.deduplicated,
+            self.not_selected,
             repr(&self.reasons).unwrap_or_default(),
             repr(&self.outputs).unwrap_or_default(),
         )
@@ -150,25 +183,59 @@ fn problem(py: Python<'_>, row: &RejectRow) -> PyResult<Py<PyDict>> {
     Ok(dict.unbind())
 }
 
+/// The files written, as a dict of paths by what they hold.
+fn outputs(py: Python<'_>, files: &[(&str, PathBuf)]) -> PyResult<Py<PyDict>> {
+    let dict = PyDict::new(py);
+    for (role, path) in files {
+        dict.set_item(*role, path.display().to_string())?;
+    }
+    Ok(dict.unbind())
+}
+
 impl Summary {
-    fn new(
+    /// An empty summary of `verb`.
+    fn empty(py: Python<'_>, verb: &str) -> Summary {
+        Summary {
+            verb: verb.to_string(),
+            games: 0,
+            valid: None,
+            unsupported: None,
+            invalid: 0,
+            written: 0,
+            deduplicated: 0,
+            not_selected: 0,
+            rows: None,
+            reasons: PyDict::new(py).unbind(),
+            variants: PyDict::new(py).unbind(),
+            repairs: PyDict::new(py).unbind(),
+            not_selected_by: PyDict::new(py).unbind(),
+            skipped: PyDict::new(py).unbind(),
+            files: PyDict::new(py).unbind(),
+            junk_bytes: 0,
+            first_junk: None,
+            bytes: 0,
+            seconds: 0.0,
+            outputs: PyDict::new(py).unbind(),
+            problems: PyList::empty(py).unbind(),
+        }
+    }
+
+    /// The summary of `check` or `clean`.
+    fn archive(
         py: Python<'_>,
+        verb: &str,
         s: &ArchiveSummary,
         files: &[(&str, PathBuf)],
         problems: &[RejectRow],
     ) -> PyResult<Summary> {
-        let outputs = PyDict::new(py);
-        for (role, path) in files {
-            outputs.set_item(*role, path.display().to_string())?;
-        }
         let list = PyList::empty(py);
         for row in problems {
             list.append(problem(py, row)?)?;
         }
         Ok(Summary {
             games: s.games_read,
-            valid: s.valid,
-            unsupported: s.unsupported_variant,
+            valid: Some(s.valid),
+            unsupported: Some(s.unsupported_variant),
             invalid: s.rejected,
             written: s.written,
             deduplicated: s.deduplicated,
@@ -179,8 +246,58 @@ impl Summary {
             first_junk: s.first_junk.clone(),
             bytes: s.bytes,
             seconds: s.seconds,
-            outputs: outputs.unbind(),
+            outputs: outputs(py, files)?,
             problems: list.unbind(),
+            ..Summary::empty(py, verb)
+        })
+    }
+
+    /// The summary of `filter` or `split`.
+    fn picked(
+        py: Python<'_>,
+        verb: &str,
+        s: &PickSummary,
+        files: &[(&str, PathBuf)],
+    ) -> PyResult<Summary> {
+        Ok(Summary {
+            games: s.games_read,
+            invalid: s.rejected,
+            written: s.selected,
+            not_selected: s.not_selected,
+            reasons: counts(py, &s.rejected_by_reason)?,
+            not_selected_by: counts(py, &s.not_selected_by)?,
+            junk_bytes: s.junk_bytes,
+            first_junk: s.first_junk.clone(),
+            bytes: s.bytes,
+            seconds: s.seconds,
+            outputs: outputs(py, files)?,
+            ..Summary::empty(py, verb)
+        })
+    }
+
+    /// The summary of `export`: invalid games by reason whether exported or skipped.
+    fn exported(py: Python<'_>, e: &Exported) -> PyResult<Summary> {
+        let c = &e.counts;
+        let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
+        for (reason, n) in c.skipped.iter().chain(&c.exported_invalid) {
+            if *reason != "unsupported-variant" {
+                *reasons.entry(*reason).or_default() += n;
+            }
+        }
+        let files: Vec<(&str, PathBuf)> = e.file.iter().map(|p| ("-o", p.clone())).collect();
+        Ok(Summary {
+            games: c.games_read,
+            valid: Some(c.valid),
+            unsupported: Some(c.games_read.saturating_sub(c.valid + c.rejected)),
+            invalid: c.rejected,
+            written: c.exported,
+            rows: Some(c.rows),
+            reasons: counts(py, &reasons)?,
+            skipped: counts(py, &c.skipped)?,
+            bytes: e.bytes,
+            seconds: e.seconds,
+            outputs: outputs(py, &files)?,
+            ..Summary::empty(py, "export")
         })
     }
 }
@@ -224,6 +341,20 @@ impl Reading {
             stop: Some(stop),
         };
         Ok(Driver::new(inputs, options, |_| Box::new(()))?)
+    }
+
+    /// How `filter` and `split` pick games from `selection` and write them.
+    fn pick_options<'s>(&self, selection: &'s Selection, writing: Writing) -> PickOptions<'s> {
+        PickOptions {
+            selection,
+            normalise: writing.normalise,
+            variant_tag: writing.variant_tag,
+            write: true,
+            missing_variant: self.missing,
+            max_game_bytes: self.max_game_bytes,
+            assume_sp: self.assume_sp,
+            key: None,
+        }
     }
 
     /// `opts` with how games are read.
@@ -270,7 +401,7 @@ pub fn check(
         },
         to_python,
     )?;
-    Summary::new(py, &summary, &[], &problems)
+    Summary::archive(py, "check", &summary, &[], &problems)
 }
 
 /// `pgn960._native.clean`: writes every valid game normalised and the rejected ones
@@ -278,7 +409,7 @@ pub fn check(
 #[pyfunction]
 #[pyo3(signature = (src, output, rejects, report, fen_style, strip_comments, keep_annotations,
     strip_variations, drop_bad_variations, dedupe, min_plies, threads, variant,
-    max_game_bytes, assume_sp))]
+    max_game_bytes, assume_sp, variant_tag="chess960"))]
 #[allow(clippy::too_many_arguments)]
 pub fn clean(
     py: Python<'_>,
@@ -297,6 +428,7 @@ pub fn clean(
     variant: &str,
     max_game_bytes: Option<usize>,
     assume_sp: Option<u16>,
+    variant_tag: &str,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
     if keep_annotations.is_some() && !strip_comments {
@@ -305,6 +437,7 @@ pub fn clean(
     let opts = reading.archive_options(ArchiveOptions {
         write: true,
         fen_style: castling_style(fen_style)?,
+        variant_tag: variant_spelling(variant_tag)?,
         strip_comments,
         keep_annotations: keep_annotations.and_then(|names| match names.as_slice() {
             [] => None,
@@ -331,7 +464,7 @@ pub fn clean(
         },
         to_python,
     )?;
-    Summary::new(py, &cleaned.summary, &cleaned.files, &[])
+    Summary::archive(py, "clean", &cleaned.summary, &cleaned.files, &[])
 }
 
 /// The FEN spelling of written Chess960 games.
@@ -343,4 +476,212 @@ fn castling_style(name: &str) -> PyResult<CastlingStyle> {
             "fen_style must be \"xfen\" or \"shredder\", not {other:?}"
         ))),
     }
+}
+
+/// The Variant tag of written Chess960 games (`--variant-tag`).
+fn variant_spelling(name: &str) -> PyResult<VariantSpelling> {
+    name.parse().map_err(|_| {
+        option_error(format!(
+            "variant_tag must be \"chess960\", \"fischerandom\" or \"chess 960\", not {name:?}"
+        ))
+    })
+}
+
+/// How `filter` and `split` write the games they select: as read, or normalised
+/// (`--normalise`, `--fen-style`, `--variant-tag`).
+#[derive(Clone, Copy)]
+struct Writing {
+    normalise: Option<CastlingStyle>,
+    variant_tag: VariantSpelling,
+}
+
+impl Writing {
+    fn new(
+        normalise: bool,
+        fen_style: Option<&str>,
+        variant_tag: Option<&str>,
+    ) -> PyResult<Writing> {
+        if !normalise && (fen_style.is_some() || variant_tag.is_some()) {
+            return Err(option_error(
+                "fen_style and variant_tag need normalise=True",
+            ));
+        }
+        Ok(Writing {
+            normalise: normalise
+                .then(|| castling_style(fen_style.unwrap_or("xfen")))
+                .transpose()?,
+            variant_tag: variant_spelling(variant_tag.unwrap_or("chess960"))?,
+        })
+    }
+}
+
+/// `pgn960._native.export`: every game as a row of a Parquet, CSV or JSON Lines table, as
+/// `pgn960 export` with the same options writes it.
+#[pyfunction]
+#[pyo3(signature = (src, output, format, per, columns, tags, include_invalid, movetext,
+    uci_castling, row_group_mb, threads, variant, max_game_bytes))]
+#[allow(clippy::too_many_arguments)]
+pub fn export(
+    py: Python<'_>,
+    src: Vec<PathBuf>,
+    output: PathBuf,
+    format: Option<&str>,
+    per: &str,
+    columns: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    include_invalid: bool,
+    movetext: bool,
+    uci_castling: &str,
+    row_group_mb: u32,
+    threads: usize,
+    variant: &str,
+    max_game_bytes: Option<usize>,
+) -> PyResult<Summary> {
+    let reading = Reading::new(threads, variant, max_game_bytes, None)?;
+    let format = table_format(&output, format)?;
+    let castling = UciCastling::from_name(uci_castling).ok_or_else(|| {
+        option_error(format!(
+            "uci_castling must be \"king-takes-rook\" or \"king-two-squares\", not {uci_castling:?}"
+        ))
+    })?;
+    if !(1..=1024).contains(&row_group_mb) {
+        return Err(option_error("row_group_mb must be 1 to 1024"));
+    }
+    let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?
+        .with_uci_castling(castling);
+    spec.max_game_bytes = reading.max_game_bytes;
+    let chunk_bytes = (row_group_mb as usize) << 20;
+    let exported = interruptible_with(
+        py,
+        move |stop| {
+            let run = ExportRun::new(&src, &output, format, true)?;
+            let driver = reading.driver(&src, stop)?;
+            run.write(driver, &spec, chunk_bytes)
+        },
+        to_python,
+    )?;
+    Summary::exported(py, &exported)
+}
+
+/// The format of `export`'s table: `format` if given, else the extension's (the command's
+/// rule, [`TableFormat::choose`]).
+fn table_format(output: &std::path::Path, format: Option<&str>) -> PyResult<TableFormat> {
+    let given = format
+        .map(|name| {
+            TableFormat::from_name(name).ok_or_else(|| {
+                option_error(format!(
+                    "format must be \"parquet\", \"csv\" or \"jsonl\", not {name:?}"
+                ))
+            })
+        })
+        .transpose()?;
+    let accepted = [TableFormat::Parquet, TableFormat::Csv, TableFormat::Jsonl];
+    TableFormat::choose("export", output, given, &accepted, None)
+        .map_err(|e| option_error(e.to_string()))
+}
+
+/// `pgn960._native.filter`: the games `selection` (with `filters`) keeps, as `pgn960
+/// filter` with the same options writes them; without `output`, only counted (`--count`).
+#[pyfunction]
+#[pyo3(signature = (src, output, rejects, report, normalise, fen_style, variant_tag, filters,
+    selection, threads, variant, max_game_bytes, assume_sp))]
+#[allow(clippy::too_many_arguments)]
+pub fn filter(
+    py: Python<'_>,
+    src: Vec<PathBuf>,
+    output: Option<PathBuf>,
+    rejects: Option<PathBuf>,
+    report: Option<PathBuf>,
+    normalise: bool,
+    fen_style: Option<&str>,
+    variant_tag: Option<&str>,
+    filters: FilterArgs,
+    selection: SelectionArgs,
+    threads: usize,
+    variant: &str,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
+) -> PyResult<Summary> {
+    let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
+    let writing = Writing::new(normalise, fen_style, variant_tag)?;
+    let selection = selection.selection(filters)?;
+    let targets = FilterTargets {
+        output,
+        rejects,
+        report,
+    };
+    let filtered = interruptible_with(
+        py,
+        move |stop| {
+            let run = FilterRun::new(&src, &targets, true)?;
+            let driver = reading.driver(&src, stop)?;
+            run.write(driver, &reading.pick_options(&selection, writing))
+        },
+        to_python,
+    )?;
+    Summary::picked(py, "filter", &filtered.summary, &filtered.files)
+}
+
+/// `pgn960._native.split`: the games `selection` keeps, one file per value of `by` in the
+/// directory `output`, as `pgn960 split` with the same options writes them.
+#[pyfunction]
+#[pyo3(signature = (src, output, by, template, max_open, force, append, rejects, report,
+    normalise, fen_style, variant_tag, filters, selection, threads, variant, max_game_bytes,
+    assume_sp))]
+#[allow(clippy::too_many_arguments)]
+pub fn split(
+    py: Python<'_>,
+    src: Vec<PathBuf>,
+    output: PathBuf,
+    by: &str,
+    template: String,
+    max_open: usize,
+    force: bool,
+    append: bool,
+    rejects: Option<PathBuf>,
+    report: Option<PathBuf>,
+    normalise: bool,
+    fen_style: Option<&str>,
+    variant_tag: Option<&str>,
+    filters: FilterArgs,
+    selection: SelectionArgs,
+    threads: usize,
+    variant: &str,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
+) -> PyResult<Summary> {
+    let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
+    let writing = Writing::new(normalise, fen_style, variant_tag)?;
+    let selection = selection.selection(filters)?;
+    let by: SplitBy = by.replace('_', "-").parse().map_err(option_error)?;
+    check_template(&template).map_err(option_error)?;
+    let existing = match (force, append) {
+        (true, true) => return Err(option_error("force and append cannot both be given")),
+        (true, false) => Existing::Replace,
+        (false, true) => Existing::Append,
+        (false, false) => Existing::Refuse,
+    };
+    let options = SplitOptions {
+        by,
+        template,
+        max_open,
+        existing,
+    };
+    let targets = SplitTargets {
+        dir: output,
+        rejects,
+        report,
+    };
+    let done = interruptible_with(
+        py,
+        move |stop| {
+            let run = SplitRun::new(&src, &targets, options, true)?;
+            let driver = reading.driver(&src, stop)?;
+            run.write(driver, &reading.pick_options(&selection, writing))
+        },
+        to_python,
+    )?;
+    let mut summary = Summary::picked(py, "split", &done.summary, &done.outputs)?;
+    summary.files = counts(py, &done.files)?;
+    Ok(summary)
 }

@@ -1,6 +1,6 @@
 """Ctrl-C interrupts a long call: a read of a stream that never ends (a FIFO fed games
-forever) raises KeyboardInterrupt within seconds, for every way of reading, and a clean
-leaves no file behind."""
+forever) raises KeyboardInterrupt within seconds, for every way of reading, and the verbs
+that write (clean, export, filter, split) leave no file behind."""
 
 import os
 import signal
@@ -36,6 +36,12 @@ CHILD = textwrap.dedent(
             pgn960.check(fifo)
         elif how == "clean":
             pgn960.clean(fifo, fifo + ".clean.pgn")
+        elif how == "export":
+            pgn960.export(fifo, fifo + ".csv")
+        elif how == "filter":
+            pgn960.filter(fifo, fifo + ".out.pgn", rejects=fifo + ".bad.pgn")
+        elif how == "split":
+            pgn960.split(fifo, fifo + ".parts", by="sp")
         elif how == "read":
             for game in pgn960.read(fifo):
                 pass
@@ -50,7 +56,9 @@ CHILD = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("how", ["to_arrow", "check", "clean", "read", "scan"])
+@pytest.mark.parametrize(
+    "how", ["to_arrow", "check", "clean", "export", "filter", "split", "read", "scan"]
+)
 def test_ctrl_c_interrupts_a_read_of_an_endless_stream(tmp_path, how):
     fifo = tmp_path / "endless.pgn"
     os.mkfifo(fifo)
@@ -69,5 +77,11 @@ def test_ctrl_c_interrupts_a_read_of_an_endless_stream(tmp_path, how):
         child.kill()
     assert child.returncode == 3, (child.returncode, out, err[-2000:])
     assert out.strip() == "interrupted", (out, err[-2000:])
-    # Nothing written, no temporary or lock file left (clean's outputs are atomic).
-    assert [p.name for p in tmp_path.iterdir()] == [fifo.name]
+    # Nothing written, no temporary or lock file left (the verbs' outputs are atomic);
+    # split's directory, made before the games are read, is left empty.
+    left = {p.name for p in tmp_path.iterdir()} - {fifo.name}
+    if how == "split":
+        parts = tmp_path / (fifo.name + ".parts")
+        assert left == {parts.name} and list(parts.iterdir()) == []
+    else:
+        assert left == set()

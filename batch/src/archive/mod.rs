@@ -1,8 +1,8 @@
 //! What `check` and `clean` share is the library's [`pgn960::archive`] (judging chunks,
 //! rendering kept games, the counts), run here over the command line's driver; what
-//! `filter` and `split` share is [`pick`].
+//! `filter` and `split` share is the library's [`pick`].
 
-pub mod pick;
+pub use pgn960::archive::pick;
 
 use crate::driver::{Driver, Globals};
 use anyhow::Result;

@@ -1,15 +1,13 @@
-//! `pgn960 export`: games as rows of a Parquet, CSV or JSON Lines table.
+//! `pgn960 export`: games as rows of a Parquet, CSV or JSON Lines table. The run is the
+//! library's [`pgn960::export::ExportRun`]; here are its flags and its summary.
 
 use crate::args::{Inputs, TableFormat, TableOutput};
 use crate::driver::{Driver, Globals};
 use crate::export::columns::{game_columns, ply_columns, select, UciCastling};
-use crate::export::{
-    export_chunk, summary_text, Encoding, ExportCounts, Format, Per, Rows, TableSpec,
-};
-use crate::output::OutputPlan;
+use crate::export::{summary_text, ExportCounts, ExportRun, Exported, Format, Per, TableSpec};
+use crate::output::print_summary;
 use anyhow::{anyhow, bail, Result};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use std::io::Write;
 
 /// Arguments of `pgn960 export`.
 #[derive(Debug, clap::Args)]
@@ -72,9 +70,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         &[Format::Parquet, Format::Csv, Format::Jsonl],
         None,
     )?;
-    let mut outputs = OutputPlan::new(&args.inputs, globals.quiet);
-    let table = outputs.add("-o", output, format.name());
-    outputs.check()?;
+    let run = ExportRun::new(&args.inputs, output, format, globals.quiet)?;
     if args.include_invalid && args.per == Per::Ply {
         bail!("--include-invalid is for per-game tables: invalid games have no plies");
     }
@@ -82,7 +78,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         Per::Game => game_columns(&args.tags, args.movetext),
         Per::Ply => ply_columns(&args.tags, args.movetext),
     };
-    let plan = TableSpec {
+    let spec = TableSpec {
         columns: select(all, &args.columns).map_err(|e| anyhow!(e))?,
         grain: args.per.into(),
         include_invalid: args.include_invalid,
@@ -93,92 +89,16 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
     // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode
     // and to read.
     let chunk_bytes = (args.row_group_mb as usize) << 20;
-    let mut sink = outputs.create(table)?;
-    let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut run = |encoding: &Encoding, write: &mut dyn FnMut(Rows, u64) -> Result<()>| {
-        export_rows(&mut driver, chunk_bytes, &plan, encoding, write)
-    };
-    let (counts, bytes) = match format {
-        Format::Csv | Format::Jsonl => {
-            let encoding = if format == Format::Csv {
-                sink.write_all(&crate::export::text::csv_header(&plan.columns))?;
-                Encoding::Csv
-            } else {
-                Encoding::Jsonl
-            };
-            let done = run(&encoding, &mut |rows, _| match rows {
-                Rows::Text(text) => Ok(sink.write_all(&text)?),
-                #[cfg(feature = "parquet")]
-                Rows::Parquet(_) => bail!("internal error: Parquet rows for a text table"),
-            })?;
-            outputs.finish(sink)?;
-            done
-        }
-        #[cfg(feature = "parquet")]
-        Format::Parquet => {
-            let (mut file, encoder) = crate::export::parquet::create(sink, &plan.columns)?;
-            let encoding = Encoding::Parquet(std::sync::Arc::new(encoder));
-            let done = run(&encoding, &mut |rows, count| match rows {
-                Rows::Parquet(chunks) if count > 0 => file.append(chunks),
-                Rows::Parquet(_) => Ok(()),
-                Rows::Text(_) => bail!("internal error: text rows for a Parquet table"),
-            })?;
-            outputs.finish(file.finish()?)?;
-            done
-        }
-        #[cfg(not(feature = "parquet"))]
-        Format::Parquet => bail!("this build has no Parquet support (cargo feature `parquet`)"),
-        Format::Json => bail!("export writes parquet, csv or jsonl, not json"),
-    };
-    let seconds = driver.finish();
-    outputs.commit()?;
-    outputs.summary(&report(args, &counts, seconds, bytes));
-    Ok(counts)
-}
-
-/// Exports every game of the inputs, handing each chunk's rows (and their number) to
-/// `write` in input order; returns the counts (checked) and the bytes read.
-fn export_rows(
-    driver: &mut Driver,
-    chunk_bytes: usize,
-    plan: &TableSpec,
-    encoding: &Encoding,
-    write: &mut dyn FnMut(Rows, u64) -> Result<()>,
-) -> Result<(ExportCounts, u64)> {
-    let mut counts = ExportCounts::default();
-    let mut bytes = 0u64;
-    driver.run_chunks(
-        chunk_bytes,
-        |name, data, origin, info| {
-            export_chunk(data, origin, info, &name.to_string(), plan, encoding)
-        },
-        |_, chunk, info| {
-            counts.add(&chunk.counts);
-            bytes += info.len as u64;
-            write(chunk.rows?, chunk.counts.rows)
-        },
-    )?;
-    check_counts(&counts)?;
-    Ok((counts, bytes))
-}
-
-/// Every game read is exported or skipped with a reason: checked before the table is
-/// put in place.
-fn check_counts(counts: &ExportCounts) -> Result<()> {
-    if counts.games_read != counts.exported + counts.skipped_total() {
-        bail!(
-            "internal error: games read ({}) != exported ({}) + skipped ({}); no table written",
-            counts.games_read,
-            counts.exported,
-            counts.skipped_total()
-        );
-    }
-    Ok(())
+    let driver = Driver::new(&args.inputs, globals)?;
+    let exported = run.write(driver.into_library(), &spec, chunk_bytes)?;
+    print_summary(&report(args, &exported), globals.quiet);
+    Ok(exported.counts)
 }
 
 /// The summary: the counts, and where the table went.
-fn report(args: &ExportArgs, counts: &ExportCounts, seconds: f64, bytes: u64) -> String {
-    let mut text = summary_text(counts, seconds, bytes);
+fn report(args: &ExportArgs, exported: &Exported) -> String {
+    let counts = &exported.counts;
+    let mut text = summary_text(counts, exported.seconds, exported.bytes);
     if args.table.output.as_os_str() != "-" {
         text.push_str(&format!(
             "table: {} ({} rows)\n",

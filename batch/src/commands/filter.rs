@@ -1,13 +1,13 @@
 //! `pgn960 filter`: write the games a selection keeps, byte for byte as read (or
-//! normalised), and account for every other game.
+//! normalised), and account for every other game. The run is the library's
+//! [`pgn960::archive::filter`]; here are its flags and its summary.
 
-use crate::archive::pick::{
-    pick_chunk, run_picks, tally, write_game, PickOptions, PickSummary, Rejects,
-};
+use crate::archive::pick::{PickOptions, PickSummary};
 use crate::args::{Inputs, NormaliseOptions, RejectsOption};
 use crate::driver::{Driver, Globals};
-use crate::output::{derived_name, OutputId, OutputPlan};
+use crate::output::print_summary;
 use anyhow::Result;
+use pgn960::archive::filter::{rejects_text, FilterRun, FilterTargets, Filtered};
 use pgn960::select::Selection;
 use std::io::Write;
 use std::path::PathBuf;
@@ -50,155 +50,54 @@ pub struct FilterArgs {
     pub read: crate::args::ReadOptions,
 }
 
-/// The outputs of a run of `filter` or `split` beside the games: rejected games, their
-/// reasons, the JSON report.
-pub struct SideOutputs {
-    /// The rejected games and their reasons.
-    pub rejects: Option<(OutputId, OutputId)>,
-    /// The `--report`.
-    pub report: Option<OutputId>,
-}
-
-impl SideOutputs {
-    /// Adds `--rejects` (and its reasons beside it) and `--report` to `plan`.
-    pub fn plan(plan: &mut OutputPlan, rejects: &RejectsOption, report: Option<&PathBuf>) -> Self {
-        let rejects = rejects.rejects.as_ref().map(|path| {
-            let tsv = derived_name(path, "", "tsv", false);
-            let games = plan.add("--rejects", path, "pgn");
-            (games, plan.add("reasons of rejected games", &tsv, "tsv"))
-        });
-        let report = report.map(|path| plan.add("--report", path, "json"));
-        SideOutputs { rejects, report }
-    }
-
-    /// Creates the rejects outputs.
-    pub fn create(&self, plan: &OutputPlan) -> Result<Rejects> {
-        let mut rejects = Rejects::default();
-        if let Some((games, tsv)) = self.rejects {
-            rejects.games = Some(plan.create(games)?);
-            rejects.tsv = Some(plan.create_tsv(tsv)?);
-        }
-        Ok(rejects)
-    }
-
-    /// Finishes the rejects outputs and writes the report.
-    pub fn finish(
-        &self,
-        plan: &mut OutputPlan,
-        mut rejects: Rejects,
-        report: &impl serde::Serialize,
-    ) -> Result<()> {
-        if let Some(tsv) = rejects.tsv.take() {
-            plan.finish_csv(tsv, true)?;
-        }
-        if let Some(games) = rejects.games.take() {
-            plan.finish(games)?;
-        }
-        if let Some(id) = self.report {
-            let mut sink = plan.create(id)?;
-            serde_json::to_writer_pretty(&mut sink, report)?;
-            sink.write_all(b"\n")?;
-            plan.finish(sink)?;
-        }
-        Ok(())
-    }
-
-    /// The summary's line on rejected games.
-    pub fn rejects_text(&self, plan: &OutputPlan, rejected: u64) -> String {
-        match self.rejects {
-            Some((games, tsv)) => format!(
-                "rejected games: {} (reasons in {})\n",
-                plan.output(games).path.display(),
-                plan.output(tsv).path.display()
-            ),
-            None if rejected > 0 => format!(
-                "rejected games: {rejected} counted, not written (name a file with --rejects)\n"
-            ),
-            None => String::new(),
-        }
+/// The selection and how games are read and written, from the flags.
+pub fn pick_options<'s>(
+    selection: &'s Selection,
+    normalise: &NormaliseOptions,
+    globals: Globals,
+) -> PickOptions<'s> {
+    PickOptions {
+        selection,
+        normalise: normalise.style(),
+        variant_tag: normalise.variant_tag,
+        write: true,
+        missing_variant: globals.variant,
+        max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
+        key: None,
     }
 }
 
 /// Runs `pgn960 filter`; returns the summary.
 pub fn run(args: &FilterArgs, globals: Globals) -> Result<PickSummary> {
-    let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
-    let games_id = match &args.output {
-        Some(path) if !args.count => Some(plan.add("-o", path, "pgn")),
-        _ => None,
+    let targets = FilterTargets {
+        output: args.output.clone().filter(|_| !args.count),
+        rejects: args.rejects.rejects.clone(),
+        report: args.report.clone(),
     };
-    let side = SideOutputs::plan(&mut plan, &args.rejects, args.report.as_ref());
-    plan.check()?;
-    let mut output = games_id.map(|id| plan.create(id)).transpose()?;
-    let mut rejects = side.create(&plan)?;
-    let opts = PickOptions {
-        selection: &args.selection,
-        normalise: args.normalise.style(),
-        variant_tag: args.normalise.variant_tag,
-        write: !args.count,
-        missing_variant: globals.variant,
-        max_game_bytes: globals.max_game_bytes,
-        assume_sp: globals.assume_sp,
-        key: None,
-    };
-    let mut driver = Driver::new(&args.inputs, globals)?;
-    let mut summary = PickSummary {
-        inputs: driver.names().iter().map(|n| n.to_string()).collect(),
-        ..PickSummary::default()
-    };
-    run_picks(
-        &mut driver,
-        |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
-        |name, picked, info, input| {
-            let mut first = summary.selected == 0;
-            let mut write = |text: &[u8], _key: Vec<u8>| -> Result<()> {
-                if let Some(out) = output.as_mut() {
-                    write_game(out, text, first)?;
-                }
-                first = false;
-                Ok(())
-            };
-            tally(
-                &mut summary,
-                &mut rejects,
-                &name.to_string(),
-                picked,
-                info,
-                input,
-                &mut write,
-            )
-        },
-    )?;
-    summary.seconds = driver.finish();
-    summary.check()?;
-    // Every output is finished before any is renamed into place.
-    side.finish(&mut plan, rejects, &summary)?;
-    if let Some(sink) = output.take() {
-        plan.finish(sink)?;
-    }
-    plan.commit()?;
-    report(args, &plan, &side, &summary)?;
-    Ok(summary)
+    let run = FilterRun::new(&args.inputs, &targets, globals.quiet)?;
+    let driver = Driver::new(&args.inputs, globals)?;
+    let opts = pick_options(&args.selection, &args.normalise, globals);
+    let filtered = run.write(driver.into_library(), &opts)?;
+    report(args, globals, &filtered)?;
+    Ok(filtered.summary)
 }
 
 /// Prints the summary: on standard error, or with --count on standard output (the counts
 /// are then what was asked for).
-fn report(
-    args: &FilterArgs,
-    plan: &OutputPlan,
-    side: &SideOutputs,
-    summary: &PickSummary,
-) -> Result<()> {
+fn report(args: &FilterArgs, globals: Globals, filtered: &Filtered) -> Result<()> {
+    let summary = &filtered.summary;
     let mut text = summary.text();
     if let Some(output) = args.output.as_ref().filter(|o| o.as_os_str() != "-") {
         text.push_str(&format!("selected games: {}\n", output.display()));
     }
-    text.push_str(&side.rejects_text(plan, summary.rejected));
+    text.push_str(&rejects_text(filtered.rejects.as_ref(), summary.rejected));
     if args.count {
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(crate::output::escape_controls(&text, true).as_bytes())?;
         stdout.flush()?;
     } else {
-        plan.summary(&text);
+        print_summary(&text, globals.quiet);
     }
     Ok(())
 }

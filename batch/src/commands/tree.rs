@@ -97,13 +97,13 @@ pub struct TreeSummary {
 
 /// The format asked for, else the one the output's name says.
 fn format_of(args: &TreeArgs) -> Result<TableFormat> {
-    TableFormat::choose(
+    Ok(TableFormat::choose(
         "tree",
         &args.table.output,
         args.table.format,
         &[TableFormat::Csv, TableFormat::Json],
         Some(TableFormat::Csv),
-    )
+    )?)
 }
 
 /// The library's options of a run over games.

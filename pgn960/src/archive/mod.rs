@@ -5,11 +5,16 @@
 //! [`chunk`] judges a chunk's games (in the workers), [`render`] writes a kept game,
 //! [`summary`] holds the counts and how they are printed; [`run`] and [`write`] take the
 //! chunks in input order. The command line's `check` and `clean` and the Python package's
-//! `check` and `clean` are these calls.
+//! `check` and `clean` are these calls. What `filter` and `split` share is [`pick`] (each
+//! game selected, dropped or rejected); their runs, of the command line and of Python,
+//! are [`filter::FilterRun`] and [`split::SplitRun`].
 
 pub mod chunk;
 pub mod clean;
+pub mod filter;
+pub mod pick;
 pub mod render;
+pub mod split;
 pub mod summary;
 
 use crate::driver::Driver;

@@ -2,11 +2,15 @@
 //! [`columns`] names the columns, their types and values; [`table_rows`] validates a chunk
 //! and hands out its rows (one per game, or one per ply of every valid game) with the
 //! counts that show no game was lost; [`arrow`] (feature `parquet`) builds them into Arrow
-//! record batches with the published schema.
+//! record batches with the published schema; [`format`] names the formats of the tables
+//! written to files.
 
 #[cfg(feature = "parquet")]
 pub mod arrow;
 pub mod columns;
+pub mod format;
+
+pub use format::TableFormat;
 
 use crate::pipeline::ChunkInfo;
 use crate::validate::{validate_chunk, MissingVariant, RejectReason, ValidateOptions, Verdict};

@@ -10,18 +10,17 @@ use super::chunk::{Players, Problem};
 use super::render::render;
 use super::{reject_row, ArchiveOptions};
 use crate::driver::Driver;
-use crate::output::Sink;
-use anyhow::Result;
-use chess960_core::CastlingStyle;
-use pgn960::input::{InputName, Source};
-use pgn960::pipeline::{ChunkInfo, ChunkOutput, Cut};
-use pgn960::select::{FilteredBy, Selection, TaggedStart};
-use pgn960::validate::variant::VariantSpelling;
-use pgn960::validate::GameKind;
-use pgn960::validate::{
+use crate::input::{InputName, Source};
+use crate::output::{bail, Result, Sink};
+use crate::pipeline::{ChunkInfo, ChunkOutput, Cut};
+use crate::select::{FilteredBy, Selection, TaggedStart};
+use crate::validate::variant::VariantSpelling;
+use crate::validate::GameKind;
+use crate::validate::{
     observe_chunk, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Rejection,
     ValidateOptions, Verdict,
 };
+use chess960_core::CastlingStyle;
 use pgn_parse::{Origin, Skip, Tag};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -326,7 +325,7 @@ pub struct InputShape {
     /// ([`run_picks`]).
     pub held: bool,
     /// A Parquet table: a game's text is built from its row, and written in the normal
-    /// form (`pgn960::parquet::write_row_game`).
+    /// form (`crate::parquet::write_row_game`).
     pub rows: bool,
 }
 
@@ -426,7 +425,7 @@ impl PickSummary {
     /// Checks that every game read is accounted for.
     pub fn check(&self) -> Result<()> {
         if self.selected + self.not_selected + self.rejected != self.games_read {
-            anyhow::bail!(
+            bail!(
                 "internal error: games read ({}) != selected ({}) + not selected ({}) + rejected ({}); outputs not written",
                 self.games_read, self.selected, self.not_selected, self.rejected
             );
@@ -516,7 +515,7 @@ pub fn tally(
 
 /// Writes a piece of a game too large to hold: as read, or, for its last piece, up to its
 /// last non-blank byte and a line break.
-fn write_piece(out: &mut impl Write, piece: &[u8], last: bool) -> Result<()> {
+fn write_piece(out: &mut impl Write, piece: &[u8], last: bool) -> std::io::Result<()> {
     if last {
         out.write_all(piece.trim_ascii_end())?;
         out.write_all(b"\n")?;
@@ -539,7 +538,7 @@ fn copy_from_input(
     file: &str,
 ) -> Result<()> {
     let Some(game) = input.and_then(|bytes| bytes.get(range.clone())) else {
-        anyhow::bail!(
+        bail!(
             "internal error: {file}: the game at bytes {range:?} is not in the input; outputs not written"
         );
     };
@@ -553,11 +552,11 @@ fn copy_from_input(
 /// Runs `process` over the chunks of every input (as [`Driver::run`] does), told whether
 /// the input is held whole (a mapped file), and `sink` over the results in input order,
 /// with the input's bytes when it is held whole, for [`tally`].
-pub fn run_picks(
-    driver: &mut Driver,
+pub fn run_picks<E: From<crate::Error>>(
+    driver: &mut Driver<E>,
     process: impl Fn(&[u8], Origin, InputShape) -> Picked + Sync,
-    mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<()>,
-) -> Result<()> {
+    mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<(), E>,
+) -> Result<(), E> {
     driver.for_each_input(|run| {
         let (name, head) = (run.name, crate::driver::games_head(run)?);
         let whole = match &run.input.source {
@@ -595,14 +594,14 @@ fn is_parquet(source: &Source) -> bool {
 /// A game built from a Parquet row, written in the normal form.
 fn write_row_game(game: &[u8], tags: &[Tag<'_>], chess960: bool, text: &mut Vec<u8>) {
     #[cfg(feature = "parquet")]
-    pgn960::parquet::write_row_game(game, tags, chess960, text);
+    crate::parquet::write_row_game(game, tags, chess960, text);
     #[cfg(not(feature = "parquet"))]
     let _ = (game, tags, chess960, text);
 }
 
 /// Writes one game's text, a blank line before it unless it is the first: the game's bytes
 /// up to its last non-blank byte, then a line break.
-pub fn write_game(out: &mut impl Write, text: &[u8], first: bool) -> Result<()> {
+pub fn write_game(out: &mut impl Write, text: &[u8], first: bool) -> std::io::Result<()> {
     if !first {
         out.write_all(b"\n")?;
     }

@@ -4,7 +4,7 @@ use super::columns::{value, Column, GameView, MoveList, PlyView, Value};
 use std::io::Write;
 
 /// Appends `list` as space-separated words (CSV), `?` for a missing element.
-fn spaced(list: &[pgn960::validate::MoveRecord], which: MoveList, out: &mut String) {
+fn spaced(list: &[crate::validate::MoveRecord], which: MoveList, out: &mut String) {
     use std::fmt::Write as _;
     for (i, m) in list.iter().enumerate() {
         if i > 0 {
@@ -83,7 +83,7 @@ pub fn csv_header(columns: &[Column]) -> Vec<u8> {
 }
 
 /// Writes a JSON list of a game's moves.
-fn json_list(out: &mut Vec<u8>, moves: &[pgn960::validate::MoveRecord], which: MoveList) {
+fn json_list(out: &mut Vec<u8>, moves: &[crate::validate::MoveRecord], which: MoveList) {
     out.push(b'[');
     for (i, m) in moves.iter().enumerate() {
         if i > 0 {

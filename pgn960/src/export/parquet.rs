@@ -1,17 +1,17 @@
 //! Parquet output: each worker builds the Arrow arrays of its chunk (the library's
-//! [`pgn960::table::arrow`]: one schema for `export` and Python) and encodes them into
+//! [`crate::table::arrow`]: one schema for `export` and Python) and encodes them into
 //! column chunks (zstd); the sink, in input order, only appends them to the file as one
 //! row group per chunk.
 
 use super::columns::{Column, GameView, PlyView};
-use anyhow::{Context, Result};
+use crate::output::{OutputError, Result};
+use crate::table::arrow::{schema, ArrowRows};
 use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use pgn960::table::arrow::{schema, ArrowRows};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -31,20 +31,24 @@ impl ParquetRows {
 
     /// Encodes the columns (in the worker): the column chunks of one row group.
     pub fn encode(mut self, encoder: &Encoder) -> Result<Vec<ArrowColumnChunk>> {
-        let mut writers = encoder.factory.create_column_writers(0)?;
+        let mut writers = encoder.factory.create_column_writers(0).map_err(written)?;
         let mut writer = writers.iter_mut();
         for (array, field) in self.0.finish_arrays().iter().zip(encoder.schema.fields()) {
-            for leaf in compute_leaves(field, array)? {
-                writer
-                    .next()
-                    .context("internal error: more Parquet leaves than column writers")?
-                    .write(&leaf)?;
+            for leaf in compute_leaves(field, array).map_err(written)? {
+                let Some(column) = writer.next() else {
+                    return Err(OutputError::Failed {
+                        message: "internal error: more Parquet leaves than column writers".into(),
+                        cause: None,
+                    });
+                };
+                column.write(&leaf).map_err(written)?;
             }
         }
         let chunks = writers
             .into_iter()
             .map(|w| w.close())
-            .collect::<parquet::errors::Result<Vec<_>>>()?;
+            .collect::<parquet::errors::Result<Vec<_>>>()
+            .map_err(written)?;
         Ok(chunks)
     }
 
@@ -75,8 +79,9 @@ pub struct ParquetFile<W: Write + Send> {
 /// schema embedded (so readers get the list and integer types back).
 pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFile<W>, Encoder)> {
     let schema = schema(columns);
+    let level = ZstdLevel::try_new(1).map_err(written)?;
     let mut props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        .set_compression(Compression::ZSTD(level))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_statistics_truncate_length(Some(64))
         .build();
@@ -84,8 +89,10 @@ pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFil
     let props = Arc::new(props);
     let parquet_schema = ArrowSchemaConverter::new()
         .with_coerce_types(props.coerce_types())
-        .convert(&schema)?;
-    let writer = SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props)?;
+        .convert(&schema)
+        .map_err(written)?;
+    let writer =
+        SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props).map_err(written)?;
     let factory = ArrowRowGroupWriterFactory::new(&writer, Arc::clone(&schema));
     Ok((ParquetFile { writer }, Encoder { schema, factory }))
 }
@@ -110,9 +117,20 @@ impl<W: Write + Send> ParquetFile<W> {
 /// A Parquet writer's error. An error of the output itself comes out as that error: the
 /// crate wraps it as `External`, and its cause was printed twice (`External: No space left
 /// on device: No space left on device`).
-fn written(error: parquet::errors::ParquetError) -> anyhow::Error {
+fn written(error: parquet::errors::ParquetError) -> OutputError {
     match error {
-        parquet::errors::ParquetError::External(inner) => anyhow::anyhow!("{inner}"),
-        other => other.into(),
+        parquet::errors::ParquetError::External(inner) => {
+            match inner.downcast::<std::io::Error>() {
+                Ok(io) => OutputError::Io(*io),
+                Err(other) => OutputError::Failed {
+                    message: other.to_string(),
+                    cause: None,
+                },
+            }
+        }
+        other => OutputError::Failed {
+            message: other.to_string(),
+            cause: None,
+        },
     }
 }
