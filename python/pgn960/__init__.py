@@ -31,6 +31,7 @@ import pyarrow as pa
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
 from ._analysis import merge_stats, pentanomials, stats, table_from_csv, tree
+from ._analysis import STRATA_METADATA
 
 __all__ = [
     "Error",
@@ -39,6 +40,7 @@ __all__ = [
     "IoError",
     "OptionError",
     "Partition",
+    "STRATA_METADATA",
     "Summary",
     "check",
     "clean",
