@@ -38,50 +38,55 @@ fn main() {
     group.finish();
     c.final_summary();
 
+    print_ratios(&bytes, &comments);
+}
+
+/// The ratios, best of a few runs each, printed after criterion's report.
+fn print_ratios(bytes: &[u8], comments: &[u8]) {
     let mb = bytes.len() as f64 / 1e6;
     assert_eq!(
-        our_tag_scan(&bytes),
-        peer_tag_scan(&bytes),
+        our_tag_scan(bytes),
+        peer_tag_scan(bytes),
         "same games and tags"
     );
     let (o, p) = (
         best_seconds(5, || {
-            black_box(our_tag_scan(&bytes));
+            black_box(our_tag_scan(bytes));
         }),
         best_seconds(5, || {
-            black_box(peer_tag_scan(&bytes));
+            black_box(peer_tag_scan(bytes));
         }),
     );
     print_ratio("tag scan (movetext skipped)", "MB/s", mb / o, mb / p);
     let cmb = comments.len() as f64 / 1e6;
-    assert_eq!(our_parse(&comments), peer_parse(&comments), "same moves");
+    assert_eq!(our_parse(comments), peer_parse(comments), "same moves");
     let (o, p) = (
         best_seconds(5, || {
-            black_box(our_parse(&comments));
+            black_box(our_parse(comments));
         }),
         best_seconds(5, || {
-            black_box(peer_parse(&comments));
+            black_box(peer_parse(comments));
         }),
     );
     print_ratio("comment skip", "MB/s", cmb / o, cmb / p);
-    let ours = our_check(&bytes);
-    let peer = peer_check(&bytes);
+    let ours = our_check(bytes);
+    let peer = peer_check(bytes);
     assert_eq!(ours.games, peer.games, "both read the same games");
     let (o, p) = (
         best_seconds(5, || {
-            black_box(our_parse(&bytes));
+            black_box(our_parse(bytes));
         }),
         best_seconds(5, || {
-            black_box(peer_parse(&bytes));
+            black_box(peer_parse(bytes));
         }),
     );
     print_ratio("parse-only", "MB/s", mb / o, mb / p);
     let (o, p) = (
         best_seconds(3, || {
-            black_box(our_check(&bytes));
+            black_box(our_check(bytes));
         }),
         best_seconds(3, || {
-            black_box(peer_check(&bytes));
+            black_box(peer_check(bytes));
         }),
     );
     print_ratio(

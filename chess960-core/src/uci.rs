@@ -119,9 +119,9 @@ impl FromStr for UciMove {
     }
 }
 
-impl fmt::Display for UciMove {
-    /// The two squares and a lower-case promotion letter (`e7e8q`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl UciMove {
+    /// The move's text (`e7e8q`) in a buffer on the stack, and its length (4 or 5).
+    pub fn to_ascii(&self) -> ([u8; 5], usize) {
         let mut buf = [0u8; 5];
         buf[0] = self.from.file().lower_char() as u8;
         buf[1] = self.from.rank().char() as u8;
@@ -134,6 +134,14 @@ impl fmt::Display for UciMove {
             }
             None => 4,
         };
+        (buf, len)
+    }
+}
+
+impl fmt::Display for UciMove {
+    /// The two squares and a lower-case promotion letter (`e7e8q`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (buf, len) = self.to_ascii();
         f.write_str(std::str::from_utf8(&buf[..len]).map_err(|_| fmt::Error)?)
     }
 }

@@ -391,20 +391,22 @@ pub struct MoveText {
     len: usize,
 }
 
-impl std::fmt::Write for MoveText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
+impl MoveText {
+    /// The text of `bytes` (a SAN or UCI move: ASCII, at most 16 bytes; longer is cut).
+    fn of(bytes: &[u8]) -> MoveText {
+        let mut text = MoveText {
+            bytes: [0; 16],
+            len: bytes.len().min(16),
+        };
+        text.bytes[..text.len].copy_from_slice(&bytes[..text.len]);
+        text
     }
 }
 
 impl std::ops::Deref for MoveText {
     type Target = str;
     fn deref(&self) -> &str {
-        // Only whole `&str`s are ever copied in.
+        // Only ASCII moves are copied in.
         std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
@@ -412,16 +414,13 @@ impl std::ops::Deref for MoveText {
 impl MoveList {
     /// The text of a move (SAN, UCI lists).
     pub fn text(self, m: &MoveRecord) -> MoveText {
-        use std::fmt::Write;
-        let mut text = MoveText {
-            bytes: [0; 16],
-            len: 0,
-        };
-        let _ = match self {
-            MoveList::Uci(castling) => write!(text, "{}", castling.uci(m.chess_move)),
-            _ => write!(text, "{}", m.san),
-        };
-        text
+        match self {
+            MoveList::Uci(castling) => {
+                let (bytes, len) = castling.uci(m.chess_move).to_ascii();
+                MoveText::of(&bytes[..len])
+            }
+            _ => MoveText::of(m.san.to_ascii().as_bytes()),
+        }
     }
 
     /// The number of a move (clock, evaluation, move time lists).
@@ -581,31 +580,43 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
         Field::GameResult => valid.map_or(Value::Null, |v| {
             Value::Text(Cow::Borrowed(v.result.as_str()))
         }),
-        Field::Ply => ply.map_or(Value::Null, |p| Value::Int(i64::from(p.ply))),
-        Field::Xfen => ply.map_or(Value::Null, |p| Value::Text(Cow::Borrowed(p.xfen))),
-        Field::San => ply.map_or(Value::Null, |p| {
-            Value::Text(Cow::Owned(p.record.san.to_string()))
-        }),
-        Field::Uci(castling) => ply.map_or(Value::Null, |p| {
+        Field::Ply
+        | Field::Xfen
+        | Field::San
+        | Field::Uci(_)
+        | Field::Clock
+        | Field::Eval
+        | Field::EvalMate
+        | Field::Emt
+        | Field::Depth => ply.map_or(Value::Null, |p| ply_value(field, p)),
+    }
+}
+
+/// The value of a per-ply field at one ply (null for a game field: never asked).
+fn ply_value<'a>(field: &Field, p: &PlyView<'a>) -> Value<'a> {
+    match field {
+        Field::Ply => Value::Int(i64::from(p.ply)),
+        Field::Xfen => Value::Text(Cow::Borrowed(p.xfen)),
+        Field::San => Value::Text(Cow::Owned(p.record.san.to_string())),
+        Field::Uci(castling) => {
             Value::Text(Cow::Owned(castling.uci(p.record.chess_move).to_string()))
-        }),
-        Field::Clock => ply
-            .and_then(|p| p.record.annotations.clock)
-            .map_or(Value::Null, Value::Float),
-        Field::Eval => match ply.and_then(|p| p.record.annotations.eval) {
+        }
+        Field::Clock => p.record.annotations.clock.map_or(Value::Null, Value::Float),
+        Field::Eval => match p.record.annotations.eval {
             Some(Eval::Pawns(p)) => Value::Float(p),
             _ => Value::Null,
         },
-        Field::EvalMate => match ply.and_then(|p| p.record.annotations.eval) {
+        Field::EvalMate => match p.record.annotations.eval {
             Some(Eval::Mate(n)) => Value::Int(i64::from(n)),
             _ => Value::Null,
         },
-        Field::Emt => ply
-            .and_then(|p| p.record.annotations.emt)
-            .map_or(Value::Null, Value::Float),
-        Field::Depth => ply
-            .and_then(|p| p.record.annotations.depth)
+        Field::Emt => p.record.annotations.emt.map_or(Value::Null, Value::Float),
+        Field::Depth => p
+            .record
+            .annotations
+            .depth
             .map_or(Value::Null, |d| Value::Int(i64::from(d))),
+        _ => Value::Null,
     }
 }
 

@@ -110,8 +110,6 @@ pub struct ValidateOptions {
 pub struct MoveRecord {
     /// The move.
     pub chess_move: Move,
-    /// The move as written in the file.
-    pub written: String,
     /// Canonical SAN, with `+`/`#`.
     pub san: SanPlus,
     /// The clock and evaluation of the comments after the move.

@@ -241,7 +241,6 @@ impl Replay {
         if let (true, Some(san)) = (record, san) {
             self.moves.push(MoveRecord {
                 san,
-                written: String::from_utf8_lossy(text).into_owned(),
                 chess_move: m,
                 annotations: Annotations::default(),
             });

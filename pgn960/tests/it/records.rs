@@ -127,10 +127,8 @@ fn moves_carry_san_uci_clocks_and_evals() {
     assert_eq!(record.text.as_deref(), Some(pgn.trim_end().as_bytes()));
     let game = record.valid().expect("valid");
     let san: Vec<String> = game.moves.iter().map(|m| m.san.to_string()).collect();
-    let written: Vec<&str> = game.moves.iter().map(|m| m.written.as_str()).collect();
     let uci: Vec<String> = game.moves.iter().map(|m| m.uci().to_string()).collect();
     assert_eq!(san, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"]);
-    assert_eq!(written, ["e4", "e5", "Ng1f3", "Nc6", "Bc4", "Bc5", "O-O"]);
     // Castling is the king onto its own rook: e1 takes h1.
     assert_eq!(
         uci,
