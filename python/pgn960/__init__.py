@@ -32,6 +32,7 @@ import pyarrow as pa
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
 from ._analysis import filter_args, merge_stats, pentanomials, stats, table_from_csv, tree
+from ._analysis import STRATA_METADATA
 
 __all__ = [
     "Error",
@@ -40,6 +41,7 @@ __all__ = [
     "IoError",
     "OptionError",
     "Partition",
+    "STRATA_METADATA",
     "Summary",
     "check",
     "clean",

@@ -233,6 +233,9 @@ def to_shredder(fens: pa.Array) -> pa.Array: ...
 def start_fen(sp: int, black_sp: Optional[int] = None) -> str: ...
 
 KeyNames = Union[str, Sequence[str], None]
+StatsPart = Union[pa.Table, bytes, tuple[bytes, bytes]]
+
+STRATA_METADATA: bytes
 
 def table_from_csv(data: Union[bytes, PathLike], *, text: Sequence[str] = ()) -> pa.Table: ...
 @overload
@@ -283,11 +286,11 @@ def stats(
 ) -> bytes: ...
 @overload
 def merge_stats(
-    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[False] = False
+    tables: Sequence[StatsPart], *, as_csv: Literal[False] = False
 ) -> pa.Table: ...
 @overload
 def merge_stats(
-    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: Literal[True]
+    tables: Sequence[StatsPart], *, as_csv: Literal[True]
 ) -> bytes: ...
 def tree(
     src: Source,

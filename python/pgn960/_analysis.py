@@ -15,6 +15,12 @@ import pyarrow.csv as pacsv
 
 from . import _native
 
+#: The key of a stats table's schema metadata that holds its strata table: the CSV bytes
+#: ``pgn960 stats --strata-table`` writes (per ``by`` cell, stratum and SP, the W/D/L the
+#: significance tests compare SPs within), carried so that :func:`merge_stats` tests merged
+#: tables within the same strata.
+STRATA_METADATA = b"pgn960.strata"
+
 #: The columns of the ``by`` keys (text), in the order ``by`` may name them.
 KEY_COLUMNS = ("time_control", "month", "year", "rating_band", "event", "white", "black")
 
@@ -131,17 +137,34 @@ def stats(
     ``start``/``end`` (and ``first_line``) narrow a plain file to the games of a byte
     range, as :func:`pgn960.read_range` reads them; ``src`` may also be a
     :class:`pgn960.Partition`. The tables of the partitions of an archive, added up by
-    :func:`merge_stats`, are the table of the whole: counts always, and p- and q-values
-    byte for byte with ``strata="none"`` (a merged table keeps no strata, as
-    ``--merge``). ``as_csv=True`` gives the CSV bytes ``pgn960 stats`` writes instead of a
-    table."""
+    :func:`merge_stats`, are the table of the whole, p- and q-values included, for every
+    ``strata``: an SP table carries its strata table (the per-stratum W/D/L its tests
+    used) in its schema metadata under :data:`STRATA_METADATA`. ``as_csv=True`` gives the
+    CSV bytes ``pgn960 stats`` writes instead of a table; those carry no strata (merged
+    alone they are tested as one table, as ``strata="none"``): pass ``merge_stats`` the
+    tables, or ``(csv, strata_csv)`` pairs."""
     src, start, end, first_line = _source_range(src, start, end, first_line)
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
-    data = _native.stats(
+    data, strata_csv = _native.stats(
         _paths(src), threads, variant, key_names(by), band_width, headers_only,
         include_classical, double_chess960, filters, start, end, first_line, strata,
     )
-    return data if as_csv else table_from_csv(data)
+    return data if as_csv else with_strata(table_from_csv(data), strata_csv)
+
+
+def with_strata(table: pa.Table, strata_csv: bytes | None) -> pa.Table:
+    """``table`` carrying ``strata_csv`` (a strata table's CSV bytes) in its schema
+    metadata under :data:`STRATA_METADATA` (unchanged when None)."""
+    if strata_csv is None:
+        return table
+    metadata = dict(table.schema.metadata or {})
+    metadata[STRATA_METADATA] = bytes(strata_csv)
+    return table.replace_schema_metadata(metadata)
+
+
+def strata_of(table: pa.Table) -> bytes | None:
+    """The strata table a stats table carries (CSV bytes), or None."""
+    return (table.schema.metadata or {}).get(STRATA_METADATA)
 
 
 def _source_range(src, start, end, first_line):
@@ -157,18 +180,51 @@ def _source_range(src, start, end, first_line):
 
 
 def merge_stats(
-    tables: Sequence[Union[pa.Table, bytes]], *, as_csv: bool = False
+    tables: Sequence[Union[pa.Table, bytes, tuple[bytes, bytes]]], *, as_csv: bool = False
 ) -> Union[pa.Table, bytes]:
     """Adds up tables given by :func:`stats` (or read from ``pgn960 stats`` files) exactly,
     as ``pgn960 stats --merge`` does: the counts are summed and every derived column and
     significance recomputed, so the merge of the tables of parts equals the table of the
-    whole. Tables merge only with tables of the same ``by`` keys and kind. Each table
-    may be given as the CSV bytes ``stats(..., as_csv=True)`` gives; ``as_csv=True``
-    returns the merged CSV bytes, byte for byte those ``pgn960 stats`` writes for the
-    whole."""
-    data = [bytes(t) if isinstance(t, (bytes, bytearray)) else table_csv(t) for t in tables]
-    merged = _native.merge_stats(data)
-    return merged if as_csv else table_from_csv(merged)
+    whole. Tables merge only with tables of the same ``by`` keys and kind.
+
+    The tests run within the strata the tables carry (a table of :func:`stats` carries its
+    strata table in its metadata, :data:`STRATA_METADATA`), as one run over the whole
+    does: byte for byte, p- and q-values included, whatever ``strata`` made them. A table
+    may also be given as the CSV bytes ``stats(..., as_csv=True)`` gives, or as a pair
+    ``(csv, strata_csv)`` of the files ``pgn960 stats -o ... --strata-table ...`` writes;
+    CSV bytes alone carry no strata, and tables merged without strata are tested as one
+    table (as ``strata="none"``). Strata must come with every table or with none (a merge
+    whose strata do not add up to its tables is an error). ``as_csv=True`` returns the
+    merged CSV bytes, byte for byte those ``pgn960 stats`` writes for the whole; the
+    merged table carries the merged strata, so merges nest."""
+    data, strata_csv = merged_bytes(tables)
+    return data if as_csv else with_strata(table_from_csv(data), strata_csv)
+
+
+def merged_bytes(
+    tables: Sequence[Union[pa.Table, bytes, tuple[bytes, bytes]]]
+) -> tuple[bytes, bytes | None]:
+    """The CSV bytes of the merge of ``tables`` (as :func:`merge_stats` takes them) and of
+    its strata table (None without strata)."""
+    data: list[bytes] = []
+    for t in tables:
+        if isinstance(t, pa.Table):
+            data.append(table_csv(t))
+            strata_csv = strata_of(t)
+        elif isinstance(t, (bytes, bytearray, memoryview)):
+            data.append(bytes(t))
+            strata_csv = None
+        elif isinstance(t, tuple) and len(t) == 2:
+            table, strata_csv = t
+            data.append(bytes(table))
+        else:
+            raise TypeError(
+                "merge_stats takes stats tables, CSV bytes or (csv, strata_csv) pairs, "
+                f"not {type(t).__name__}"
+            )
+        if strata_csv is not None:
+            data.append(bytes(strata_csv))
+    return _native.merge_stats(data)
 
 
 def tree(

@@ -174,15 +174,21 @@ def table_options(options: Mapping[str, object]) -> TableOptions:
     )
 
 
-def stats_of_ranges(ranges: Sequence[Range], options: Mapping[str, object]) -> bytes:
-    """The per-SP table (CSV bytes, as ``pgn960 stats`` writes it) of the games of
-    ``ranges``: each range's :func:`pgn960.stats` (``options``: its keyword arguments),
-    added up exactly by :func:`pgn960.merge_stats`. What one distributed task computes."""
+def stats_of_ranges(
+    ranges: Sequence[Range], options: Mapping[str, object]
+) -> tuple[bytes, bytes | None]:
+    """The per-SP table of the games of ``ranges`` as CSV bytes (as ``pgn960 stats`` writes
+    it) and its strata table's (None with ``strata="none"``): each range's
+    :func:`pgn960.stats` (``options``: its keyword arguments), added up exactly by
+    :func:`pgn960.merge_stats`. What one distributed task computes; the driver merges the
+    pairs of every task with ``merge_stats``."""
+    from ._analysis import merged_bytes
+
     tables = [
-        pgn960.stats(path, start=start, end=end, first_line=line, as_csv=True, **options)
+        pgn960.stats(path, start=start, end=end, first_line=line, **options)
         for path, start, end, line in ranges
     ]
-    return pgn960.merge_stats(tables, as_csv=True)
+    return merged_bytes(tables)
 
 
 def stats_options(options: Mapping[str, object]) -> dict[str, object]:

@@ -92,12 +92,15 @@ def stats(
     **options,
 ):
     """The per-SP table of the games of ``paths`` computed by Dask (the client's cluster
-    when one is active), equal to ``pgn960 stats`` of the whole (``as_csv=True``: its CSV
-    bytes, byte for byte): each task's :func:`pgn960.stats` of its byte ranges
-    (``options``: its keyword arguments), added up exactly by :func:`pgn960.merge_stats`."""
+    when one is active), equal to ``pgn960 stats`` of the whole with the same options
+    (``as_csv=True``: its CSV bytes, byte for byte), p- and q-values included, whatever
+    ``strata``: each task's :func:`pgn960.stats` of its byte ranges (``options``: its
+    keyword arguments) with its strata table, added up exactly by
+    :func:`pgn960.merge_stats`."""
     import dask
 
     options = stats_options(options)
     parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
     tasks = [dask.delayed(stats_of_ranges)(part, options) for part in parts]
-    return pgn960.merge_stats(list(dask.compute(*tasks)), as_csv=as_csv)
+    tables = [csv if strata is None else (csv, strata) for csv, strata in dask.compute(*tasks)]
+    return pgn960.merge_stats(tables, as_csv=as_csv)

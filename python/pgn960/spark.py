@@ -127,22 +127,35 @@ def stats(
     **options,
 ):
     """The per-SP table of the games of ``paths`` computed on the cluster, equal to
-    ``pgn960 stats`` of the whole (``as_csv=True``: its CSV bytes, byte for byte).
+    ``pgn960 stats`` of the whole with the same options (``as_csv=True``: its CSV bytes,
+    byte for byte), p- and q-values included, whatever ``strata``.
 
     The inputs are cut as the data source cuts them (``partitions``/``target_bytes``);
     each Spark task computes :func:`pgn960.stats` of its byte ranges (``options``: its
-    keyword arguments, such as ``by`` or ``min_elo``) and the tables, a few KB each, are
-    added up exactly on the driver by :func:`pgn960.merge_stats` — counts summed,
-    significance recomputed over the whole. Runs through ``mapInArrow`` (Spark Connect
-    too); the executors need the same paths and the ``pgn960`` package."""
+    keyword arguments, such as ``by``, ``strata`` or ``min_elo``) and the tables, a few
+    KB each, travel to the driver with their strata tables (the per-stratum W/D/L the
+    tests use), where :func:`pgn960.merge_stats` adds them up exactly — counts summed,
+    significance recomputed over the whole within the same strata. Runs through
+    ``mapInArrow`` (Spark Connect too); the executors need the same paths and the
+    ``pgn960`` package."""
     options = stats_options(options)
     parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
 
     def per_task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             tables = [stats_of_ranges(parts[i], options) for i in batch.column(0).to_pylist()]
-            yield pa.RecordBatch.from_pydict({"csv": pa.array(tables, pa.binary())})
+            yield pa.RecordBatch.from_pydict({
+                "csv": pa.array([t[0] for t in tables], pa.binary()),
+                "strata": pa.array([t[1] for t in tables], pa.binary()),
+            })
 
     ids = spark.range(0, len(parts), 1, max(1, len(parts)))
-    rows = ids.mapInArrow(per_task, "csv binary").collect()
-    return pgn960.merge_stats([bytes(row["csv"]) for row in rows], as_csv=as_csv)
+    rows = ids.mapInArrow(per_task, "csv binary, strata binary").collect()
+    tables = [_part(row["csv"], row["strata"]) for row in rows]
+    return pgn960.merge_stats(tables, as_csv=as_csv)
+
+
+def _part(csv, strata) -> bytes | tuple[bytes, bytes]:
+    """A task's table as :func:`pgn960.merge_stats` takes it: its CSV bytes, with its
+    strata table's when it has one."""
+    return bytes(csv) if strata is None else (bytes(csv), bytes(strata))

@@ -8,7 +8,9 @@ use crate::scan::{inputs, missing_variant};
 use pgn960::select::{Date, Filters, Speed};
 use pgn960::stats::by::ByKey;
 use pgn960::stats::pairs::Pairer;
-use pgn960::stats::{merge_csv, write_pairs, write_table, StatsCounts, StatsOptions, TextFormat};
+use pgn960::stats::{
+    merge_csv, write_pairs, write_strata, write_table, StatsCounts, StatsOptions, TextFormat,
+};
 use pgn960::tree::{parse_sp_list, write_tree, TreeOptions, WriteOptions};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -134,7 +136,8 @@ fn io_error(e: std::io::Error) -> PyErr {
 }
 
 /// `pgn960._native.stats`: the SP table's CSV bytes (or, with `dfrc`, the Double
-/// Chess960 table's).
+/// Chess960 table's), and the strata table's (`--strata-table`; `None` with `strata`
+/// `none` or `dfrc`).
 #[pyfunction]
 #[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None, strata="event"))]
 #[allow(clippy::too_many_arguments)]
@@ -153,7 +156,7 @@ pub fn stats<'py>(
     end: Option<u64>,
     first_line: Option<u64>,
     strata: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyResult<TableBytes<'py>> {
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
     }
@@ -174,16 +177,35 @@ pub fn stats<'py>(
         ..StatsOptions::default()
     };
     let paths: Vec<PathBuf> = inputs_checked(src)?;
-    let csv = interruptible(py, move |stop| {
+    let (csv, strata) = interruptible(py, move |stop| {
         let options = StatsOptions {
             stop: Some(stop),
             ..options
         };
         let counts = pgn960::stats::compute(&paths, &options)?;
-        Ok(table_csv(&counts, dfrc))
+        Ok(table_csv(&counts, dfrc).and_then(|csv| Ok((csv, strata_csv(&counts, dfrc)?))))
     })?
     .map_err(io_error)?;
-    Ok(PyBytes::new(py, &csv))
+    Ok(table_bytes(py, &csv, strata.as_deref()))
+}
+
+/// A table's CSV bytes and its strata table's (or `None`).
+type TableBytes<'py> = (Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
+
+/// The bytes of a table and of its strata table as Python's.
+fn table_bytes<'py>(py: Python<'py>, csv: &[u8], strata: Option<&[u8]>) -> TableBytes<'py> {
+    (PyBytes::new(py, csv), strata.map(|s| PyBytes::new(py, s)))
+}
+
+/// The CSV of the strata table of `counts` ([`write_strata`]): `None` when it keeps no
+/// strata, or for the Double Chess960 table (`dfrc`, tested as one table).
+fn strata_csv(counts: &StatsCounts, dfrc: bool) -> std::io::Result<Option<Vec<u8>>> {
+    if dfrc || counts.tables.strata.is_none() {
+        return Ok(None);
+    }
+    let mut csv = Vec::new();
+    write_strata(&mut csv, &counts.tables)?;
+    Ok(Some(csv))
 }
 
 /// The paths, refused when none is given or one cannot be expanded.
@@ -213,29 +235,33 @@ fn table_csv(counts: &StatsCounts, dfrc: bool) -> std::io::Result<Vec<u8>> {
     Ok(csv)
 }
 
-/// `pgn960._native.merge_stats`: tables (CSV bytes written by `stats`) added up exactly,
-/// as CSV bytes.
+/// `pgn960._native.merge_stats`: tables (CSV bytes written by `stats`: SP, Double
+/// Chess960 and strata tables, told apart by their header) added up exactly, as the CSV
+/// bytes of the merged table and of its strata table (`None` when no strata table was
+/// given: the merged table is then tested as one table).
 #[pyfunction]
-pub fn merge_stats<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
+pub fn merge_stats<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<TableBytes<'py>> {
     if tables.is_empty() {
         return Err(option_error("no table given"));
     }
-    let csv = py
+    let (csv, strata) = py
         .detach(|| {
             let named = tables
                 .iter()
                 .enumerate()
                 .map(|(i, t)| (format!("table {i}"), t.as_slice()));
             let merged = merge_csv(named, &[])?;
+            let dfrc = merged.double_chess960 && !merged.sp;
             let counts = StatsCounts {
                 tables: merged.tables,
                 ..StatsCounts::default()
             };
-            Ok::<_, pgn960::Error>(table_csv(&counts, merged.double_chess960 && !merged.sp))
+            let csv = table_csv(&counts, dfrc);
+            Ok::<_, pgn960::Error>(csv.and_then(|csv| Ok((csv, strata_csv(&counts, dfrc)?))))
         })
         .map_err(from_library)?
         .map_err(io_error)?;
-    Ok(PyBytes::new(py, &csv))
+    Ok(table_bytes(py, &csv, strata.as_deref()))
 }
 
 /// `pgn960._native.tree`: the opening tree's CSV bytes.

@@ -57,13 +57,14 @@ def test_merge_stats_of_partitions_equals_stats_of_the_whole():
     parts = pgn960.partitions(path, target_bytes=300_000)
     assert len(parts) > 2
     for by in (None, "month"):
-        tables = [pgn960.stats(part, by=by, strata="none") for part in parts]
-        merged = pgn960.merge_stats(tables)
-        assert merged.equals(pgn960.stats(path, by=by, strata="none"))
-        # Within strata (the default) the counts add up all the same.
-        whole = pgn960.stats(path, by=by)
-        assert merged.select(["sp", "games", "white_wins", "draws", "black_wins"]).equals(
-            whole.select(["sp", "games", "white_wins", "draws", "black_wins"]))
+        for strata in ("event", "time-control", "none"):
+            tables = [pgn960.stats(part, by=by, strata=strata) for part in parts]
+            merged = pgn960.merge_stats(tables)
+            whole = pgn960.stats(path, by=by, strata=strata)
+            assert merged.equals(whole), (by, strata)
+            # The merged table carries the merged strata, as the whole does: merges nest.
+            assert pgn960.merge_stats([merged]).equals(whole)
+            assert merged.schema.metadata == whole.schema.metadata
 
 
 def cli_csv(tmp_path: Path, *args) -> bytes:
@@ -76,11 +77,12 @@ def cli_csv(tmp_path: Path, *args) -> bytes:
 @pytest.mark.parametrize(
     "kwargs, flags",
     [
+        ({}, []),
+        ({"strata": "time-control"}, ["--strata", "time-control"]),
+        ({"by": "month,time-control"}, ["--by", "month,time-control"]),
+        ({"by": "event", "strata": "time-control"}, ["--by", "event", "--strata", "time-control"]),
+        ({"min_elo": 1800, "headers_only": True}, ["--min-elo", "1800", "--headers-only"]),
         ({"strata": "none"}, ["--strata", "none"]),
-        ({"by": "month,time-control", "strata": "none"},
-         ["--by", "month,time-control", "--strata", "none"]),
-        ({"min_elo": 1800, "headers_only": True, "strata": "none"},
-         ["--min-elo", "1800", "--headers-only", "--strata", "none"]),
     ],
 )
 def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(tmp_path, kwargs, flags):
@@ -88,26 +90,55 @@ def test_the_exact_merge_route_gives_the_command_csv_byte_for_byte(tmp_path, kwa
     expected = cli_csv(tmp_path, path, *flags)
     for target in (150_000, 1_000_000):
         parts = pgn960.partitions(path, target_bytes=target)
-        csvs = [
-            pgn960.stats(p.path, start=p.start, end=p.end, first_line=p.first_line,
-                         as_csv=True, **kwargs)
-            for p in parts
-        ]
-        assert all(isinstance(c, bytes) for c in csvs)
-        assert pgn960.merge_stats(csvs, as_csv=True) == expected, target
-        shuffled = list(reversed(csvs))
-        assert pgn960.merge_stats(shuffled, as_csv=True) == expected
-    tables = [pgn960.stats(p, **kwargs) for p in pgn960.partitions(path, target_bytes=400_000)]
-    assert pgn960.merge_stats(tables, as_csv=True) == expected
+        tables = [pgn960.stats(p, **kwargs) for p in parts]
+        assert pgn960.merge_stats(tables, as_csv=True) == expected, target
+        assert pgn960.merge_stats(list(reversed(tables)), as_csv=True) == expected
+    # CSV bytes with their strata tables as pairs: the files the command writes.
+    pairs = []
+    for i, p in enumerate(pgn960.partitions(path, target_bytes=400_000)):
+        csv = pgn960.stats(p.path, start=p.start, end=p.end, first_line=p.first_line,
+                           as_csv=True, **kwargs)
+        assert isinstance(csv, bytes)
+        strata = pgn960.stats(p, **kwargs).schema.metadata
+        pairs.append(csv if strata is None else (csv, strata[pgn960.STRATA_METADATA]))
+    assert pgn960.merge_stats(pairs, as_csv=True) == expected
+
+
+def test_strata_tables_are_those_of_the_command_and_travel_with_the_tables(tmp_path):
+    """A table's strata are the file ``--strata-table`` writes; they survive pickling;
+    CSV bytes alone merge to the table of ``--strata none``; strata of some tables only
+    are refused."""
+    import pickle
+
+    files = [shared_data() / "pgn"]
+    out, strata = tmp_path / "t.csv", tmp_path / "s.csv"
+    run_cli("stats", "-q", *files, "-o", out, "--strata-table", strata)
+    table = pgn960.stats(files)
+    assert table.schema.metadata[pgn960.STRATA_METADATA] == strata.read_bytes()
+    assert pickle.loads(pickle.dumps(table)).schema.metadata == table.schema.metadata
+    assert pgn960.stats(files, strata="none").schema.metadata is None
+    assert pgn960.stats(files, double_chess960=True).schema.metadata is None
+    from_files = pgn960.merge_stats([(out.read_bytes(), strata.read_bytes())], as_csv=True)
+    assert from_files == out.read_bytes()
+    parts = pgn960.partitions(files, target_bytes=200_000)
+    csvs = [pgn960.stats(p, as_csv=True) for p in parts]
+    assert pgn960.merge_stats(csvs, as_csv=True) == cli_csv(tmp_path, *files, "--strata", "none")
+    # Within events the table differs from one table's: the strata matter here.
+    assert out.read_bytes() != cli_csv(tmp_path, *files, "--strata", "none")
+    tables = [pgn960.stats(p) for p in parts]
+    with pytest.raises(pgn960.Error, match="do not add up"):
+        pgn960.merge_stats([tables[0], *csvs[1:]])
+    with pytest.raises(TypeError):
+        pgn960.merge_stats([tables[0], 3])
 
 
 def test_stats_of_a_range_of_the_real_files_merge_to_the_command(tmp_path):
     files = [shared_data() / "pgn"]
-    expected = cli_csv(tmp_path, *files, "--strata", "none")
+    expected = cli_csv(tmp_path, *files)
     parts = pgn960.partitions(files, target_bytes=200_000)
     assert len({p.path for p in parts}) > 1
-    csvs = [pgn960.stats(p, as_csv=True, strata="none") for p in parts]
-    assert pgn960.merge_stats(csvs, as_csv=True) == expected
+    tables = [pgn960.stats(p) for p in parts]
+    assert pgn960.merge_stats(tables, as_csv=True) == expected
 
 
 def test_a_range_of_several_inputs_or_a_bad_range_is_an_option_error():

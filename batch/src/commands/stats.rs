@@ -13,8 +13,8 @@ use pgn960::stats::pairs::Pairer;
 use pgn960::stats::table::SpTables;
 use pgn960::stats::{
     cell_report, count_chunk, dfrc_cell_report, merge_csv, pairs_report, why_nothing_counted,
-    write_pairs, write_table, CellReport, LeftOut, PairsReport, StatsCounts, StatsOptions,
-    NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
+    write_pairs, write_strata, write_table, CellReport, LeftOut, PairsReport, StatsCounts,
+    StatsOptions, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -27,7 +27,7 @@ const FORMATS: [TableFormat; 2] = [TableFormat::Csv, TableFormat::Json];
 /// Arguments of `pgn960 stats`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = format!("Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats games.pgn --by time-control,rating-band -o cuts.csv --report r.json\n  pgn960 stats match.pgn --pairs pairs.csv\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv\n\n\
+    after_help = format!("Examples:\n  pgn960 stats lichess_db_chess960_2024-*.pgn.zst -o stats.csv\n  pgn960 stats games.pgn --headers-only --min-elo 2000 --time-control blitz,rapid\n  pgn960 stats games.pgn --by time-control,rating-band -o cuts.csv --report r.json\n  pgn960 stats match.pgn --pairs pairs.csv\n  pgn960 stats --merge jan.csv feb.csv -o q1.csv\n  pgn960 stats jan.pgn -o jan.csv --strata-table jan.strata.csv\n  pgn960 stats --merge jan.csv jan.strata.csv feb.csv feb.strata.csv -o q1.csv\n\n\
 The summary goes to standard error (-q: none). Every table's format is csv or json, from its \
 extension (the --dfrc-table and --pairs tables too), else --format, else csv.\n{}", crate::args::common_help())
 )]
@@ -67,9 +67,16 @@ pub struct StatsArgs {
     /// (or speed) only, and the verdict says so — with a caveat when the table taken as one
     /// would say "Yes" but no stratum does (mixing events with different draw rates, each
     /// with its own SPs, makes SPs look different). `none`: one table. Tables merged with
-    /// --merge keep no strata and are tested as one table.
+    /// --merge are tested within the strata of their strata tables (--strata-table), else
+    /// as one table.
     #[arg(long, value_enum, value_name = "KEY", default_value = "event")]
     pub strata: StrataKey,
+    /// Write the strata table to this CSV file: per --by cell, stratum and SP, the W/D/L
+    /// the significance tests compare SPs within. Give it to --merge beside the SP table
+    /// (each part's two files): the merge is then the table of the whole, p- and q-values
+    /// included.
+    #[arg(long, value_name = "FILE.csv")]
+    pub strata_table: Option<PathBuf>,
     /// With --by rating-band: the width of a band of the mean rating of both players.
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     pub band_width: u32,
@@ -84,8 +91,9 @@ pub struct StatsArgs {
     #[arg(long, value_name = "NAME", requires = "pairs")]
     pub engine: Option<String>,
     /// Merge tables (CSV files from earlier runs) instead of reading games: SP tables into
-    /// -o, Double Chess960 tables (recognised by their header) into --dfrc-table. Tables with
-    /// --by keys merge with tables of the same keys only.
+    /// -o, Double Chess960 tables (recognised by their header) into --dfrc-table, strata
+    /// tables (--strata-table; recognised by their header) into the SP table's tests and
+    /// --strata-table. Tables with --by keys merge with tables of the same keys only.
     #[arg(
         long,
         conflicts_with_all = [
@@ -182,6 +190,7 @@ struct StatsOutputs {
     groups: Option<(OutputId, TableFormat)>,
     report: Option<OutputId>,
     chart: Option<OutputId>,
+    strata: Option<OutputId>,
 }
 
 impl StatsOutputs {
@@ -220,6 +229,17 @@ impl StatsOutputs {
             .as_ref()
             .map(|p| plan.add("--report", p, "json"));
         let chart = args.chart.as_ref().map(|p| plan.add("--chart", p, "svg"));
+        let strata = match &args.strata_table {
+            Some(path) => {
+                let csv = Some(TableFormat::Csv);
+                TableFormat::choose("stats --strata-table", path, None, &[TableFormat::Csv], csv)?;
+                Some(plan.add("--strata-table", path, "csv"))
+            }
+            None => None,
+        };
+        if args.strata_table.is_some() && !args.merge && args.strata == StrataKey::None {
+            bail!("--strata none keeps no strata: there is no --strata-table to write");
+        }
         if let Some(chart) = &args.chart {
             let svg = chart
                 .extension()
@@ -240,6 +260,7 @@ impl StatsOutputs {
             groups,
             report,
             chart,
+            strata,
         })
     }
 }
@@ -304,6 +325,20 @@ fn count_games(
     Ok(counts.tables)
 }
 
+/// The tables given to `--merge`, added up, and whether to write the SP table and the
+/// Double Chess960 table (each, when such tables were given).
+fn merged_tables(args: &StatsArgs, outputs: &StatsOutputs) -> Result<(SpTables, bool, bool)> {
+    let merged = merge_tables(&args.inputs, &args.by)?;
+    if merged.double_chess960 && outputs.dfrc.is_none() {
+        bail!("Double Chess960 tables were given: name the merged table with --dfrc-table FILE");
+    }
+    if outputs.strata.is_some() && !merged.strata {
+        bail!("no strata table was given to merge: there is no --strata-table to write");
+    }
+    let write_sp = merged.sp || !merged.double_chess960;
+    Ok((merged.tables, write_sp, merged.double_chess960))
+}
+
 /// Runs `pgn960 stats`.
 pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let started = std::time::Instant::now();
@@ -311,17 +346,7 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     let mut outputs = StatsOutputs::new(args, globals.quiet)?;
     let mut pairer = Pairer::new(args.engine.as_ref().map(|e| e.trim().to_string()));
     let (tables, write_sp, write_dfrc) = if args.merge {
-        let merged = merge_tables(&args.inputs, &args.by)?;
-        if merged.double_chess960 && outputs.dfrc.is_none() {
-            bail!(
-                "Double Chess960 tables were given: name the merged table with --dfrc-table FILE"
-            );
-        }
-        (
-            merged.tables,
-            merged.sp || !merged.double_chess960,
-            merged.double_chess960,
-        )
+        merged_tables(args, &outputs)?
     } else {
         let tables = count_games(args, globals, &mut summary, &mut pairer)?;
         (tables, true, outputs.dfrc.is_some())
@@ -363,6 +388,11 @@ pub fn run(args: &StatsArgs, globals: Globals) -> Result<StatsSummary> {
     if let Some((id, format)) = outputs.groups {
         let mut sink = plan.create(id)?;
         write_groups(&mut sink, &tables, format.text())?;
+        plan.finish(sink)?;
+    }
+    if let Some(id) = outputs.strata {
+        let mut sink = plan.create(id)?;
+        write_strata(&mut sink, &tables)?;
         plan.finish(sink)?;
     }
     if let Some((id, format)) = outputs.pairs {

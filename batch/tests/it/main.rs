@@ -30,6 +30,7 @@ mod sp_perft;
 mod split;
 mod stats;
 mod stats_by;
+mod stats_merge;
 mod statuses;
 mod tree;
 mod xfen;

@@ -4,7 +4,9 @@
 //!
 //! [`compute`] counts the games of some inputs into [`StatsCounts`] (which merge exactly:
 //! counts of parts add up to the counts of the whole); [`write_table`] writes its cells as
-//! the rows `pgn960 stats` writes; [`merge_csv`] adds up tables written earlier.
+//! the rows `pgn960 stats` writes; [`merge_csv`] adds up tables written earlier, tested
+//! within the strata of the strata tables written beside them ([`write_strata`]) as one
+//! run over the whole is.
 //!
 //! ```
 //! use pgn960::stats::{compute, write_table, StatsOptions, TextFormat};
@@ -29,6 +31,7 @@ pub mod pairs;
 pub mod pentanomial;
 mod report;
 pub mod significance;
+mod strata;
 pub mod table;
 mod write;
 
@@ -39,6 +42,7 @@ pub use left_out::{
 };
 pub use merge::{merge_csv, MergedTables, TableKind};
 pub use report::{cell_report, dfrc_cell_report, pairs_report, CellReport, PairsReport};
+pub use strata::{strata_header, write_strata, STRATUM_COLUMN_PREFIX};
 pub use write::{write_pairs, write_table, TextFormat};
 
 use crate::fold::{fold_inputs, FoldOptions};

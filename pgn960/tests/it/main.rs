@@ -5,3 +5,4 @@ mod decoded_san;
 mod plumbing;
 mod ranges;
 mod records;
+mod stats_merge;
