@@ -17,12 +17,6 @@ mod verbs;
 
 use pyo3::prelude::*;
 
-/// mimalloc, as the `pgn960` binary has: a table's per-game and per-move allocations cost
-/// more with the system allocator (the Arrow buffers handed to pyarrow are freed through
-/// their release callback, by this allocator).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The module `pgn960._native` (named so that the `pgn960` crate is not shadowed here).
 #[pymodule]
 #[pyo3(name = "_native")]

@@ -43,7 +43,8 @@ pub struct SplitArgs {
     /// The directory the files go to (created if absent).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
-    /// File names: {key} is the key's name, {value} the value made safe.
+    /// File names: {key} is the key's name, {value} the value made safe (plain PGN files:
+    /// a compressed extension such as .gz is refused).
     #[arg(long, value_name = "PATTERN", default_value = "{key}-{value}.pgn")]
     pub template: String,
     /// At most N output files open at once.

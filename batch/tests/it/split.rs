@@ -248,4 +248,19 @@ fn templates_name_files_and_stay_in_the_directory() {
             .assert()
             .code(2);
     }
+    // Split writes plain PGN (it appends and reopens its files): a name that says
+    // compressed is refused before anything is written, saying why.
+    let other = tmp.path().join("compressed");
+    for compressed in ["{value}.pgn.gz", "{value}.pgn.zst", "{value}.PGN.XZ"] {
+        pgn960()
+            .arg("split")
+            .arg(fixture("sample.pgn"))
+            .arg("-o")
+            .arg(&other)
+            .args(["--by", "sp", "--template", compressed])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("split writes plain PGN"));
+        assert!(!other.exists(), "nothing written for {compressed}");
+    }
 }

@@ -193,6 +193,15 @@ pub fn check_template(template: &str) -> Result<(), String> {
     if template.starts_with('.') {
         return Err(format!("--template {template:?} must not start with '.'"));
     }
+    // Split appends to its files and reopens them (`--max-open`, `--append`): they are
+    // plain PGN, so a name that says compressed would lie (outputs are chosen by name).
+    let compression = crate::compression::compression_of_name(std::path::Path::new(template));
+    if let Some(format) = crate::compression::format_of(compression) {
+        return Err(format!(
+            "--template {template:?} names {} files, but split writes plain PGN: name them .pgn and compress the files afterwards",
+            format.name
+        ));
+    }
     Ok(())
 }
 
