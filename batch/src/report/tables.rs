@@ -64,6 +64,43 @@ fn add(target: &mut SpCounts, c: &SpCounts, at: &dyn Fn() -> String) -> Result<(
         .with_context(|| format!("{}: the sums overflow", at()))
 }
 
+impl FileSums {
+    /// Adds one row of a table (`record`, read as `row` with `counts`) to the sums: its SP
+    /// or pair, and the cell of each of its `by` keys.
+    fn add_row(
+        &mut self,
+        record: &csv::StringRecord,
+        row: &StatsRecord,
+        counts: &SpCounts,
+        by: &[Option<ByKey>],
+        at: &dyn Fn() -> String,
+    ) -> Result<()> {
+        match (&mut self.sp, &mut self.pairs, row.black_sp) {
+            (Some(by_sp), _, None) => add(&mut by_sp[usize::from(row.sp)], counts, at)?,
+            (_, Some(pairs), Some(black)) => {
+                add(pairs.entry((row.sp, black)).or_default(), counts, at)?
+            }
+            _ => bail!("{}: black_sp does not match the table's header", at()),
+        }
+        if self.sp.is_none() {
+            return Ok(());
+        }
+        for (k, (_, values)) in self.cuts.iter_mut().enumerate() {
+            let value = record.get(k).unwrap_or_default().to_string();
+            let rank = match by[k] {
+                Some(key) => value_rank(
+                    &KeyValue::parse(key, &value)
+                        .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?,
+                ),
+                None => u64::from(!value.is_empty()),
+            };
+            let cell = values.entry((rank, value)).or_default();
+            add(cell.entry(row.sp).or_default(), counts, at)?;
+        }
+        Ok(())
+    }
+}
+
 fn read_stats_file(path: &Path) -> Result<FileSums> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -113,27 +150,7 @@ fn read_stats_file(path: &Path) -> Result<FileSums> {
         if row.sp >= 960 || row.black_sp.is_some_and(|b| b >= 960) {
             bail!("{}: SP {} is out of range", at(), row.sp);
         }
-        match (&mut sums.sp, &mut sums.pairs, row.black_sp) {
-            (Some(by_sp), _, None) => add(&mut by_sp[usize::from(row.sp)], &counts, &at)?,
-            (_, Some(pairs), Some(black)) => {
-                add(pairs.entry((row.sp, black)).or_default(), &counts, &at)?
-            }
-            _ => bail!("{}: black_sp does not match the table's header", at()),
-        }
-        if sums.sp.is_some() {
-            for (k, (_, values)) in sums.cuts.iter_mut().enumerate() {
-                let value = record.get(k).unwrap_or_default().to_string();
-                let rank = match by[k] {
-                    Some(key) => value_rank(
-                        &KeyValue::parse(key, &value)
-                            .map_err(|why| anyhow::anyhow!("{}: {why}", at()))?,
-                    ),
-                    None => u64::from(!value.is_empty()),
-                };
-                let cell = values.entry((rank, value)).or_default();
-                add(cell.entry(row.sp).or_default(), &counts, &at)?;
-            }
-        }
+        sums.add_row(&record, &row, &counts, &by, &at)?;
     }
     if keys.is_empty() && !pairs && rows != 960 {
         bail!(
