@@ -13,7 +13,7 @@ use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
-use pgn960::stats::table::{GameEvals, Winner};
+use pgn960::stats::table::{strata_noun, GameEvals, Winner};
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending); the drawish first with #sort=-draw_lo; group the positions with #group=king-file (bishops, queen-file, knights, mirror).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
+    after_help = format!("The page opens from disk in any current browser and fetches nothing (inline style, script and SVG under a strict Content-Security-Policy). Open a start position with #sp=226 after the file name; sort with #sort=score (or #sort=-score for descending); the drawish first with #sort=-draw_lo; group the positions with #group=king-file (bishops, queen-file, knights, mirror); filter the games with #from=2024-03&to=2024-05&band=1800-1999&speed=blitz&event=NAME (the table, its tests and the verdict recomputed in the page as pgn960 stats computes them).\n\nExamples:\n  pgn960 report lichess_db_chess960_2024-*.pgn.zst -o report.html\n  pgn960 report games.pgn --min-elo 2000 --time-control blitz,rapid -o blitz.html\n  pgn960 report --from-stats stats.csv --from-stats by-speed.csv --from-tree tree.json -o report.html\n\nThe summary goes to standard error (-q: none).\n{}", crate::args::common_help())
 )]
 pub struct ReportArgs {
     /// The inputs.
@@ -69,7 +69,8 @@ pub struct ReportArgs {
     /// Test the SPs within strata, as `stats --strata` does: the overall verdict compares
     /// an SP with the other SPs of the same event (or speed) only, with a caveat on the
     /// banner when the table taken as one would say "Yes" but no stratum does. `none`: one
-    /// table. Pages built --from-stats are tested as one table.
+    /// table. Pages built --from-stats are tested as one table. The page's filters test the
+    /// filtered games within the same strata.
     #[arg(long, value_enum, value_name = "KEY", default_value = "event")]
     pub strata: crate::commands::stats::StrataKey,
     /// Which games are counted.
@@ -568,7 +569,10 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     };
     let mut page = Page::build(&all.tally, summary, tree);
     page.games = all.games;
-    page.filter = all.cells.finish();
+    page.filter = all.cells.finish().map(|mut cells| {
+        cells.strata = args.strata.by_key().map(strata_noun);
+        cells
+    });
     page.selection = selection_args(args);
     Ok(page)
 }

@@ -190,6 +190,7 @@ impl CellTally {
             events_pooled: self.events_pooled,
             bands_pooled: self.bands_pooled,
             limit: CELL_LIMIT,
+            strata: None,
             cells,
             pairs,
         })
@@ -233,6 +234,9 @@ pub struct FilterCells {
     pub bands_pooled: bool,
     /// The limit of cells ([`CELL_LIMIT`]).
     pub limit: usize,
+    /// What the page tests within under a filter, as `stats --strata` names it in its
+    /// verdict (`event`, `time control`); `None`: one table (`--strata none`).
+    pub strata: Option<String>,
     /// The cells of the SP table.
     pub cells: Vec<[u64; 8]>,
     /// The cells of Double Chess960 pairs: `[month, band, speed, event, white SP, black

@@ -312,10 +312,8 @@ fn report_page_shows_groups_and_draw_rates_and_filters_them() {
         &["--since", "2024.03.01", "--until", "2024.03.31"],
         &march,
     );
-    let want = data_groups(
-        &page_data(&std::fs::read_to_string(&march).unwrap()),
-        "king-file",
-    );
+    let march = page_data(&std::fs::read_to_string(&march).unwrap());
+    let want = data_groups(&march, "king-file");
     assert!(want.values().sum::<u64>() > 0);
     let dom = chromium(TEST, &page, "#from=2024-03&to=2024-03&group=king-file")
         .unwrap()
@@ -324,6 +322,20 @@ fn report_page_shows_groups_and_draw_rates_and_filters_them() {
         shown_groups(&dom),
         want,
         "March's groups on the page and in the library"
+    );
+    // Its download is what `stats --groups` writes for March (tests included), as the
+    // March page holds it.
+    let csv = march["groups_csv"].as_str().unwrap();
+    let mut lines = csv.lines();
+    let mut want = format!("{}\n", lines.next().unwrap());
+    for line in lines.filter(|l| l.starts_with("king-file,")) {
+        want.push_str(line);
+        want.push('\n');
+    }
+    assert_eq!(
+        String::from_utf8(download(&dom, "download-groups-filtered")).unwrap(),
+        want,
+        "March's king-file groups: the page's download and stats --groups"
     );
     // The drawish first: the SP table by the draw rate's interval, high first.
     let dom = chromium(TEST, &page, "#sort=-draw_lo").unwrap().dom;
@@ -362,7 +374,8 @@ fn dfrc_game(white: &str, black: &str, result: &str, date: &str) -> String {
         .replace("2024.03.09", date)
 }
 
-/// The columns of a stats CSV the page's filtered downloads hold, in their order.
+/// The columns of a stats CSV the page's filtered downloads hold (counts, intervals, p-
+/// and q-values), in their order.
 fn count_columns(csv: &str) -> String {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -376,6 +389,10 @@ fn count_columns(csv: &str) -> String {
         "black_wins",
         "white_score",
         "draw_rate",
+        "white_score_lo",
+        "white_score_hi",
+        "p_value",
+        "q_value",
     ];
     let cols: Vec<usize> = keep
         .iter()
@@ -435,12 +452,12 @@ fn report_page_filters_double_chess960_pairs_as_stats_since_until() {
     assert_eq!(
         String::from_utf8(download(dom, "download-filtered-dfrc")).unwrap(),
         count_columns(&pairs_csv),
-        "the filtered pairs: stats --since/--until --dfrc-table's counts"
+        "the filtered pairs: stats --since/--until --dfrc-table's columns"
     );
     assert_eq!(
         String::from_utf8(download(dom, "download-filtered-csv")).unwrap(),
         count_columns(&sp_csv),
-        "the filtered SP table: stats --since/--until's counts"
+        "the filtered SP table: stats --since/--until's columns"
     );
     let table = &dom[dom.find("id=\"pairs-table\"").unwrap()..];
     let table = &table[..table.find("</table>").unwrap()];
