@@ -2,11 +2,12 @@
 """The python-chess oracle and held-out measurement of start-position recovery.
 
     recover_oracle.py PGN960 WORKDIR INPUT.pgn... [--limit N] [--threads N]
-        [--variant-tag VALUE] [--exhaustive N]
+        [--variant-tag VALUE] [--starts chess960|double|all] [--exhaustive N]
 
 Reads the games of each INPUT with python-chess (Chess960 where tagged) and keeps those it
 reads without error and whose start is a Chess960 start position or a Double Chess960 one
-(each side a Chess960 back rank of its own); writes them to WORKDIR/masked.pgn with every
+(each side a Chess960 back rank of its own; `--starts` keeps one kind), with full castling
+rights; writes them to WORKDIR/masked.pgn with every
 FEN tag's value replaced by `?` (and a `[Variant "Chess960"]` tag, or `--variant-tag`'s
 value); runs `PGN960 clean` on it; then checks every game pgn960 kept against python-chess:
 its start (python-chess `Board.fen()` of the written FEN) must be the original start, and
@@ -67,12 +68,16 @@ def start_pair(board):
         ranks.append(SP_OF_RANK.get("".join(p.symbol().upper() for p in pieces)))
     if chess.popcount(board.occupied) != 32 or None in ranks:
         return None
+    # A start position has its full castling rights.
+    if chess.Board(pair_fen(*ranks), chess960=True).fen() != board.fen():
+        return None
     return tuple(ranks)
 
 
-def games_of(path, limit):
+def games_of(path, limit, starts):
     """(original text, start fen, start pair, uci moves) of each game python-chess reads
-    cleanly from a (Double) Chess960 start."""
+    cleanly from a Chess960 start (`starts` "chess960"), a Double Chess960 one ("double")
+    or either ("all")."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     handle = io.StringIO(text)
@@ -87,7 +92,9 @@ def games_of(path, limit):
             continue
         board = game.board()
         pair = start_pair(board)
-        if pair is None:
+        if pair is None or starts == "chess960" and pair[0] != pair[1]:
+            continue
+        if starts == "double" and pair[0] == pair[1]:
             continue
         moves = [m.uci() for m in game.mainline_moves()]
         out.append((chunk.strip(), board.fen(), pair, moves))
@@ -149,10 +156,11 @@ def main():
     ap.add_argument("--assume-sp", default=None)
     ap.add_argument("--variant-tag", default="Chess960")
     ap.add_argument("--exhaustive", type=int, default=0)
+    ap.add_argument("--starts", choices=("chess960", "double", "all"), default="all")
     args = ap.parse_args()
     originals = []
     for path in args.inputs:
-        originals.extend(games_of(path, args.limit))
+        originals.extend(games_of(path, args.limit, args.starts))
     masked_path = f"{args.workdir}/masked.pgn"
     with open(masked_path, "w", encoding="utf-8") as f:
         for chunk, _, _, _ in originals:

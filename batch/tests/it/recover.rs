@@ -35,7 +35,7 @@ fn recovered_starts_are_the_original_starts_and_replay_in_python_chess() {
         .arg(env!("CARGO_BIN_EXE_pgn960"))
         .arg(tmp.path())
         .args(&inputs)
-        .args(["--limit", "150"])
+        .args(["--limit", "150", "--starts", "chess960"])
         .output()
         .unwrap();
     assert!(
@@ -220,4 +220,48 @@ fn every_command_that_reads_games_takes_assume_sp() {
         let with = run(&["--assume-sp", "1"]);
         assert!(with.contains(assumed), "{command} --assume-sp 1: {with}");
     }
+}
+
+#[test]
+fn double_chess960_starts_are_recovered_as_their_pairs_in_python_chess() {
+    const TEST: &str =
+        "recover::double_chess960_starts_are_recovered_as_their_pairs_in_python_chess";
+    let Some(tcec) = shared_data(TEST, "pgn/tcec") else {
+        return;
+    };
+    let Some(python) = python_with(TEST, &["chess"]) else {
+        return;
+    };
+    let inputs = [
+        "TCEC_Season_24_-_Dfrc_2_Final.pgn",
+        "TCEC_Season_29_-_Frd_5_Final.pgn",
+    ];
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/recover_oracle.py");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_pgn960"))
+        .arg(tmp.path())
+        .args(inputs.iter().map(|name| tcec.join(name)))
+        .args(["--variant-tag", "Double Chess960"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = |key: &str| summary[key].as_u64().unwrap();
+    assert_eq!(n("games"), 100, "{summary}");
+    assert_eq!(n("double_chess960_starts"), 100, "{summary}");
+    assert_eq!(n("wrong_start"), 0, "{summary}");
+    assert_eq!(n("replay_mismatch"), 0, "{summary}");
+    assert_eq!(
+        n("unknown") + n("other_rejected") + n("missing"),
+        0,
+        "{summary}"
+    );
+    assert_eq!(n("kept") + n("ambiguous"), n("games"), "{summary}");
+    assert!(n("kept_double_chess960") > 0, "{summary}");
 }
