@@ -98,9 +98,8 @@ pub struct ReadOptions {
     pub max_game_bytes: Option<usize>,
     /// The start position (0..959) to take for a game whose start is not in the file when
     /// several start positions replay its main line and this one is among them
-    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by check, clean,
-    /// filter, split and stats; the other commands still reject such a game as
-    /// `start-ambiguous`.
+    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by every command that
+    /// reads games (check, clean, export, filter, split, stats, tree, report, book).
     #[arg(long, value_name = "SP", value_parser = clap::value_parser!(u16).range(0..960))]
     pub assume_sp: Option<u16>,
 }

@@ -60,7 +60,7 @@ pub use fen::{
 pub use moves::{CastlingSide, Move, MoveList};
 pub use outcome::{GameHistory, Outcome, Termination};
 pub use position::{IllegalMoveError, Position};
-pub use recover::starts_fitting;
+pub use recover::{blind_to_other_rank, pairs_fitting, starts_fitting, SpPair};
 pub use san::{San, SanError, SanPlus, SanSuffix, SanText};
 pub use sp::{BackRank, SpError, StartClassification, StartKind, SP_COUNT};
 pub use types::{Color, File, NotationError, Piece, Rank, Role, Square};

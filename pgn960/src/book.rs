@@ -63,6 +63,8 @@ pub struct BookOptions {
     pub missing_variant: MissingVariant,
     /// Games of more bytes are rejected as `too-large` (0: no limit).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (`--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 impl Default for BookOptions {
@@ -75,6 +77,7 @@ impl Default for BookOptions {
             format: BookFormat::Epd,
             missing_variant: MissingVariant::Detect,
             max_game_bytes: crate::pipeline::DEFAULT_MAX_GAME_BYTES,
+            assume_sp: None,
         }
     }
 }
@@ -181,6 +184,7 @@ pub fn book_chunk(bytes: &[u8], origin: Origin, options: &BookOptions) -> BookCh
         moves: true,
         missing_variant: options.missing_variant,
         max_game_bytes: options.max_game_bytes,
+        assume_sp: options.assume_sp,
         ..ValidateOptions::default()
     };
     let mut chunk = BookChunk::default();

@@ -129,6 +129,7 @@ def to_arrow(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: int | None = None,
 ) -> pa.Table:
     """The games of ``src`` as a ``pyarrow.Table`` with the schema of ``pgn960 export``.
 
@@ -136,10 +137,11 @@ def to_arrow(
     ``columns`` picks and orders columns (see :func:`schema` for all of them); ``tags``
     adds tags as string columns; ``movetext`` adds the movetext as written;
     ``include_invalid`` keeps invalid games and other variants (per-game tables:
-    ``valid`` false, ``reason``, ``location``). Ctrl-C interrupts it.
+    ``valid`` false, ``reason``, ``location``); ``assume_sp`` is the start taken for a game
+    whose start is ambiguous (``--assume-sp``). Ctrl-C interrupts it.
     """
     args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
-    return pa.table(_native.to_arrow(*args))
+    return pa.table(_native.to_arrow(*args, assume_sp=assume_sp))
 
 
 def scan(
@@ -152,13 +154,14 @@ def scan(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: int | None = None,
 ) -> pa.RecordBatchReader:
     """:func:`to_arrow` as a stream: a ``pyarrow.RecordBatchReader`` of about 4 MB of PGN
     per batch, made on worker threads a few batches ahead; memory stays bounded whatever
     the size of ``src``. DuckDB and polars read it without a copy
     (``__arrow_c_stream__``)."""
     args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
-    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args)))
+    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args, assume_sp=assume_sp)))
 
 
 def _interruptible(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
@@ -193,6 +196,7 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: int | None = None,
 ) -> pa.RecordBatchReader:
     """The games of bytes ``[start, end)`` of a plain PGN file, as :func:`scan` gives them.
 
@@ -205,7 +209,7 @@ def read_range(
     without it they are counted (a pass over the bytes before ``start``).
     """
     args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
-    stream = _native.scan(*args, start, end, first_line)
+    stream = _native.scan(*args, start, end, first_line, assume_sp=assume_sp)
     return _interruptible(pa.RecordBatchReader.from_stream(stream))
 
 
@@ -334,6 +338,7 @@ def export(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> Summary:
     """Writes every game of ``src`` as a row of the table ``out``, as ``pgn960 export SRC
     -o OUT`` with the same options writes it, byte for byte: Parquet, CSV or JSON Lines
@@ -346,7 +351,7 @@ def export(
     variants too, ``valid`` false), ``movetext`` (the movetext as written);
     ``uci_castling`` (``"king-takes-rook"``, UCI_Chess960, or ``"king-two-squares"``:
     e1g1/e1c1 where the king castles from e1/e8 with the rook on h/a); ``row_group_mb``
-    (MB of PGN per Parquet row group); reading as :func:`check`.
+    (MB of PGN per Parquet row group); reading (``assume_sp`` included) as :func:`check`.
 
     The table is written under a temporary name and renamed into place when complete: on
     an error or Ctrl-C there is none. Returns a :class:`Summary` (``games == written +
@@ -367,6 +372,7 @@ def export(
         threads,
         variant,
         max_game_bytes,
+        assume_sp,
     )
 
 

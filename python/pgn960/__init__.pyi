@@ -29,6 +29,7 @@ def to_arrow(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: Optional[int] = None,
 ) -> pa.Table: ...
 def scan(
     src: Source,
@@ -40,6 +41,7 @@ def scan(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: Optional[int] = None,
 ) -> pa.RecordBatchReader: ...
 def read_range(
     path: PathLike,
@@ -54,6 +56,7 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    assume_sp: Optional[int] = None,
 ) -> pa.RecordBatchReader: ...
 
 class Partition(NamedTuple):
@@ -113,6 +116,7 @@ def export(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> Summary:
     """``pgn960 export SRC -o OUT`` with the same options, the same table byte for byte
     (its format from the name, or ``format``); atomic; returns the counts (``games ==

@@ -105,6 +105,7 @@ def scan(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> Any: ...
 def to_arrow(
     src: list[str],
@@ -118,6 +119,7 @@ def to_arrow(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> Any: ...
 def schema(
     per: str, columns: Optional[list[str]], tags: Optional[list[str]], movetext: bool
@@ -162,6 +164,7 @@ def export(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
+    assume_sp: Optional[int] = None,
 ) -> Summary: ...
 def filter(
     src: list[str],

@@ -218,6 +218,14 @@ pub fn spec_of(
     Ok(spec)
 }
 
+/// `assume_sp` when it is an SP number (0..959).
+pub fn checked_sp(assume_sp: Option<u16>) -> PyResult<Option<u16>> {
+    if assume_sp.is_some_and(|sp| sp > 959) {
+        return Err(option_error("assume_sp must be an SP number, 0..959"));
+    }
+    Ok(assume_sp)
+}
+
 /// What games without a Variant tag are.
 pub fn missing_variant(variant: &str) -> PyResult<MissingVariant> {
     match variant {
@@ -284,7 +292,7 @@ impl RecordBatchReader for Batches {
 
 /// `pgn960._native.scan`: the table as a stream of record batches.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
     src: Vec<PathBuf>,
@@ -298,8 +306,10 @@ pub fn scan(
     start: Option<u64>,
     end: Option<u64>,
     first_line: Option<u64>,
+    assume_sp: Option<u16>,
 ) -> PyResult<PyRecordBatchReader> {
-    let spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
+    let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
+    spec.assume_sp = checked_sp(assume_sp)?;
     let schema = table_schema(&spec.columns);
     let job = Job {
         names: inputs(src)?,
@@ -348,7 +358,7 @@ fn start_job(job: Job) -> PyResult<Receiver<Item>> {
 
 /// `pgn960._native.to_arrow`: the whole table, read with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_arrow(
     py: Python<'_>,
@@ -363,8 +373,10 @@ pub fn to_arrow(
     start: Option<u64>,
     end: Option<u64>,
     first_line: Option<u64>,
+    assume_sp: Option<u16>,
 ) -> PyResult<PyTable> {
-    let spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
+    let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
+    spec.assume_sp = checked_sp(assume_sp)?;
     let schema = table_schema(&spec.columns);
     let rx = start_job(Job {
         names: inputs(src)?,

@@ -519,7 +519,7 @@ impl Writing {
 /// `pgn960 export` with the same options writes it.
 #[pyfunction]
 #[pyo3(signature = (src, output, format, per, columns, tags, include_invalid, movetext,
-    uci_castling, row_group_mb, threads, variant, max_game_bytes))]
+    uci_castling, row_group_mb, threads, variant, max_game_bytes, assume_sp=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn export(
     py: Python<'_>,
@@ -536,8 +536,9 @@ pub fn export(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
 ) -> PyResult<Summary> {
-    let reading = Reading::new(threads, variant, max_game_bytes, None)?;
+    let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
     let format = table_format(&output, format)?;
     let castling = UciCastling::from_name(uci_castling).ok_or_else(|| {
         option_error(format!(
@@ -550,6 +551,7 @@ pub fn export(
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?
         .with_uci_castling(castling);
     spec.max_game_bytes = reading.max_game_bytes;
+    spec.assume_sp = assume_sp;
     let chunk_bytes = (row_group_mb as usize) << 20;
     let exported = interruptible_with(
         py,

@@ -363,3 +363,22 @@ def test_help_names_every_keyword_of_the_selection():
         names = set(inspect.signature(verb).parameters) - reading - {"src", "out", "out_dir"}
         missing = [n for n in sorted(names) if f"``{n}``" not in doc]
         assert missing == [], (verb.__name__, missing)
+
+
+def test_assume_sp_settles_an_ambiguous_start_in_the_tables_too(tmp_path):
+    # Several starts fit `1. Nb3 Nb6`, SP 1 among them: start-ambiguous unless assumed.
+    src = tmp_path / "ambiguous.pgn"
+    src.write_text('[Variant "Chess960"]\n[FEN "?"]\n[Result "1-0"]\n\n1. Nb3 Nb6 1-0\n')
+    size = src.stat().st_size
+    tables = {
+        "to_arrow": lambda **kw: pgn960.to_arrow(src, **kw),
+        "scan": lambda **kw: pgn960.scan(src, **kw).read_all(),
+        "read_range": lambda **kw: pgn960.read_range(src, 0, size, **kw).read_all(),
+    }
+    for name, table in tables.items():
+        assert table(columns=["sp"]).num_rows == 0, name
+        assert table(columns=["sp"], assume_sp=1).column("sp").to_pylist() == [1], name
+    assert pgn960.export(src, tmp_path / "t.csv").written == 0
+    assert pgn960.export(src, tmp_path / "t.csv", assume_sp=1).written == 1
+    with pytest.raises(pgn960.Error, match="assume_sp"):
+        pgn960.to_arrow(src, assume_sp=960)

@@ -109,6 +109,7 @@ pub fn run(args: &BookArgs, globals: Globals) -> Result<BookCounts> {
         },
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
     };
     let mut plan = OutputPlan::new(&args.inputs, globals.quiet);
     let book_id = plan.add(

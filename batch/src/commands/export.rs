@@ -84,6 +84,7 @@ pub fn run(args: &ExportArgs, globals: Globals) -> Result<ExportCounts> {
         include_invalid: args.include_invalid,
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
     }
     .with_uci_castling(args.uci_castling);
     // Larger row groups than the 2 MiB chunks of `check` cost less per row group to encode

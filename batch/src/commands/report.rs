@@ -174,6 +174,7 @@ struct Plan<'a> {
     missing_variant: MissingVariant,
     band_width: u32,
     max_game_bytes: usize,
+    assume_sp: Option<u16>,
     strata: Option<ByKey>,
 }
 
@@ -400,6 +401,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     let options = ValidateOptions {
         missing_variant: plan.missing_variant,
         max_game_bytes: plan.max_game_bytes,
+        assume_sp: plan.assume_sp,
         ..ValidateOptions::default()
     };
     let mut observer = ReportObserver {
@@ -516,6 +518,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         missing_variant: globals.variant,
         band_width: args.band_width,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         strata: args.strata.by_key(),
     };
     let mut driver = Driver::new(&args.inputs, globals)?;

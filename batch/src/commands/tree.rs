@@ -117,6 +117,7 @@ fn tree_options(args: &TreeArgs, globals: Globals) -> TreeOptions {
         max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
         missing_variant: globals.variant,
         max_game_bytes: globals.max_game_bytes,
+        assume_sp: globals.assume_sp,
         threads: globals.threads,
         stop: None,
     }

@@ -35,7 +35,7 @@ fn recovered_starts_are_the_original_starts_and_replay_in_python_chess() {
         .arg(env!("CARGO_BIN_EXE_pgn960"))
         .arg(tmp.path())
         .args(&inputs)
-        .args(["--limit", "150"])
+        .args(["--limit", "150", "--starts", "chess960"])
         .output()
         .unwrap();
     assert!(
@@ -137,4 +137,131 @@ fn assume_sp_settles_ambiguous_starts_in_filter_split_and_stats_too() {
     };
     assert_eq!(sp1_games(&[]), "0");
     assert_eq!(sp1_games(&["--assume-sp", "1"]), "1");
+}
+
+#[test]
+fn every_command_that_reads_games_takes_assume_sp() {
+    let dir = tempfile::tempdir().unwrap();
+    // Several starts fit `1. Nb3 Nb6`, SP 1 among them: start-ambiguous unless assumed.
+    let input = dir.path().join("ambiguous.pgn");
+    std::fs::write(
+        &input,
+        "[Variant \"Chess960\"]\n[FEN \"?\"]\n[Result \"1-0\"]\n\n1. Nb3 Nb6 1-0\n",
+    )
+    .unwrap();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    // Each command, its arguments after the input, and what its output (standard output,
+    // standard error and the file written, together) says when SP 1 is taken.
+    let cases: Vec<(&str, Vec<String>, &str)> = vec![
+        ("check", vec![], "start-assumed"),
+        (
+            "clean",
+            vec!["-o".into(), out("clean.pgn")],
+            "BQNBNRKR w KQkq",
+        ),
+        (
+            "export",
+            vec!["-o".into(), out("t.csv")],
+            "exported:                     1",
+        ),
+        (
+            "filter",
+            vec!["-o".into(), out("f.pgn"), "--normalise".into()],
+            "BQNBNRKR w KQkq",
+        ),
+        (
+            "split",
+            vec!["-o".into(), out("parts"), "--by".into(), "sp".into()],
+            "sp-0001.pgn",
+        ),
+        ("stats", vec![], "1,BQNBNRKR,1,1"),
+        ("tree", vec![], "1,,Nb3,c1b3,1"),
+        (
+            "report",
+            vec!["-o".into(), out("page.html")],
+            "1 games in the SP table",
+        ),
+        (
+            "book",
+            vec!["-o".into(), out("book.epd"), "--plies".into(), "1".into()],
+            "written 1",
+        ),
+    ];
+    for (command, args, assumed) in cases {
+        let run = |extra: &[&str]| -> String {
+            let output = pgn960()
+                .args(extra)
+                .arg(command)
+                .arg(&input)
+                .args(&args)
+                .output()
+                .unwrap();
+            let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+            text.push_str(&String::from_utf8_lossy(&output.stderr));
+            if let Some(i) = args.iter().position(|a| a == "-o") {
+                let path = Path::new(&args[i + 1]);
+                if path.is_dir() {
+                    for entry in std::fs::read_dir(path).unwrap() {
+                        text.push_str(&entry.unwrap().file_name().to_string_lossy());
+                    }
+                } else {
+                    text.push_str(&std::fs::read_to_string(path).unwrap_or_default());
+                }
+                let _ = std::fs::remove_dir_all(path);
+                let _ = std::fs::remove_file(path);
+            }
+            text
+        };
+        let plain = run(&[]);
+        assert!(
+            !plain.contains(assumed),
+            "{command} without --assume-sp: {plain}"
+        );
+        let with = run(&["--assume-sp", "1"]);
+        assert!(with.contains(assumed), "{command} --assume-sp 1: {with}");
+    }
+}
+
+#[test]
+fn double_chess960_starts_are_recovered_as_their_pairs_in_python_chess() {
+    const TEST: &str =
+        "recover::double_chess960_starts_are_recovered_as_their_pairs_in_python_chess";
+    let Some(tcec) = shared_data(TEST, "pgn/tcec") else {
+        return;
+    };
+    let Some(python) = python_with(TEST, &["chess"]) else {
+        return;
+    };
+    let inputs = [
+        "TCEC_Season_24_-_Dfrc_2_Final.pgn",
+        "TCEC_Season_29_-_Frd_5_Final.pgn",
+    ];
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/recover_oracle.py");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_pgn960"))
+        .arg(tmp.path())
+        .args(inputs.iter().map(|name| tcec.join(name)))
+        .args(["--variant-tag", "Double Chess960"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = |key: &str| summary[key].as_u64().unwrap();
+    assert_eq!(n("games"), 100, "{summary}");
+    assert_eq!(n("double_chess960_starts"), 100, "{summary}");
+    assert_eq!(n("wrong_start"), 0, "{summary}");
+    assert_eq!(n("replay_mismatch"), 0, "{summary}");
+    assert_eq!(
+        n("unknown") + n("other_rejected") + n("missing"),
+        0,
+        "{summary}"
+    );
+    assert_eq!(n("kept") + n("ambiguous"), n("games"), "{summary}");
+    assert!(n("kept_double_chess960") > 0, "{summary}");
 }

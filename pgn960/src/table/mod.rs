@@ -41,6 +41,8 @@ pub struct TableSpec {
     pub missing_variant: MissingVariant,
     /// Games of more bytes are rows of `too-large` games (0: no limit).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (`--assume-sp`).
+    pub assume_sp: Option<u16>,
 }
 
 impl TableSpec {
@@ -67,6 +69,7 @@ impl TableSpec {
             include_invalid,
             missing_variant: MissingVariant::default(),
             max_game_bytes: crate::pipeline::DEFAULT_MAX_GAME_BYTES,
+            assume_sp: None,
         })
     }
 
@@ -199,6 +202,7 @@ pub fn table_rows(
         moves: spec.needs_moves(),
         missing_variant: spec.missing_variant,
         max_game_bytes: spec.max_game_bytes,
+        assume_sp: spec.assume_sp,
         ..ValidateOptions::default()
     };
     let mut counts = ExportCounts::default();

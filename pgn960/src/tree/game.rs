@@ -72,6 +72,8 @@ pub struct TreeOptions {
     pub missing_variant: MissingVariant,
     /// Games of more bytes are rejected as `too-large` (0: no limit).
     pub max_game_bytes: usize,
+    /// The start taken for a game whose start is ambiguous (`--assume-sp`).
+    pub assume_sp: Option<u16>,
     /// Worker threads of [`super::compute`] (0: one per core).
     pub threads: usize,
     /// Checked between chunks by [`super::compute`]: when set, it stops.
@@ -89,6 +91,7 @@ impl Default for TreeOptions {
             max_nodes: DEFAULT_MAX_NODES as usize,
             missing_variant: MissingVariant::default(),
             max_game_bytes: ValidateOptions::default().max_game_bytes,
+            assume_sp: None,
             threads: 0,
             stop: None,
         }
@@ -262,6 +265,7 @@ pub fn count_chunk(bytes: &[u8], origin: Origin, options: &TreeOptions) -> TreeC
     let validate = ValidateOptions {
         missing_variant: options.missing_variant,
         max_game_bytes: options.max_game_bytes,
+        assume_sp: options.assume_sp,
         ..ValidateOptions::default()
     };
     let mut observer = TreeObserver {

@@ -365,11 +365,11 @@ pub fn validate(game: &Game<'_>, opts: ValidateOptions) -> Verdict {
             matches!(token, Token::San { text, offset: at } if *at == offset && recover::is_castling(text))
         })
     };
-    if !recover::worth_recovering(&verdict, &game.tags, &opts, castling_at) {
+    let Some(search) = recover::worth_recovering(&verdict, &game.tags, &opts, castling_at) else {
         return verdict;
-    }
+    };
     let start = game.byte_range.start;
-    recover::settle(verdict, &game.movetext, &opts, start, |found| {
+    recover::settle(verdict, search, &game.movetext, &opts, start, |found| {
         Some(validate_from(game, opts, Some(found)))
     })
 }

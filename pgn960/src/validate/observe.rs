@@ -201,9 +201,11 @@ fn recover_start<'a, O: GameObserver<'a>>(
         let at = offset.wrapping_sub(origin.offset);
         bytes.get(at..).is_some_and(recover::is_castling)
     };
-    if !recover::worth_recovering(&verdict, watch.validator.tags(), &opts, castling_at) {
+    let Some(search) =
+        recover::worth_recovering(&verdict, watch.validator.tags(), &opts, castling_at)
+    else {
         return verdict;
-    }
+    };
     let local = range.start - origin.offset..range.end - origin.offset;
     let Some(game_bytes) = bytes.get(local) else {
         return verdict;
@@ -218,11 +220,18 @@ fn recover_start<'a, O: GameObserver<'a>>(
     let Some(Ok(game)) = read_games_at(game_bytes, game_origin).next() else {
         return verdict;
     };
-    recover::settle(verdict, &game.movetext, &opts, range.start, |found| {
-        watch.validator.start_next_from(found);
-        let mut reader = Reader::with_origin(game_bytes, game_origin);
-        reader.read_game(watch).and_then(|(_, verdict)| verdict)
-    })
+    recover::settle(
+        verdict,
+        search,
+        &game.movetext,
+        &opts,
+        range.start,
+        |found| {
+            watch.validator.start_next_from(found);
+            let mut reader = Reader::with_origin(game_bytes, game_origin);
+            reader.read_game(watch).and_then(|(_, verdict)| verdict)
+        },
+    )
 }
 
 /// The `too-large` verdict of a game over [`ValidateOptions::max_game_bytes`]: a game read

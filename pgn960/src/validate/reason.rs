@@ -42,8 +42,8 @@ reject_reasons! {
     Truncated => "truncated", "The movetext stops without a result before the next game or the end of the input, and the Result tag gives none (`*` or no tag) to take instead.";
     NoMoves => "no-moves", "A tag section with no movetext at all, not even a result (header-only archives); a game whose movetext is only a result is valid.";
     AmbiguousComment => "ambiguous-comment", "A `{` comment quoting a game that has braces of its own: where the comment ends is ambiguous, so the game is rejected rather than the quoted game read as a game.";
-    UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag or a start-position tag) and none of the 960 replays the whole main line.";
-    StartAmbiguous => "start-ambiguous", "The start is not in the file and more than one of the 960 start positions replays the whole main line (`--assume-sp N` picks one of them).";
+    UnknownStartPosition => "unknown-start-position", "No start position can be known (`[FEN \"?\"]`, Chess960 without a FEN tag or a start-position tag) and none of the 960 (nor, for Double Chess960, of the 921,600 pairs) replays the whole main line.";
+    StartAmbiguous => "start-ambiguous", "The start is not in the file and more than one of the 960 start positions (or of the Double Chess960 pairs) replays the whole main line (`--assume-sp N` picks one of the 960).";
     BadFen => "bad-fen", "The FEN tag is not a legal position.";
     ConflictingFen => "conflicting-fen", "Two FEN tags name different positions.";
     IllegalMove => "illegal-move", "A main-line move that is not legal.";
@@ -134,10 +134,13 @@ pub enum Repair {
     /// as a tag line.
     InvisibleBeforeTagDropped,
     /// The start was not in the file: the only one of the 960 start positions under which
-    /// the whole main line replays legally (the SP).
+    /// the whole main line replays legally (the SP), or the only Double Chess960 pair
+    /// (white's SP and black's).
     StartRecovered {
-        /// The start position found.
+        /// The start position found (white's SP of a Double Chess960 pair).
         sp: u16,
+        /// Black's SP when the start found is a Double Chess960 pair.
+        black_sp: Option<u16>,
     },
     /// The start was not in the file and several start positions fit the main line: the one
     /// named by `--assume-sp` (the SP).

@@ -6,11 +6,20 @@
 //! ([`Repair::StartRecovered`]); several: `start-ambiguous`, unless `--assume-sp` names one
 //! of them ([`Repair::StartAssumed`]); none: the verdict stands. Nothing here runs for a
 //! game whose start is known.
+//!
+//! Double Chess960 (each side its own back rank, [`chess960_core::pairs_fitting`]): a game
+//! whose `Variant` tag names it is searched among the 921,600 pairs (the 960 Chess960 starts
+//! among them); a game marked Chess960 only when none of the 960 fits its main line, which
+//! says its sides do not have the same back rank (TCEC tags its Double Chess960 games
+//! `fischerandom`). A game marked by neither, recovered for its castling alone, is searched
+//! among the 960 only. One pair, several or none are answered as one SP is.
 
 use super::reason::{RejectReason, Repair};
-use super::start::{marked_chess960, resolve_start, start_from_tags, RuleTags, StartOutcome};
+use super::start::{
+    marked_chess960, marked_double_chess960, resolve_start, start_from_tags, RuleTags, StartOutcome,
+};
 use super::{Rejection, ValidateOptions, Verdict};
-use chess960_core::{starts_fitting, Position, San, StartKind};
+use chess960_core::{pairs_fitting, starts_fitting, Position, San, SpPair, StartKind};
 use pgn_parse::{Tag, Token};
 
 /// A start found for a game whose file does not give it, and the repair that says how.
@@ -20,6 +29,27 @@ pub struct FoundStart {
     pub position: Position,
     /// [`Repair::StartRecovered`] or [`Repair::StartAssumed`].
     pub repair: Repair,
+}
+
+/// Which starts a game whose start is not in the file is searched among.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Search {
+    /// The 960 start positions (a game not marked Chess960, with a castling move classical
+    /// chess cannot have).
+    StartPositions,
+    /// The 960, then the Double Chess960 pairs when none of them fits (a game marked
+    /// Chess960).
+    StartPositionsThenPairs,
+    /// The 921,600 Double Chess960 pairs (a game whose `Variant` tag names Double Chess960).
+    Pairs,
+}
+
+/// The starts that fit a main line.
+enum Fitting {
+    /// Start positions (SP numbers, ascending).
+    Sps(Vec<u16>),
+    /// Double Chess960 pairs (white SP, black SP), ascending.
+    Pairs(Vec<SpPair>),
 }
 
 /// Candidates named in a `start-ambiguous` message.
@@ -32,30 +62,38 @@ pub(super) fn is_castling(text: &[u8]) -> bool {
         .any(|c| text.starts_with(c))
 }
 
-/// Whether `verdict` is one a start found from the moves could overturn; `castling_at`
-/// says whether the move at an offset is a castling move.
+/// Which starts `verdict` is to be searched among, when it is one a start found from the
+/// moves could overturn; `castling_at` says whether the move at an offset is a castling
+/// move.
 pub(super) fn worth_recovering(
     verdict: &Verdict,
     tags: &[Tag<'_>],
     opts: &ValidateOptions,
     castling_at: impl Fn(usize) -> bool,
-) -> bool {
+) -> Option<Search> {
     let Verdict::Invalid(rejection) = verdict else {
-        return false;
+        return None;
     };
     let rule_tags = RuleTags::from_tags(tags);
     let marked = marked_chess960(&rule_tags, opts.missing_variant);
-    match rejection.reason {
+    let search = if marked_double_chess960(&rule_tags) {
+        Search::Pairs
+    } else {
+        Search::StartPositionsThenPairs
+    };
+    let worth = match rejection.reason {
         RejectReason::UnknownStartPosition => marked,
         RejectReason::IllegalMove | RejectReason::AmbiguousMove if rule_tags.fens.is_empty() => {
             // Played from the classical start: a castling move it cannot have.
-            start_from_tags(&rule_tags).is_none() && castling_at(rejection.offset)
+            let castling = start_from_tags(&rule_tags).is_none() && castling_at(rejection.offset);
+            return castling.then_some(Search::StartPositions);
         }
         RejectReason::IllegalMove | RejectReason::AmbiguousMove => {
             marked && fen_is_not_a_start(&rule_tags, opts)
         }
         _ => false,
-    }
+    };
+    worth.then_some(search)
 }
 
 /// Whether the game's FEN names a position that is not a start position.
@@ -83,11 +121,13 @@ fn main_line(movetext: &[Token<'_>]) -> Option<Vec<San>> {
     Some(moves)
 }
 
-/// Settles `verdict` (one [`worth_recovering`] accepted) from the game's `movetext`:
-/// `replay` replays the game from a found start (`None` if it could not read it again, and
-/// the verdict then stands); `game_start` is the game's first byte.
+/// Settles `verdict` (one [`worth_recovering`] accepted, to be searched as `search` says)
+/// from the game's `movetext`: `replay` replays the game from a found start (`None` if it
+/// could not read it again, and the verdict then stands); `game_start` is the game's first
+/// byte.
 pub(super) fn settle(
     verdict: Verdict,
+    search: Search,
     movetext: &[Token<'_>],
     opts: &ValidateOptions,
     game_start: usize,
@@ -96,28 +136,92 @@ pub(super) fn settle(
     let Some(moves) = main_line(movetext) else {
         return verdict;
     };
-    let fitting = starts_fitting(&moves);
-    let found = match fitting[..] {
-        [] => return none_fit(verdict),
-        [sp] => (sp, Repair::StartRecovered { sp }),
-        _ => match opts.assume_sp.filter(|sp| fitting.contains(sp)) {
-            Some(sp) => (sp, Repair::StartAssumed { sp }),
-            None => return ambiguous(&fitting, opts.assume_sp, game_start),
-        },
+    let fitting = fitting_starts(search, &moves);
+    if fitting.is_empty() {
+        return none_fit(verdict, &fitting);
+    }
+    let Some((white, black, repair)) = chosen(&fitting, opts.assume_sp) else {
+        return ambiguous(&fitting, opts.assume_sp, game_start);
     };
-    let Ok(position) = Position::from_sp(found.0) else {
+    let Ok(position) = Position::from_sp_pair(white, black) else {
         return verdict;
     };
-    let repair = found.1;
     replay(FoundStart { position, repair }).unwrap_or(verdict)
 }
 
-/// The verdict when no start position fits: as it was, saying so when the start was unknown.
-fn none_fit(verdict: Verdict) -> Verdict {
+/// The starts `moves` fit, searched as `search` says.
+fn fitting_starts(search: Search, moves: &[San]) -> Fitting {
+    if search != Search::Pairs {
+        let sps = starts_fitting(moves);
+        if !sps.is_empty() || search == Search::StartPositions {
+            return Fitting::Sps(sps);
+        }
+    }
+    Fitting::Pairs(pairs_fitting(moves))
+}
+
+impl Fitting {
+    /// Whether no start fits.
+    fn is_empty(&self) -> bool {
+        match self {
+            Fitting::Sps(sps) => sps.is_empty(),
+            Fitting::Pairs(pairs) => pairs.is_empty(),
+        }
+    }
+
+    /// How many starts fit.
+    fn len(&self) -> usize {
+        match self {
+            Fitting::Sps(sps) => sps.len(),
+            Fitting::Pairs(pairs) => pairs.len(),
+        }
+    }
+
+    /// Whether the Chess960 start `sp` is among them.
+    fn contains_sp(&self, sp: u16) -> bool {
+        match self {
+            Fitting::Sps(sps) => sps.contains(&sp),
+            Fitting::Pairs(pairs) => pairs.contains(&(sp, sp)),
+        }
+    }
+}
+
+/// The start taken (white's SP, black's SP, and the repair): the only one that fits, or
+/// the Chess960 start `--assume-sp` names when it is among several.
+fn chosen(fitting: &Fitting, assume_sp: Option<u16>) -> Option<(u16, u16, Repair)> {
+    let only = match fitting {
+        Fitting::Sps(sps) => match sps[..] {
+            [sp] => Some((sp, sp)),
+            _ => None,
+        },
+        Fitting::Pairs(pairs) => match pairs[..] {
+            [pair] => Some(pair),
+            _ => None,
+        },
+    };
+    if let Some((white, black)) = only {
+        let black_sp = (white != black).then_some(black);
+        let repair = Repair::StartRecovered {
+            sp: white,
+            black_sp,
+        };
+        return Some((white, black, repair));
+    }
+    let sp = assume_sp.filter(|&sp| fitting.contains_sp(sp))?;
+    Some((sp, sp, Repair::StartAssumed { sp }))
+}
+
+/// The verdict when no start fits: as it was, saying so when the start was unknown.
+fn none_fit(verdict: Verdict, fitting: &Fitting) -> Verdict {
+    let searched = match fitting {
+        Fitting::Sps(_) => "none of the 960 start positions",
+        Fitting::Pairs(_) => "none of the 921,600 Double Chess960 (white SP, black SP) pairs",
+    };
     match verdict {
         Verdict::Invalid(mut r) if r.reason == RejectReason::UnknownStartPosition => {
-            r.detail
-                .push_str("; none of the 960 start positions replays the main line");
+            r.detail.push_str("; ");
+            r.detail.push_str(searched);
+            r.detail.push_str(" replays the main line");
             Verdict::Invalid(r)
         }
         other => other,
@@ -126,23 +230,40 @@ fn none_fit(verdict: Verdict) -> Verdict {
 
 /// The `start-ambiguous` rejection: how many starts fit, the first of them, and whether
 /// `--assume-sp` was one.
-fn ambiguous(fitting: &[u16], assumed: Option<u16>, game_start: usize) -> Verdict {
-    let named: Vec<String> = fitting
-        .iter()
-        .take(NAMED_CANDIDATES)
-        .map(u16::to_string)
-        .collect();
+fn ambiguous(fitting: &Fitting, assumed: Option<u16>, game_start: usize) -> Verdict {
+    let (what, named): (&str, Vec<String>) = match fitting {
+        Fitting::Sps(sps) => (
+            "start positions replay the whole main line: SP",
+            sps.iter()
+                .take(NAMED_CANDIDATES)
+                .map(u16::to_string)
+                .collect(),
+        ),
+        Fitting::Pairs(pairs) => (
+            "Double Chess960 (white SP, black SP) pairs replay the whole main line:",
+            pairs
+                .iter()
+                .take(NAMED_CANDIDATES)
+                .map(|(w, b)| format!("({w}, {b})"))
+                .collect(),
+        ),
+    };
     let more = if fitting.len() > NAMED_CANDIDATES {
         ", …"
     } else {
         ""
     };
+    let any_sp = match fitting {
+        Fitting::Sps(_) => true,
+        Fitting::Pairs(pairs) => pairs.iter().any(|(w, b)| w == b),
+    };
     let assumed = match assumed {
         Some(sp) => format!("; --assume-sp {sp} is not one of them"),
-        None => "; --assume-sp N picks one".to_string(),
+        None if any_sp => "; --assume-sp N picks one".to_string(),
+        None => String::new(),
     };
     let detail = format!(
-        "the start is not in the file and {} start positions replay the whole main line: SP {}{more}{assumed}",
+        "the start is not in the file and {} {what} {}{more}{assumed}",
         fitting.len(),
         named.join(", ")
     );
@@ -158,6 +279,7 @@ mod tests {
     use super::*;
     use crate::validate::validate_chunk;
     use chess960_core::StartKind;
+    use chess960_core::{pairs_fitting, starts_fitting};
     use pgn_parse::Origin;
 
     /// The verdict of each game of `fixtures/check/start-recovery.pgn` against what its Event
@@ -180,7 +302,7 @@ mod tests {
                     let sp = number(2);
                     assert_eq!(game.class.kind, StartKind::Chess960(sp), "{event}");
                     let repair = match words[0] {
-                        "recovered" => Repair::StartRecovered { sp },
+                        "recovered" => Repair::StartRecovered { sp, black_sp: None },
                         _ => game.repairs[0].clone(),
                     };
                     assert!(
@@ -247,5 +369,111 @@ mod tests {
                 }
             });
         }
+    }
+
+    /// A game played from the Double Chess960 start (100, 700) (random moves, most of them
+    /// of pieces still on their home rank, by python-chess) that no other pair fits.
+    const PAIR_100_700: &str = "1. Nc3 Ng6 2. Nd5 Nd6 3. Rd1 Ke8 4. Re1 Kf8 5. Ng3 Qd8 6. Kf1 Qe8 7. Rd1 Qc8 8. Ke1 b5 9. Rf1 Qb7 10. Rg1 Qc8 11. Nf4 Qe8 12. e3 Qc8 13. Rh1 Qd8 14. Nxg6+ Ke8 15. Kf1 Qc8 16. Nh5 Qd8 17. Ke2 a6 18. Rhg1 Qc8 19. c3 Qd8 20. Rge1 Ra7 21. Be4 Qc8 22. Rf1 b4 23. d4 Qd8 24. Bd2 fxg6 25. Rde1 Qc8 26. Qc1 Bd5 27. a3 Rf8 28. Kd3 Rf5 29. Bxd5 Kf8 30. Rg1 Qe8";
+
+    /// The verdict of one game read from `text`.
+    fn verdict_of(text: &str, opts: &ValidateOptions) -> Verdict {
+        let mut verdicts = Vec::new();
+        validate_chunk(text.as_bytes(), Origin::default(), opts, false, |judged| {
+            verdicts.push(judged.verdict.clone())
+        });
+        assert_eq!(verdicts.len(), 1, "{text}");
+        verdicts.remove(0)
+    }
+
+    #[test]
+    fn a_double_chess960_start_is_recovered_as_its_pair_whether_tagged_dfrc_or_chess960() {
+        let (white, black) = (100, 700);
+        let line = PAIR_100_700;
+        for variant in ["Double Chess960", "DFRC", "fischerandom", "Chess960"] {
+            let text = format!("[Variant \"{variant}\"]\n[FEN \"?\"]\n\n{line} *\n");
+            for canonical_san in [false, true] {
+                let opts = ValidateOptions {
+                    canonical_san,
+                    ..ValidateOptions::default()
+                };
+                let Verdict::Valid(game) = verdict_of(&text, &opts) else {
+                    panic!("{variant}: {line}");
+                };
+                assert_eq!(game.class.kind, StartKind::DoubleChess960 { white, black });
+                let recovered = Repair::StartRecovered {
+                    sp: white,
+                    black_sp: Some(black),
+                };
+                assert_eq!(game.repairs, vec![recovered], "{variant}");
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_are_searched_for_dfrc_games_and_for_chess960_games_no_sp_fits() {
+        let opts = ValidateOptions::default();
+        let game = |variant: &str, moves: &str| {
+            verdict_of(
+                &format!("[Variant \"{variant}\"]\n[FEN \"?\"]\n\n{moves} *\n"),
+                &opts,
+            )
+        };
+        let rejected = |verdict: Verdict| match verdict {
+            Verdict::Invalid(r) => (r.reason, r.detail),
+            other => panic!("{other:?}"),
+        };
+        let sans = |text: &str| -> Vec<San> {
+            text.split_whitespace()
+                .map(|w| w.parse().unwrap())
+                .collect()
+        };
+        // The same knights' moves: Chess960 answers with SPs, Double Chess960 with pairs;
+        // castling on both wings at once fits no SP (the kings stand on f1 and d8), so a
+        // Chess960 game is searched among the pairs.
+        let cases = [
+            (
+                "Chess960",
+                "Nb3 Nb6",
+                starts_fitting(&sans("Nb3 Nb6")).len(),
+                "start positions",
+            ),
+            (
+                "DFRC",
+                "Nb3 Nb6",
+                pairs_fitting(&sans("Nb3 Nb6")).len(),
+                "Double Chess960",
+            ),
+            (
+                "Chess960",
+                "O-O O-O-O",
+                pairs_fitting(&sans("O-O O-O-O")).len(),
+                "Double Chess960",
+            ),
+        ];
+        assert!(starts_fitting(&sans("O-O O-O-O")).is_empty());
+        for (variant, moves, count, kind) in cases {
+            let (reason, detail) = rejected(game(variant, &format!("1. {moves}")));
+            assert_eq!(reason, RejectReason::StartAmbiguous, "{variant} {moves}");
+            assert!(count > 1, "{variant} {moves}");
+            let expected = format!("and {count} {kind}");
+            assert!(detail.contains(&expected), "{variant} {moves}: {detail}");
+        }
+        let (reason, detail) = rejected(game("DFRC", "1. e4 e5 2. Kd3"));
+        assert_eq!(reason, RejectReason::UnknownStartPosition);
+        assert!(detail.contains("921,600"), "{detail}");
+    }
+
+    #[test]
+    fn assume_sp_picks_a_chess960_start_among_the_pairs_of_a_dfrc_game() {
+        let text = "[Variant \"DFRC\"]\n[FEN \"?\"]\n\n1. Nb3 Nb6 *\n";
+        let opts = ValidateOptions {
+            assume_sp: Some(1),
+            ..ValidateOptions::default()
+        };
+        let Verdict::Valid(game) = verdict_of(text, &opts) else {
+            panic!("SP 1 fits 1. Nb3 Nb6");
+        };
+        assert_eq!(game.repairs, vec![Repair::StartAssumed { sp: 1 }]);
+        assert_eq!(game.class.kind, StartKind::Chess960(1));
     }
 }

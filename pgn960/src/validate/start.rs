@@ -337,6 +337,13 @@ fn game_kind(
     }
 }
 
+/// Whether a game's `Variant` tag names Double Chess960 (each side its own back rank).
+pub fn marked_double_chess960(tags: &RuleTags<'_>) -> bool {
+    tags.variant
+        .as_deref()
+        .is_some_and(super::variant::names_double_chess960)
+}
+
 /// Whether a game is marked Chess960: by its `Variant` tag, or, without one, by
 /// `--variant chess960` (`missing`).
 pub fn marked_chess960(tags: &RuleTags<'_>, missing: MissingVariant) -> bool {

@@ -66,13 +66,28 @@ impl std::str::FromStr for VariantSpelling {
     }
 }
 
-/// Classifies a `Variant` tag value, ignoring case, spaces, hyphens and underscores.
-pub fn classify_variant(value: &str) -> VariantTag {
-    let key: String = value
+/// A `Variant` tag value lower-cased, without spaces, hyphens and underscores.
+fn variant_key(value: &str) -> String {
+    value
         .chars()
         .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
         .flat_map(char::to_lowercase)
-        .collect();
+        .collect()
+}
+
+/// Whether a `Variant` tag value names Double Chess960 (`Double Chess960`, `DFRC`, `Double
+/// Fischer Random`), one of the spellings [`classify_variant`] reads as Chess960: each side
+/// has a back rank of its own.
+pub fn names_double_chess960(value: &str) -> bool {
+    matches!(
+        variant_key(value).as_str(),
+        "doublechess960" | "dfrc" | "doublefischerrandom" | "doublefischerrandomchess"
+    )
+}
+
+/// Classifies a `Variant` tag value, ignoring case, spaces, hyphens and underscores.
+pub fn classify_variant(value: &str) -> VariantTag {
+    let key = variant_key(value);
     match key.as_str() {
         "" => VariantTag::Absent,
         "chess960"
@@ -114,6 +129,17 @@ mod tests {
             "fischer_random",
         ] {
             assert_eq!(classify_variant(s), VariantTag::Chess960, "{s}");
+        }
+    }
+
+    #[test]
+    fn double_chess960_spellings_are_chess960_and_named_so() {
+        for s in ["Double Chess960", "DFRC", "double-fischer-random", "dfrc"] {
+            assert_eq!(classify_variant(s), VariantTag::Chess960, "{s}");
+            assert!(names_double_chess960(s), "{s}");
+        }
+        for s in ["Chess960", "fischerandom", "FRC", "Standard"] {
+            assert!(!names_double_chess960(s), "{s}");
         }
     }
 
