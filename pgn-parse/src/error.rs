@@ -15,6 +15,11 @@ pub enum ErrorKind {
     /// A `{` comment that quotes a game with braces of its own: where it ends is ambiguous,
     /// so the game is rejected rather than the quoted game read as a game.
     AmbiguousComment,
+    /// A game longer than the limit a [`crate::Games`] reader was given: its tokens were
+    /// not kept past the limit.
+    TooLarge,
+    /// A game whose tokens could not be kept: the memory for them was refused.
+    OutOfMemory,
 }
 
 impl ErrorKind {
@@ -25,6 +30,8 @@ impl ErrorKind {
             ErrorKind::UnterminatedComment => "unterminated-comment",
             ErrorKind::UnterminatedVariation => "unterminated-variation",
             ErrorKind::AmbiguousComment => "ambiguous-comment",
+            ErrorKind::TooLarge => "too-large",
+            ErrorKind::OutOfMemory => "out-of-memory",
         }
     }
 }

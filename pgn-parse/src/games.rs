@@ -16,7 +16,7 @@
 //! assert_eq!(games[2].as_ref().unwrap().line, 10); // the game after the damage is kept
 //! ```
 
-use crate::error::ParseError;
+use crate::error::{ErrorKind, ParseError};
 use crate::reader::{Origin, Reader};
 use crate::types::{Game, GameResult, MovetextEnd, Suffix, Tag, Token};
 use crate::visitor::{GameEnd, Visitor};
@@ -47,6 +47,57 @@ struct Collector<'a> {
     start: usize,
     tags_hint: usize,
     movetext_hint: usize,
+    /// The most bytes of a game whose tokens are kept (0: no limit).
+    max_game_bytes: usize,
+    /// Why the current game's tokens stopped being kept, and the offset where they did.
+    dropped: Option<(ErrorKind, usize)>,
+}
+
+impl<'a> Collector<'a> {
+    /// Whether the element at `offset` is still kept: the game is within the limit and its
+    /// earlier tokens were kept.
+    fn keeps(&mut self, offset: usize) -> bool {
+        if self.dropped.is_none()
+            && self.max_game_bytes > 0
+            && offset - self.start > self.max_game_bytes
+        {
+            self.drop_all(ErrorKind::TooLarge, offset);
+        }
+        self.dropped.is_none()
+    }
+
+    /// Stops keeping the game's tokens (and frees them): the game will be a [`BadGame`].
+    fn drop_all(&mut self, why: ErrorKind, offset: usize) {
+        self.dropped = Some((why, offset));
+        self.tags = Vec::new();
+        self.movetext = Vec::new();
+    }
+
+    /// Keeps `token`, unless the game's tokens were dropped or the memory for it is
+    /// refused (then they are dropped: an allocation failure is an error, not an abort).
+    fn push(&mut self, token: Token<'a>, offset: usize) {
+        if self.dropped.is_some() {
+            return;
+        }
+        if self.movetext.len() == self.movetext.capacity()
+            && self
+                .movetext
+                .try_reserve(self.movetext.len().max(16))
+                .is_err()
+        {
+            return self.drop_all(ErrorKind::OutOfMemory, offset);
+        }
+        self.movetext.push(token);
+    }
+
+    /// The offset of the last token kept (for the elements that carry none).
+    fn last_offset(&self) -> usize {
+        match self.movetext.last() {
+            Some(Token::San { offset, .. } | Token::Comment { offset, .. }) => *offset,
+            Some(Token::NullMove { offset }) => *offset,
+            _ => self.start,
+        }
+    }
 }
 
 impl<'a> Visitor<'a> for Collector<'a> {
@@ -57,44 +108,82 @@ impl<'a> Visitor<'a> for Collector<'a> {
         self.tags = Vec::with_capacity(self.tags_hint);
         self.movetext = Vec::with_capacity(self.movetext_hint);
         self.start = offset;
+        self.dropped = None;
     }
     fn tag(&mut self, tag: Tag<'a>) {
+        if !self.keeps(tag.offset) {
+            return;
+        }
+        if self.tags.len() == self.tags.capacity()
+            && self.tags.try_reserve(self.tags.len().max(8)).is_err()
+        {
+            return self.drop_all(ErrorKind::OutOfMemory, tag.offset);
+        }
         self.tags.push(tag);
     }
     fn san(&mut self, text: &'a [u8], offset: usize) {
-        self.movetext.push(Token::San { text, offset });
+        if self.keeps(offset) {
+            self.push(Token::San { text, offset }, offset);
+        }
     }
     fn null_move(&mut self, offset: usize) {
-        self.movetext.push(Token::NullMove { offset });
+        if self.keeps(offset) {
+            self.push(Token::NullMove { offset }, offset);
+        }
     }
     fn comment(&mut self, text: &'a [u8], offset: usize) {
-        self.movetext.push(Token::Comment { text, offset });
+        if self.keeps(offset) {
+            self.push(Token::Comment { text, offset }, offset);
+        }
     }
     fn nag(&mut self, nag: u16) {
-        self.movetext.push(Token::Nag(nag));
+        self.push(Token::Nag(nag), self.last_offset());
     }
     fn suffix(&mut self, suffix: Suffix) {
-        self.movetext.push(Token::Suffix(suffix));
+        self.push(Token::Suffix(suffix), self.last_offset());
     }
     fn begin_variation(&mut self) -> crate::Skip {
-        self.movetext.push(Token::BeginVariation);
+        self.push(Token::BeginVariation, self.last_offset());
         crate::Skip(false)
     }
     fn end_variation(&mut self) {
-        self.movetext.push(Token::EndVariation);
+        self.push(Token::EndVariation, self.last_offset());
     }
     fn result(&mut self, result: GameResult) {
-        self.movetext.push(Token::Result(result));
+        self.push(Token::Result(result), self.last_offset());
     }
-    fn end_game(&mut self, end: GameEnd) -> Self::Output {
+    fn end_game(&mut self, mut end: GameEnd) -> Self::Output {
         self.tags_hint = self.tags.len().next_power_of_two();
         self.movetext_hint = self.movetext.len().next_power_of_two();
+        if let Some((kind, offset)) = self.dropped {
+            // Out of memory says so whatever else is wrong; a parse error found before the
+            // limit is the game's own fault and stays.
+            if kind == ErrorKind::OutOfMemory || end.error.is_none() {
+                end.error = Some(ParseError {
+                    kind,
+                    game_index: end.index,
+                    offset,
+                    line: 0,
+                    column: 0,
+                    expected: dropped_expected(kind, self.max_game_bytes),
+                    found: format!("{} bytes", end.byte_range.len()),
+                });
+            }
+        }
         (
             std::mem::take(&mut self.tags),
             std::mem::take(&mut self.movetext),
             self.start,
             end,
         )
+    }
+}
+
+/// What a game whose tokens were dropped should have been.
+fn dropped_expected(kind: ErrorKind, max_game_bytes: usize) -> &'static str {
+    match kind {
+        ErrorKind::TooLarge if max_game_bytes > 0 => "a game within the size limit",
+        _ => "a game whose tokens fit in the memory left",
     }
 }
 
@@ -109,6 +198,14 @@ impl<'a> Games<'a> {
     /// The underlying reader (position, junk counter, line lookup).
     pub fn reader(&mut self) -> &mut Reader<'a> {
         &mut self.reader
+    }
+
+    /// Keeps no tokens of a game past `limit` bytes from its start (0: no limit): such a
+    /// game is a [`BadGame`] of [`ErrorKind::TooLarge`], and the memory it takes is bounded
+    /// by the limit, not by the game.
+    pub fn max_game_bytes(mut self, limit: usize) -> Self {
+        self.collector.max_game_bytes = limit;
+        self
     }
 }
 
@@ -127,11 +224,16 @@ impl<'a> Iterator for Games<'a> {
                 index: end.index,
                 movetext_end: end.movetext_end,
             }),
-            Some(error) => Err(BadGame {
+            Some(mut error) => Err(BadGame {
+                error: {
+                    if matches!(error.kind, ErrorKind::TooLarge | ErrorKind::OutOfMemory) {
+                        (error.line, error.column) = self.reader.locate(error.offset);
+                    }
+                    error
+                },
                 index: end.index,
                 byte_range: end.byte_range,
                 line,
-                error,
                 tags,
                 movetext,
             }),

@@ -78,6 +78,15 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A game that the memory left cannot hold (the limit lifted by `--max-game-bytes 0`,
+    /// or memory limited below what the limit needs).
+    #[error("not enough memory for the game at line {line}: {message}")]
+    OutOfMemory {
+        /// The game's first line.
+        line: u64,
+        /// What could not be held, and what to do.
+        message: String,
+    },
     /// The worker threads could not be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),

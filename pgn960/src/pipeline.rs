@@ -82,6 +82,21 @@ impl ChunkInfo {
 pub trait ChunkOutput {
     /// Games in the chunk.
     fn games(&self) -> u64;
+
+    /// Why the chunk could not be finished, if it could not: the run stops with
+    /// [`Error::OutOfMemory`] at this chunk, before its results reach the sink.
+    fn failure(&self) -> Option<&ChunkFailure> {
+        None
+    }
+}
+
+/// Why a chunk's work stopped short: a game whose tokens the memory left could not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkFailure {
+    /// The game's line, counted from 1 at the chunk's start.
+    pub line: u32,
+    /// What could not be held.
+    pub message: String,
 }
 
 /// Where chunks may be cut: at game boundaries (PGN) or after line breaks (FEN/EPD lists).
@@ -548,6 +563,12 @@ impl<T: ChunkOutput> Reorder<T> {
             Ok(Err(e)) => Err(e),
             Ok(Ok((value, line_breaks))) => {
                 info.first_line = self.next_line;
+                if let Some(failure) = value.failure() {
+                    return Some(Err(Error::OutOfMemory {
+                        line: info.line(failure.line),
+                        message: failure.message.clone(),
+                    }));
+                }
                 info.first_game = self.next_game;
                 self.next_line += line_breaks;
                 self.next_game += value.games();

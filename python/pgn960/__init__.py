@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
-from ._analysis import filter_args, merge_stats, pentanomials, stats, table_from_csv, tree
+from ._analysis import filter_args, merge_stats, pentanomials, sp_groups, stats, table_from_csv, tree
 from ._analysis import STRATA_METADATA
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "read_range",
     "scan",
     "schema",
+    "sp_groups",
     "sp_of",
     "split",
     "start_fen",

@@ -292,6 +292,17 @@ def merge_stats(
 def merge_stats(
     tables: Sequence[StatsPart], *, as_csv: Literal[True]
 ) -> bytes: ...
+@overload
+def sp_groups(
+    tables: Union[StatsPart, Sequence[StatsPart]], *, as_csv: Literal[False] = False
+) -> pa.Table:
+    """The SPs grouped by back-rank features with their tests: ``pgn960 stats --groups``'s
+    table, for one stats table or several added up (tested within their strata)."""
+    ...
+@overload
+def sp_groups(
+    tables: Union[StatsPart, Sequence[StatsPart]], *, as_csv: Literal[True]
+) -> bytes: ...
 def tree(
     src: Source,
     *,

@@ -29,7 +29,8 @@ _FLOAT = {
     "white_score", "draw_rate", "white_score_lo", "white_score_hi", "mean_white_elo",
     "mean_black_elo", "expected_white_score", "white_excess", "p_value", "q_value",
     "mean_eval_ply10", "mean_eval_ply20", "performance", "mean_eval", "score", "elo",
-    "elo_lo", "elo_hi",
+    "elo_lo", "elo_hi", "draw_rate_lo", "draw_rate_hi", "draw_q_value", "homogeneity_p",
+    "draw_homogeneity_p",
 }
 _BOOL = {"complete"}
 
@@ -206,6 +207,35 @@ def merged_bytes(
 ) -> tuple[bytes, bytes | None]:
     """The CSV bytes of the merge of ``tables`` (as :func:`merge_stats` takes them) and of
     its strata table (None without strata)."""
+    return _native.merge_stats(_tables_bytes(tables))
+
+
+def sp_groups(
+    tables: Union[pa.Table, bytes, tuple[bytes, bytes],
+                  Sequence[Union[pa.Table, bytes, tuple[bytes, bytes]]]],
+    *,
+    as_csv: bool = False,
+) -> Union[pa.Table, bytes]:
+    """The start positions grouped by a feature of their back rank — king file, bishops,
+    queen file, knights, mirror-image pairs — with each group's W/D/L, score and draw rate
+    with their intervals, and the tests of the SP table with groups as rows: the table
+    ``pgn960 stats --groups`` writes (one row per ``by`` cell, feature and group).
+
+    ``tables``: a table of :func:`stats` (or several, or the forms :func:`merge_stats`
+    takes, added up first). The tests run within the strata the tables carry, so the
+    groups of merged partitions equal those of the whole, byte for byte; CSV bytes alone
+    carry no strata and are tested as one table. ``as_csv=True`` gives the CSV bytes."""
+    if isinstance(tables, (pa.Table, bytes, bytearray, memoryview, tuple)):
+        tables = [tables]
+    data = _native.stats_groups(_tables_bytes(tables))
+    return data if as_csv else table_from_csv(data, text=("feature", "group", "sps"))
+
+
+def _tables_bytes(
+    tables: Sequence[Union[pa.Table, bytes, tuple[bytes, bytes]]]
+) -> list[bytes]:
+    """``tables`` (as :func:`merge_stats` takes them) as the CSV bytes of each table and of
+    the strata table it carries, for the native functions."""
     data: list[bytes] = []
     for t in tables:
         if isinstance(t, pa.Table):
@@ -224,7 +254,7 @@ def merged_bytes(
             )
         if strata_csv is not None:
             data.append(bytes(strata_csv))
-    return _native.merge_stats(data)
+    return data
 
 
 def tree(

@@ -7,6 +7,7 @@ use crate::errors::{from_library, option_error};
 use crate::scan::{inputs, missing_variant};
 use pgn960::select::{Date, Filters, Speed};
 use pgn960::stats::by::ByKey;
+use pgn960::stats::groups::write_groups;
 use pgn960::stats::pairs::Pairer;
 use pgn960::stats::{
     merge_csv, write_pairs, write_strata, write_table, StatsCounts, StatsOptions, TextFormat,
@@ -262,6 +263,36 @@ pub fn merge_stats<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Table
         .map_err(from_library)?
         .map_err(io_error)?;
     Ok(table_bytes(py, &csv, strata.as_deref()))
+}
+
+/// `pgn960._native.stats_groups`: the SPs grouped by back-rank features (the CSV bytes
+/// `pgn960 stats --groups` writes) for the tables given (as [`merge_stats`] takes them:
+/// added up first, the tests within their strata tables' strata).
+#[pyfunction]
+pub fn stats_groups<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Bound<'py, PyBytes>> {
+    if tables.is_empty() {
+        return Err(option_error("no table given"));
+    }
+    let csv = py
+        .detach(|| {
+            let named = tables
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("table {i}"), t.as_slice()));
+            let merged = merge_csv(named, &[])?;
+            if !merged.sp {
+                return Ok(Err(std::io::Error::other(
+                    "no SP table given: groups are of the 960 start positions, not of Double \
+                     Chess960 pairs",
+                )));
+            }
+            let mut csv = Vec::new();
+            let written = write_groups(&mut csv, &merged.tables, TextFormat::Csv);
+            Ok::<_, pgn960::Error>(written.map(|()| csv))
+        })
+        .map_err(from_library)?
+        .map_err(|e| option_error(e.to_string()))?;
+    Ok(PyBytes::new(py, &csv))
 }
 
 /// `pgn960._native.tree`: the opening tree's CSV bytes.

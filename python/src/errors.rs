@@ -107,6 +107,13 @@ fn class_of(error: &pgn960::Error) -> (Class, At) {
         E::Range { name, .. } => (Class::Option, path_at(name.clone())),
         E::Content { name, .. } => (Class::Input, path_at(name.clone())),
         E::Internal { start, .. } => (Class::Other, offset(*start)),
+        E::OutOfMemory { line, .. } => (
+            Class::Other,
+            At {
+                line: Some(*line),
+                ..At::default()
+            },
+        ),
         _ => (Class::Other, At::default()),
     }
 }

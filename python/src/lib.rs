@@ -41,6 +41,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan::schema, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::stats, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::merge_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::stats_groups, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::tree, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::pentanomials, m)?)?;
     m.add_function(wrap_pyfunction!(positions::sp_of, m)?)?;

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
 import pytest
 
 import pgn960
@@ -203,3 +205,39 @@ def test_pentanomials_of_engine_matches_equal_the_pairs_table(tmp_path):
         assert table.equals(pgn960.table_from_csv(pairs, text=("player_a", "player_b", "sp"))), path
         paired += table.column("pairs")[-1].as_py()
     assert paired > 0
+
+
+@pytest.mark.parametrize(
+    "kwargs, flags",
+    [({}, []), ({"by": "month"}, ["--by", "month"]), ({"strata": "none"}, ["--strata", "none"])],
+)
+def test_sp_groups_equal_the_command_for_the_whole_and_merged_partitions(tmp_path, kwargs, flags):
+    path = corpus()
+    groups = tmp_path / "groups.csv"
+    run_cli("stats", "-q", path, *flags, "-o", tmp_path / "t.csv", "--groups", groups)
+    expected = groups.read_bytes()
+    assert pgn960.sp_groups(pgn960.stats(path, **kwargs), as_csv=True) == expected
+    parts = [pgn960.stats(p, **kwargs) for p in pgn960.partitions(path, target_bytes=300_000)]
+    assert len(parts) > 2
+    assert pgn960.sp_groups(parts, as_csv=True) == expected
+    table = pgn960.sp_groups(parts)
+    assert table.column_names[-18:][:3] == ["feature", "group", "sps"]
+    assert table.schema.field("sps").type == pa.string()
+    assert table.schema.field("homogeneity_p").type == pa.float64()
+    assert table.equals(pgn960.table_from_csv(expected, text=("feature", "group", "sps")))
+    # Each feature's groups cover every game of its cell once.
+    if not kwargs:
+        games = pgn960.stats(path).column("games").to_pylist()
+        for feature in set(table.column("feature").to_pylist()):
+            rows = table.filter(pa.compute.equal(table.column("feature"), feature))
+            assert sum(rows.column("games").to_pylist()) == sum(games), feature
+
+
+def test_sp_groups_of_csv_bytes_alone_are_tested_as_one_table(tmp_path):
+    path = corpus()
+    flat = tmp_path / "flat.csv"
+    run_cli("stats", "-q", path, "--strata", "none", "-o", tmp_path / "t.csv", "--groups", flat)
+    csvs = [pgn960.stats(p, as_csv=True) for p in pgn960.partitions(path, target_bytes=300_000)]
+    assert pgn960.sp_groups(csvs, as_csv=True) == flat.read_bytes()
+    with pytest.raises(pgn960.OptionError, match="no SP table"):
+        pgn960.sp_groups(pgn960.stats(path, double_chess960=True, as_csv=True))

@@ -299,7 +299,7 @@ impl Plan<'_> {
 fn game_line(tags: &[Tag<'_>], result: GameResult, plies: Option<u32>) -> GameLine {
     let text = |name: &[u8]| {
         tag(tags, name)
-            .map(|v| v.trim().chars().take(200).collect::<String>())
+            .map(|v| cut_chars(v.trim(), 200))
             .unwrap_or_default()
     };
     let site = text(b"Site");
@@ -315,6 +315,15 @@ fn game_line(tags: &[Tag<'_>], result: GameResult, plies: Option<u32>) -> GameLi
         if web { site } else { String::new() },
         plies.unwrap_or(0),
     )
+}
+
+/// `text`'s first `max` characters (a name of at most `max` bytes, nearly every one,
+/// copied whole without counting its characters).
+fn cut_chars(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    text.chars().take(max).collect()
 }
 
 /// Notes a counted game's date, speed, event and players.
@@ -595,4 +604,19 @@ fn selection_args(args: &ReportArgs) -> Vec<String> {
 
 fn date_text(d: Date) -> String {
     format!("{:04}.{:02}.{:02}", d.year, d.month, d.day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_chars;
+
+    #[test]
+    fn names_are_cut_at_a_number_of_characters_not_bytes() {
+        assert_eq!(cut_chars("Carlsen", 200), "Carlsen");
+        assert_eq!(cut_chars("abc", 3), "abc");
+        assert_eq!(cut_chars("abcd", 3), "abc");
+        // Six bytes, three characters: within a limit of 3 characters.
+        assert_eq!(cut_chars("ééé", 3), "ééé");
+        assert_eq!(cut_chars("éééé", 3), "ééé");
+    }
 }

@@ -761,3 +761,134 @@ fn parquet_rows_over_the_game_limit_are_too_large_in_bounded_memory() {
     assert_eq!(report["rejected_by_reason"]["too-large"], 4, "{report}");
     assert_eq!(report["valid"], 1, "{report}");
 }
+
+#[test]
+fn clean_and_normalising_filter_keep_no_tokens_of_a_mapped_game_past_the_limit() {
+    let test = "clean_and_normalising_filter_keep_no_tokens_of_a_mapped_game_past_the_limit";
+    // 30 MB of legal moves in a mapped file, over a 1 MB limit. `clean` and `filter
+    // --normalise` read each game whole (its tokens kept, to write it again): they kept
+    // every token of the game before judging it too large, 600 MB for 67 MB of moves.
+    let dir = tempfile::tempdir().unwrap();
+    let (input, game_bytes) = long_game_between_two(dir.path());
+    let kept = dir.path().join("kept.pgn");
+    for command in [&["clean"][..], &["filter", "--normalise"][..]] {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--max-game-bytes".as_ref(), "1000000".as_ref()];
+        args.extend(command.iter().map(std::ffi::OsStr::new));
+        args.extend(["-o".as_ref(), kept.as_os_str(), input.as_os_str()]);
+        let Some((code, stdout, stderr, peak)) = run_measured(test, &args, None) else {
+            return;
+        };
+        let text = format!("{stdout}{stderr}");
+        assert_eq!(code, Some(1), "{command:?}: {text}");
+        assert!(text.contains("too-large"), "{command:?}: {text}");
+        let rejects = std::fs::read_to_string(dir.path().join("kept.rejects.tsv")).unwrap();
+        assert_eq!(rejects.matches("too-large").count(), 1, "{rejects}");
+        let over = (game_bytes >> 20) as u64;
+        assert!(
+            peak < over + PEAK_OVER_LIMIT_MB,
+            "{command:?}: peak RSS {peak} MB"
+        );
+    }
+}
+
+#[test]
+fn a_game_whose_tokens_memory_refuses_is_an_error_naming_its_line_not_an_abort() {
+    use std::process::{Command, Stdio};
+    // With no game size limit, `clean` keeps a game's tokens to write it again: 30 MB of
+    // moves need about 250 MB of them. Under a limit of 200 MB of address space the
+    // memory is refused: the run stops with an error naming the game's line (an abort,
+    // exit 134, before), and writes no output.
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = long_game_between_two(dir.path());
+    let small = dir.path().join("small.pgn");
+    std::fs::write(&small, [BEFORE, AFTER].concat()).unwrap();
+    let kept = dir.path().join("kept.pgn");
+    let run = |input: &std::path::Path| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 200000 && exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("pgn960"))
+            .args([
+                "--no-progress",
+                "--max-game-bytes",
+                "0",
+                "-j1",
+                "clean",
+                "-o",
+            ])
+            .arg(&kept)
+            .arg(input)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The limit leaves room for an ordinary run.
+    let (code, stderr) = run(&small);
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::remove_file(&kept).unwrap();
+    let (code, stderr) = run(&input);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("not enough memory for the game at line 5"),
+        "{stderr}"
+    );
+    assert!(!kept.exists(), "no output is written");
+}
+
+#[test]
+fn parquet_rows_in_a_page_too_large_to_decompress_are_too_large_unread() {
+    let test = "parquet_rows_in_a_page_too_large_to_decompress_are_too_large_unread";
+    let Some(python) = python_with(test, &["pyarrow"]) else {
+        return;
+    };
+    // 100 rows of 0.9 MB (each under a 1 MB limit) that pyarrow writes as one data page of
+    // 90 MB, then 5 small rows in a row group of their own. The parquet crate decompresses a
+    // page whole: `check` took 332 MB and kept all 105. Over the page bound (4 x the
+    // limit, at least 64 MiB) the page's rows are rejected as too large without it being
+    // decompressed; the small rows are read.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("pages.parquet");
+    let script = "import sys, pyarrow as pa, pyarrow.parquet as pq\n\
+        rows = ['1. e4 { %d ' % i + 'a' * 900_000 + ' } 1-0' for i in range(100)]\n\
+        rows += ['1. e4 e5 1-0'] * 5\n\
+        pq.write_table(pa.table({'Event': ['x'] * 105, 'movetext': rows}), sys.argv[1],\n\
+            compression='zstd', use_dictionary=False, row_group_size=100)\n";
+    let made = std::process::Command::new(&python)
+        .args(["-c", script])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let check = |limit: &str| {
+        let args = [
+            "--max-game-bytes".as_ref(),
+            limit.as_ref(),
+            "-j1".as_ref(),
+            "check".as_ref(),
+            "--json".as_ref(),
+            table.as_os_str(),
+        ];
+        run_measured(test, &args, None)
+    };
+    let Some((code, stdout, stderr, peak)) = check("1000000") else {
+        return;
+    };
+    assert_eq!(code, Some(1), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["rejected_by_reason"]["too-large"], 100, "{report}");
+    assert_eq!(report["valid"], 5, "{report}");
+    assert!(peak < 150, "peak RSS {peak} MB: the page was decompressed");
+    // A limit whose page bound holds the page reads every row.
+    let (code, stdout, stderr, _) = check("30000000").unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["valid"], 105, "{report}");
+}

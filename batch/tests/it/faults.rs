@@ -196,7 +196,15 @@ fn ctrl_c_leaves_no_output_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(150));
+    // The handler is installed first thing: once the output's temporary file exists, the
+    // signal is the handler's (a fixed wait let a loaded machine's signal arrive before it).
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&out_dir).unwrap().next().is_none()
+        && started.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(50));
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -106,6 +106,7 @@ fn merged_parts_with_their_strata_tables_are_the_whole_within_strata() {
         }
         let (merged, merged_strata) = (d.join("m.csv"), d.join("m.strata.csv"));
         let report = d.join("m.json");
+        let (groups, whole_groups) = (d.join("m.groups.csv"), d.join("whole.groups.csv"));
         let mut merge: Vec<&std::ffi::OsStr> = vec!["--merge".as_ref()];
         merge.extend(args.iter().map(|p| os(p)));
         merge.extend([
@@ -115,6 +116,8 @@ fn merged_parts_with_their_strata_tables_are_the_whole_within_strata() {
             os(&merged_strata),
             "--report".as_ref(),
             os(&report),
+            "--groups".as_ref(),
+            os(&groups),
         ]);
         stats(&merge);
         let read = |p: &Path| std::fs::read_to_string(p).unwrap();
@@ -124,8 +127,11 @@ fn merged_parts_with_their_strata_tables_are_the_whole_within_strata() {
         let whole_report = d.join("whole.json");
         let mut again = vec![os(&input), "-o".as_ref(), os(&whole), "--report".as_ref()];
         again.push(os(&whole_report));
+        again.extend(["--groups".as_ref(), os(&whole_groups)]);
         again.extend(flags.iter().map(std::ffi::OsStr::new));
         stats(&again);
+        // The groups' tests run within the merged strata as within the whole's.
+        assert_eq!(read(&groups), read(&whole_groups), "{flags:?}");
         let significance = |p: &Path| {
             let report: serde_json::Value = serde_json::from_str(&read(p)).unwrap();
             report["significance"].clone()

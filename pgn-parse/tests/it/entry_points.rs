@@ -214,3 +214,44 @@ fn line_cut_blocks_end_after_line_feeds_and_cover_the_input() {
     assert_eq!(stream.next_block().unwrap().unwrap().data, cr_only);
     assert_eq!(stream.next_block().unwrap(), None);
 }
+
+#[test]
+fn read_games_keeps_no_tokens_of_a_game_past_its_limit() {
+    let long: Vec<u8> = [
+        &b"[Event \"long\"]\n\n"[..],
+        &b"1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(100),
+        b"1-0\n\n",
+    ]
+    .concat();
+    let all = [
+        &b"[Event \"a\"]\n\n1. e4 e5 *\n\n"[..],
+        &long,
+        b"[Event \"b\"]\n\n1. d4 {a comment} d5 *\n",
+    ]
+    .concat();
+    let limit = 1000;
+    let games: Vec<_> = pgn_parse::read_games(&all).max_game_bytes(limit).collect();
+    assert_eq!(games.len(), 3);
+    let bad = games[1].as_ref().unwrap_err();
+    assert_eq!(bad.error.kind, pgn_parse::ErrorKind::TooLarge);
+    assert!(
+        bad.movetext.is_empty() && bad.tags.is_empty(),
+        "nothing kept"
+    );
+    assert_eq!(
+        bad.byte_range.len(),
+        long.len() - 2,
+        "the whole game is still its range"
+    );
+    assert!(bad.error.offset - bad.byte_range.start > limit);
+    assert_eq!((bad.line, bad.error.line), (5, 7), "{}", bad.error);
+    // The games either side are whole; without a limit the long one is too.
+    assert_eq!(games[2].as_ref().unwrap().movetext.len(), 4);
+    let unlimited = pgn_parse::read_games(&all).nth(1).unwrap().unwrap();
+    assert_eq!(unlimited.movetext.len(), 100 * 4 + 1);
+    let at_limit = pgn_parse::read_games(&all)
+        .max_game_bytes(long.len())
+        .nth(1)
+        .unwrap();
+    assert!(at_limit.is_ok(), "a game of exactly the limit is kept");
+}

@@ -4,7 +4,7 @@
 
 use super::render::render;
 use super::ArchiveOptions;
-use crate::pipeline::ChunkOutput;
+use crate::pipeline::{ChunkFailure, ChunkOutput};
 use crate::validate::{validate_chunk, Judged, RejectReason, Repair, ValidateOptions, Verdict};
 use pgn_parse::{Origin, Tag};
 use std::ops::Range;
@@ -121,9 +121,14 @@ pub struct ChunkOutcome {
     /// A later piece of a game too large, rejected in the chunk before: where its bytes
     /// are in `text` (when writing).
     pub continued: Option<Range<usize>>,
+    /// A game the memory left could not hold (the run stops there).
+    pub failure: Option<ChunkFailure>,
 }
 
 impl ChunkOutput for ChunkOutcome {
+    fn failure(&self) -> Option<&ChunkFailure> {
+        self.failure.as_ref()
+    }
     fn games(&self) -> u64 {
         self.fates.len() as u64
     }
@@ -170,6 +175,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         junk_bytes: counts.junk_bytes,
         first_junk: counts.first_junk,
         continued,
+        failure: counts.failure,
     }
 }
 

@@ -12,7 +12,7 @@ use super::{reject_row, ArchiveOptions};
 use crate::driver::Driver;
 use crate::input::{InputName, Source};
 use crate::output::{bail, Result, Sink};
-use crate::pipeline::{ChunkInfo, ChunkOutput, Cut};
+use crate::pipeline::{ChunkFailure, ChunkInfo, ChunkOutput, Cut};
 use crate::select::{FilteredBy, Selection, TaggedStart};
 use crate::validate::variant::VariantSpelling;
 use crate::validate::GameKind;
@@ -106,9 +106,14 @@ pub struct Picked {
     /// A later piece of a game too large, rejected in a chunk before: where its bytes are
     /// in `text`, and whether the game ends with it.
     pub continued: Option<(Range<usize>, bool)>,
+    /// A game the memory left could not hold (the run stops there).
+    pub failure: Option<ChunkFailure>,
 }
 
 impl ChunkOutput for Picked {
+    fn failure(&self) -> Option<&ChunkFailure> {
+        self.failure.as_ref()
+    }
     fn games(&self) -> u64 {
         self.picks.len() as u64
     }
@@ -369,6 +374,7 @@ pub fn pick_chunk(
         junk_bytes: counts.junk_bytes,
         first_junk: counts.first_junk,
         continued,
+        failure: counts.failure,
     }
 }
 

@@ -100,66 +100,93 @@ fn write_movetext(
         valid.start.fullmoves(),
         valid.start.turn() == chess960_core::Color::White,
     )?;
+    let mut kept = KeptTokens {
+        dropped: valid.dropped_tokens.iter().peekable(),
+        dropping_until: None,
+        strip_variations: opts.strip_variations,
+        variation_depth: 0,
+    };
+    // Every SAN token of the game, written or not, has its place in `valid.canonical`.
     let mut san_index = 0usize;
-    let mut skip_depth = 0usize;
-    let mut dropped = valid.dropped_tokens.iter().peekable();
-    let mut dropping_until: Option<usize> = None;
     for (i, token) in game.movetext.iter().enumerate() {
-        if let Some(end) = dropping_until {
-            if let Token::San { .. } = token {
-                san_index += 1;
-            }
-            if i == end {
-                dropping_until = None;
-            }
-            continue;
-        }
-        if dropped.peek().is_some_and(|(open, _)| *open == i) {
-            if let Some(&(_, close)) = dropped.next() {
-                dropping_until = Some(close);
-            }
-            continue;
-        }
-        if opts.strip_variations {
-            match token {
-                Token::BeginVariation => {
-                    skip_depth += 1;
-                    continue;
-                }
-                Token::EndVariation if skip_depth > 0 => {
-                    skip_depth -= 1;
-                    continue;
-                }
-                Token::San { .. } if skip_depth > 0 => {
-                    san_index += 1;
-                    continue;
-                }
-                _ if skip_depth > 0 => continue,
-                _ => {}
-            }
-        }
-        match token {
-            Token::San { .. } => {
+        let keep = kept.keeps(i, token);
+        if let Token::San { .. } = token {
+            if keep {
                 match valid.canonical.get(san_index).copied().flatten() {
                     Some(san) => w.san(san.to_ascii().as_bytes())?,
                     None => w.san(b"--")?,
                 }
-                san_index += 1;
             }
-            Token::Comment { text: comment, .. } if opts.strip_comments => {
-                if let Some(names) = &opts.keep_annotations {
-                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let keep = crate::annotations::commands(comment, &names);
-                    if !keep.is_empty() {
-                        w.comment(text(&keep, is_latin1(valid)).as_bytes())?;
-                    }
-                }
-            }
-            Token::Comment { text: comment, .. } => {
-                w.comment(text(comment, is_latin1(valid)).as_bytes())?;
-            }
-            other => w.write_token(other)?,
+            san_index += 1;
+        } else if keep {
+            write_other_token(w, token, valid, opts)?;
         }
     }
     w.end_game(valid.result)
+}
+
+/// Which tokens of a game are written again: not those of a dropped stretch (a repair's
+/// `dropped_tokens`: the tokens from an opening index to a closing one), nor, with
+/// `strip_variations`, those of a variation.
+struct KeptTokens<'v> {
+    dropped: std::iter::Peekable<std::slice::Iter<'v, (usize, usize)>>,
+    dropping_until: Option<usize>,
+    strip_variations: bool,
+    variation_depth: usize,
+}
+
+impl KeptTokens<'_> {
+    /// Whether `token`, the game's `i`th, is written (called for every token in order).
+    fn keeps(&mut self, i: usize, token: &Token<'_>) -> bool {
+        if let Some(end) = self.dropping_until {
+            if i == end {
+                self.dropping_until = None;
+            }
+            return false;
+        }
+        if self.dropped.peek().is_some_and(|(open, _)| *open == i) {
+            self.dropping_until = self.dropped.next().map(|&(_, close)| close);
+            return false;
+        }
+        if !self.strip_variations {
+            return true;
+        }
+        match token {
+            Token::BeginVariation => {
+                self.variation_depth += 1;
+                false
+            }
+            Token::EndVariation if self.variation_depth > 0 => {
+                self.variation_depth -= 1;
+                false
+            }
+            _ => self.variation_depth == 0,
+        }
+    }
+}
+
+/// Writes a token other than a move: comments as `opts` says (stripped, or only the
+/// annotations it keeps), the rest as read.
+fn write_other_token(
+    w: &mut PgnWriter<&mut Vec<u8>>,
+    token: &Token<'_>,
+    valid: &ValidGame,
+    opts: &ArchiveOptions,
+) -> std::io::Result<()> {
+    match token {
+        Token::Comment { text: comment, .. } if opts.strip_comments => {
+            if let Some(names) = &opts.keep_annotations {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                let keep = crate::annotations::commands(comment, &names);
+                if !keep.is_empty() {
+                    w.comment(text(&keep, is_latin1(valid)).as_bytes())?;
+                }
+            }
+            Ok(())
+        }
+        Token::Comment { text: comment, .. } => {
+            w.comment(text(comment, is_latin1(valid)).as_bytes())
+        }
+        other => w.write_token(other),
+    }
 }

@@ -3,7 +3,8 @@
 
 use super::observe::{observe_chunk, over_limit, GameObserver, ReadMode};
 use super::{parse_rejection, validate, ValidateOptions, Verdict};
-use pgn_parse::{read_games_at, Game, LineIndex, Origin, Tag};
+use crate::pipeline::ChunkFailure;
+use pgn_parse::{read_games_at, BadGame, ErrorKind, Game, LineIndex, Origin, Tag};
 use std::ops::Range;
 
 /// One game of a buffer with its verdict, handed to the caller of [`validate_chunk`].
@@ -29,7 +30,7 @@ pub struct Judged<'g, 'a> {
 }
 
 /// What a buffer held besides its games.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChunkCounts {
     /// Games read.
     pub games: u64,
@@ -45,6 +46,9 @@ pub struct ChunkCounts {
     pub continued: bool,
     /// For a later piece ([`ChunkCounts::continued`]): whether the game ends with it.
     pub last_piece: bool,
+    /// A game whose tokens the memory left could not hold: reading stopped before it
+    /// (the run is to stop with an error, see [`crate::pipeline::ChunkOutput::failure`]).
+    pub failure: Option<ChunkFailure>,
 }
 
 /// Lines of a buffer, located in increasing order.
@@ -122,6 +126,19 @@ impl<'a, F: FnMut(Judged<'_, 'a>)> GameObserver<'a> for EachGame<F> {
     }
 }
 
+/// The failure of a game whose tokens were refused memory (`bad`, at `line` of its
+/// buffer).
+fn tokens_refused(bad: &BadGame<'_>, line: u32) -> ChunkFailure {
+    ChunkFailure {
+        line,
+        message: format!(
+            "its move tokens (about 30 bytes each) for {} bytes of game were refused; lower \
+             --max-game-bytes or give the run more memory",
+            bad.byte_range.len()
+        ),
+    }
+}
+
 /// The games of a buffer read whole (tokens kept, for writing them again), each validated
 /// from its tokens and handed to `observer` (its `tags` are told, its skip ignored).
 pub(super) fn read_whole<'a, O: GameObserver<'a>>(
@@ -133,8 +150,15 @@ pub(super) fn read_whole<'a, O: GameObserver<'a>>(
     observer: &mut O,
 ) -> ChunkCounts {
     let mut counts = ChunkCounts::default();
-    let mut games = read_games_at(bytes, origin);
+    let mut games = read_games_at(bytes, origin).max_game_bytes(opts.max_game_bytes);
     for (index, item) in games.by_ref().enumerate() {
+        if let Err(bad) = &item {
+            if bad.error.kind == ErrorKind::OutOfMemory {
+                let (line, _) = lines.locate(bad.byte_range.start);
+                counts.failure = Some(tokens_refused(bad, line));
+                return counts;
+            }
+        }
         let (tags, game, byte_range, verdict) = match &item {
             Ok(game) => {
                 observer.tags(&game.tags);

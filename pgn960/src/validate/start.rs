@@ -39,6 +39,10 @@ pub const ROW_ERROR_TAG: &str = "Pgn960RowError";
 /// is then rejected as [`RejectReason::TooLarge`].
 pub const ROW_TOO_LARGE: &str = "a row of more than";
 
+/// How a [`ROW_ERROR_TAG`] value begins for a Parquet row in a data page too large to
+/// decompress: also [`RejectReason::TooLarge`].
+pub const ROW_IN_LARGE_PAGE: &str = "a row in a Parquet page of more than";
+
 impl<'t> RuleTags<'t> {
     /// Picks the rule tags out of a game's tags.
     pub fn from_tags(game_tags: &'t [Tag<'_>]) -> RuleTags<'t> {
@@ -237,7 +241,7 @@ pub fn resolve_start(
         .map(classify_variant)
         .unwrap_or(VariantTag::Absent);
     if let Some(why) = &tags.row_error {
-        let reason = if why.starts_with(ROW_TOO_LARGE) {
+        let reason = if why.starts_with(ROW_TOO_LARGE) || why.starts_with(ROW_IN_LARGE_PAGE) {
             RejectReason::TooLarge
         } else {
             RejectReason::BadRow

@@ -15,7 +15,7 @@
 //! so memory is bounded by the row groups in flight.
 
 use crate::error::{Error, Result};
-use crate::validate::start::{ROW_ERROR_TAG, ROW_TOO_LARGE};
+use crate::validate::start::{ROW_ERROR_TAG, ROW_IN_LARGE_PAGE, ROW_TOO_LARGE};
 use crate::validate::thousands;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
@@ -27,6 +27,8 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::arrow::ProjectionMask;
 use std::fmt::Write as _;
+
+mod pages;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The first (and last) bytes of a Parquet file.
@@ -260,8 +262,10 @@ impl ParquetGames {
     /// The PGN text of the rows `rows` (counted within the group) of row group `index`:
     /// [`LINES_PER_ROW`] lines a row.
     /// A row whose cells hold more than `max_game_bytes` is not made into text: it is
-    /// rejected as `too-large` ([`ROW_TOO_LARGE`]). An allocation that fails while the text
-    /// is built is an error naming the file and row group, not an abort.
+    /// rejected as `too-large` ([`ROW_TOO_LARGE`]); so is a row in a data page larger than
+    /// [`page_bound`] allows, without its page being decompressed (the parquet crate
+    /// decompresses a page whole). An allocation that fails while the text is built is an
+    /// error naming the file and row group, not an abort.
     pub fn row_group_text(
         &self,
         index: usize,
@@ -272,16 +276,13 @@ impl ParquetGames {
             name: self.name.clone(),
             message: format!("row group {index}: {e}"),
         };
-        let selection = RowSelection::from(vec![
-            RowSelector::skip(usize::try_from(rows.start).unwrap_or(usize::MAX)),
-            RowSelector::select(usize::try_from(rows.end - rows.start).unwrap_or(usize::MAX)),
-        ]);
+        let skipped = self.rows_in_large_pages(index, max_game_bytes, &rows)?;
         let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(
             self.bytes.clone(),
             self.metadata.clone(),
         )
         .with_row_groups(vec![index])
-        .with_row_selection(selection)
+        .with_row_selection(selection(&rows, &skipped))
         .with_projection(self.projection.clone())
         .with_batch_size(self.batch_rows(index));
         let mut reader = self
@@ -295,10 +296,23 @@ impl ParquetGames {
         };
         let mut text = Vec::new();
         let mut value = String::new();
+        let mut next_row = rows.start;
+        let mut skips = skipped.iter().peekable();
+        let mut write_skipped = |text: &mut Vec<u8>, up_to: u64, next_row: &mut u64| {
+            while let Some(range) = skips.next_if(|range| range.start < up_to) {
+                for _ in range.clone() {
+                    write_tag(text, ROW_ERROR_TAG, &page_too_large(max_game_bytes));
+                    text.extend_from_slice(b"\n*\n\n");
+                }
+                *next_row = range.end;
+            }
+        };
         while let Some(batch) = self.decoding(index, || reader.next())? {
             let batch = batch.map_err(|e| bad(&e))?;
             let columns = batch.columns();
             for row in 0..batch.num_rows() {
+                write_skipped(&mut text, next_row + 1, &mut next_row);
+                next_row += 1;
                 let size: usize = columns.iter().map(|c| cell_len(c, row)).sum();
                 let room = size.min(limit).saturating_add(1024);
                 text.try_reserve(room).map_err(|_| {
@@ -316,31 +330,85 @@ impl ParquetGames {
                     text.extend_from_slice(b"\n*\n\n");
                     continue;
                 }
-                let mut movetext = None;
-                let mut result = None;
-                for (role, column) in self.roles.iter().zip(columns) {
-                    match role {
-                        Role::Movetext => movetext = cell_bytes(column, row),
-                        Role::Tag(name) => {
-                            value.clear();
-                            if !cell_text(column, row, &mut value) {
-                                continue;
-                            }
-                            if name == "FEN" && value.trim().is_empty() {
-                                continue;
-                            }
-                            if name == "Result" {
-                                result = Some(value.trim().to_string());
-                            }
-                            write_tag(&mut text, name, &value);
-                        }
-                    }
-                }
-                write_row_movetext(&mut text, movetext, result.as_deref());
-                text.extend_from_slice(b"\n\n");
+                self.write_row(columns, row, &mut text, &mut value);
             }
         }
+        write_skipped(&mut text, rows.end, &mut next_row);
         Ok(text)
+    }
+
+    /// Appends row `row` of a batch's `columns` as a game.
+    fn write_row(&self, columns: &[ArrayRef], row: usize, text: &mut Vec<u8>, value: &mut String) {
+        let mut movetext = None;
+        let mut result = None;
+        for (role, column) in self.roles.iter().zip(columns) {
+            match role {
+                Role::Movetext => movetext = cell_bytes(column, row),
+                Role::Tag(name) => {
+                    value.clear();
+                    if !cell_text(column, row, value) {
+                        continue;
+                    }
+                    if name == "FEN" && value.trim().is_empty() {
+                        continue;
+                    }
+                    if name == "Result" {
+                        result = Some(value.trim().to_string());
+                    }
+                    write_tag(text, name, value);
+                }
+            }
+        }
+        write_row_movetext(text, movetext, result.as_deref());
+        text.extend_from_slice(b"\n\n");
+    }
+
+    /// The rows among `rows` of row group `index` that lie in a data page of a read column
+    /// larger than [`page_bound`] allows, as sorted disjoint ranges (each whole page's rows,
+    /// cut to `rows`); an error for a dictionary page that large or an unreadable header.
+    fn rows_in_large_pages(
+        &self,
+        index: usize,
+        max_game_bytes: usize,
+        rows: &std::ops::Range<u64>,
+    ) -> Result<Vec<std::ops::Range<u64>>> {
+        let Some(bound) = page_bound(max_game_bytes) else {
+            return Ok(Vec::new());
+        };
+        let Some(group) = self.metadata.metadata().row_groups().get(index) else {
+            return Ok(Vec::new());
+        };
+        let mut over = Vec::new();
+        for (leaf, column) in group.columns().iter().enumerate() {
+            let size = u64::try_from(column.uncompressed_size()).unwrap_or(u64::MAX);
+            if !self.projection.leaf_included(leaf) || size <= bound {
+                continue;
+            }
+            // Inside the file: checked when it was opened.
+            let start = column
+                .dictionary_page_offset()
+                .unwrap_or(column.data_page_offset());
+            let (start, len) = (start as usize, column.compressed_size() as usize);
+            let chunk = self.bytes.get(start..start + len).unwrap_or_default();
+            let pages = pages::rows_in_pages_over(chunk, bound).map_err(|e| Error::Parquet {
+                name: self.name.clone(),
+                message: format!("row group {index}: column {}: {e}", column.column_path()),
+            })?;
+            over.extend(pages);
+        }
+        over.sort_by_key(|range| range.start);
+        let mut merged: Vec<std::ops::Range<u64>> = Vec::new();
+        for range in over {
+            let range = range.start.max(rows.start)..range.end.min(rows.end);
+            if range.is_empty() {
+                continue;
+            }
+            match merged.last_mut() {
+                Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+                _ => merged.push(range),
+            }
+        }
+        Ok(merged)
     }
 
     /// Rows of row group `index` made into one chunk of text: [`ROWS_PER_CHUNK`], fewer when
@@ -388,6 +456,47 @@ impl ParquetGames {
             }
         })
     }
+}
+
+/// The most bytes a data page of a read column may hold decompressed before its rows are
+/// rejected unread: four times `--max-game-bytes`, at least 64 MiB (writers make pages of about 1 MiB) (none when the limit
+/// is lifted with 0).
+pub fn page_bound(max_game_bytes: usize) -> Option<u64> {
+    (max_game_bytes > 0).then(|| (4 * max_game_bytes as u64).max(64 << 20))
+}
+
+/// The row error of a row in a page over [`page_bound`].
+fn page_too_large(max_game_bytes: usize) -> String {
+    let bound = page_bound(max_game_bytes).unwrap_or(u64::MAX);
+    format!(
+        "{ROW_IN_LARGE_PAGE} {} bytes (4 x --max-game-bytes, at least 64 MiB): its page was \
+         not decompressed",
+        thousands(bound)
+    )
+}
+
+/// The selection of `rows` of a row group without the rows `skipped` (sorted, disjoint,
+/// within `rows`). A trailing skip is left out (reading stops after the last selected
+/// row), and a skip is one selector, so that the reader skips a page wholly inside it
+/// without decompressing it.
+fn selection(rows: &std::ops::Range<u64>, skipped: &[std::ops::Range<u64>]) -> RowSelection {
+    let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let mut selectors = vec![RowSelector::skip(count(rows.start))];
+    let mut at = rows.start;
+    for range in skipped {
+        if range.start > at {
+            selectors.push(RowSelector::select(count(range.start - at)));
+        }
+        selectors.push(RowSelector::skip(count(range.end - range.start)));
+        at = range.end;
+    }
+    if rows.end > at {
+        selectors.push(RowSelector::select(count(rows.end - at)));
+    }
+    while selectors.last().is_some_and(|s| s.skip) {
+        selectors.pop();
+    }
+    selectors.into_iter().collect()
 }
 
 /// Appends a game built from a Parquet row (`text`: its tag line, then its movetext line)
