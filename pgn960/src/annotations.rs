@@ -92,7 +92,7 @@ impl Annotations {
         // loop below would find the one command and read its argument the same way.
         if let Some(args) = lone_clock(comment) {
             return Annotations {
-                clock: parse_clock(args),
+                clock: shaped_clock(args),
                 ..Annotations::default()
             };
         }
@@ -204,6 +204,17 @@ pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
         && [7, 9, 10, 12, 13].iter().all(|&i| w[i].is_ascii_digit())
         && w.ends_with(b"] ");
     shape.then(|| &comment[7..14])
+}
+
+/// The seconds of a clock `H:MM:SS` whose shape [`lone_clock`] checked (a digit at each
+/// place but the colons): [`parse_clock`]'s value, read at fixed places; `None` for
+/// minutes or seconds of 60 or more, as there.
+#[inline]
+fn shaped_clock(text: &[u8]) -> Option<f64> {
+    let digit = |i: usize| text.get(i).map_or(0, |&b| u32::from(b.wrapping_sub(b'0')));
+    let minutes = digit(2) * 10 + digit(3);
+    let seconds = digit(5) * 10 + digit(6);
+    (minutes < 60 && seconds < 60).then(|| f64::from(digit(0) * 3600 + minutes * 60 + seconds))
 }
 
 /// A clock or duration in one of the documented forms `h:mm:ss`, `h:mm:ss.f` and `m:ss`
@@ -412,6 +423,20 @@ mod tests {
         assert!(lone_clock(b" [%clk 0:03:00] ").is_some());
         assert!(lone_clock(b" [%clk 0:0a:00] ").is_none());
         assert_eq!(Annotations::parse(b" [%clk 1:02:03] ").clock, Some(3723.0));
+        // Every clock of the shape reads as the general parser reads it.
+        for seconds in (0..10 * 3600).step_by(7).chain([599, 3599, 35999]) {
+            let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+            let text = format!("{h}:{m:02}:{s:02}");
+            assert_eq!(
+                shaped_clock(text.as_bytes()),
+                parse_clock(text.as_bytes()),
+                "{text}"
+            );
+        }
+        for text in ["0:60:00", "0:00:60", "0:99:99", "9:59:60"] {
+            assert_eq!(shaped_clock(text.as_bytes()), None, "{text}");
+            assert_eq!(parse_clock(text.as_bytes()), None, "{text}");
+        }
     }
 
     #[test]

@@ -56,6 +56,7 @@ impl CsvRows {
                 Value::Float(f) => self.field.push_str(&f.to_string()),
                 Value::Bool(b) => self.field.push_str(if b { "true" } else { "false" }),
                 Value::Moves(moves, which) => spaced(moves, which, &mut self.field),
+                Value::Move(m, which) => self.field.push_str(&which.text(m)),
             }
             // Writing into a Vec cannot fail.
             let _ = self.writer.write_field(&self.field);
@@ -125,6 +126,9 @@ pub fn push_json(
             Value::Moves(moves, which) => {
                 json_list(out, moves, which);
                 Ok(())
+            }
+            Value::Move(m, which) => {
+                serde_json::to_writer(&mut *out, &*which.text(m)).map_err(Into::into)
             }
         };
     }

@@ -3,13 +3,16 @@
 //! `pgn960 export` encodes these arrays into Parquet; the Python package hands them to
 //! pyarrow.
 
-use super::columns::{value, Column, GameView, Kind, PlyView, Value};
+use super::columns::{value, Column, GameView, Kind, MoveList, PlyView, Value};
 use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
+use crate::validate::MoveRecord;
 use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+    BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
+    StringBuilder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, ListArray, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field as ArrowField, Schema, SchemaRef};
 use pgn_parse::Origin;
 use std::sync::Arc;
@@ -39,6 +42,79 @@ pub fn schema(columns: &[Column]) -> SchemaRef {
     ))
 }
 
+/// A list-of-text column of moves (SAN or UCI) written straight into the buffers of its
+/// Arrow arrays: each move's bytes appended from the stack, no builder call, `String` or
+/// UTF-8 check per move (the text is checked once, when the arrays are made).
+struct MoveTexts {
+    /// The moves' bytes, one after another.
+    bytes: Vec<u8>,
+    /// Where each move's text ends in `bytes`, after a leading 0.
+    ends: Vec<i32>,
+    /// Where each row's list ends in `ends`, after a leading 0.
+    lists: Vec<i32>,
+    /// Whether each row has a list (null otherwise).
+    valid: BooleanBufferBuilder,
+    /// Whether an offset went past `i32::MAX` (the arrays are refused then).
+    overflow: bool,
+}
+
+impl MoveTexts {
+    fn new() -> MoveTexts {
+        MoveTexts {
+            bytes: Vec::new(),
+            ends: vec![0],
+            lists: vec![0],
+            valid: BooleanBufferBuilder::new(1024),
+            overflow: false,
+        }
+    }
+
+    /// An offset as Arrow holds it.
+    fn offset(&mut self, n: usize) -> i32 {
+        i32::try_from(n).unwrap_or_else(|_| {
+            self.overflow = true;
+            0
+        })
+    }
+
+    /// Appends a row: the list `which` of `moves`, or null.
+    fn push(&mut self, moves: Option<(&[MoveRecord], MoveList)>) {
+        if let Some((moves, which)) = moves {
+            self.ends.reserve(moves.len());
+            for m in moves {
+                which.append_text(m, &mut self.bytes);
+                let end = self.offset(self.bytes.len());
+                self.ends.push(end);
+            }
+        }
+        let end = self.offset(self.ends.len() - 1);
+        self.lists.push(end);
+        self.valid.append(moves.is_some());
+    }
+
+    /// The list array of the rows so far (the buffers start again empty).
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        let done = std::mem::replace(self, MoveTexts::new());
+        if done.overflow {
+            return Err(ArrowError::OffsetOverflowError(done.bytes.len()));
+        }
+        let mut valid = done.valid;
+        let items = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(done.ends)),
+            Buffer::from_vec(done.bytes),
+            None,
+        )?;
+        let item = Arc::new(ArrowField::new("item", DataType::Utf8, true));
+        let lists = ListArray::try_new(
+            item,
+            OffsetBuffer::new(ScalarBuffer::from(done.lists)),
+            Arc::new(items),
+            Some(NullBuffer::new(valid.finish())),
+        )?;
+        Ok(Arc::new(lists))
+    }
+}
+
 /// A column being built.
 enum Builder {
     Text(StringBuilder),
@@ -46,7 +122,7 @@ enum Builder {
     Int64(Int64Builder),
     Float(Float64Builder),
     Bool(BooleanBuilder),
-    TextList(ListBuilder<StringBuilder>),
+    TextList(MoveTexts),
     FloatList(ListBuilder<Float64Builder>),
     Int32List(ListBuilder<Int32Builder>),
 }
@@ -59,7 +135,7 @@ impl Builder {
             Kind::Int64 => Builder::Int64(Int64Builder::new()),
             Kind::Float => Builder::Float(Float64Builder::new()),
             Kind::Bool => Builder::Bool(BooleanBuilder::new()),
-            Kind::TextList => Builder::TextList(ListBuilder::new(StringBuilder::new())),
+            Kind::TextList => Builder::TextList(MoveTexts::new()),
             Kind::FloatList => Builder::FloatList(ListBuilder::new(Float64Builder::new())),
             Kind::Int32List => Builder::Int32List(ListBuilder::new(Int32Builder::new())),
         }
@@ -70,6 +146,7 @@ impl Builder {
     fn push(&mut self, v: Value<'_>) {
         match (self, v) {
             (Builder::Text(b), Value::Text(t)) => b.append_value(t),
+            (Builder::Text(b), Value::Move(m, which)) => b.append_value(&*which.text(m)),
             (Builder::Text(b), _) => b.append_null(),
             (Builder::Int32(b), Value::Int(n)) => b.append_option(i32::try_from(n).ok()),
             (Builder::Int32(b), _) => b.append_null(),
@@ -79,13 +156,8 @@ impl Builder {
             (Builder::Float(b), _) => b.append_null(),
             (Builder::Bool(b), Value::Bool(x)) => b.append_value(x),
             (Builder::Bool(b), _) => b.append_null(),
-            (Builder::TextList(b), Value::Moves(moves, which)) => {
-                for m in moves {
-                    b.values().append_value(&*which.text(m));
-                }
-                b.append(true);
-            }
-            (Builder::TextList(b), _) => b.append(false),
+            (Builder::TextList(b), Value::Moves(moves, which)) => b.push(Some((moves, which))),
+            (Builder::TextList(b), _) => b.push(None),
             (Builder::FloatList(b), Value::Moves(moves, which)) => {
                 for m in moves {
                     b.values().append_option(which.float(m));
@@ -103,17 +175,17 @@ impl Builder {
         }
     }
 
-    fn finish(&mut self) -> ArrayRef {
-        match self {
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        Ok(match self {
             Builder::Text(b) => Arc::new(b.finish()),
             Builder::Int32(b) => Arc::new(b.finish()),
             Builder::Int64(b) => Arc::new(b.finish()),
             Builder::Float(b) => Arc::new(b.finish()),
             Builder::Bool(b) => Arc::new(b.finish()),
-            Builder::TextList(b) => Arc::new(b.finish()),
+            Builder::TextList(b) => b.finish()?,
             Builder::FloatList(b) => Arc::new(b.finish()),
             Builder::Int32List(b) => Arc::new(b.finish()),
-        }
+        })
     }
 }
 
@@ -154,14 +226,14 @@ impl ArrowRows {
     }
 
     /// The arrays, one per column (the builders start again empty).
-    pub fn finish_arrays(&mut self) -> Vec<ArrayRef> {
+    pub fn finish_arrays(&mut self) -> Result<Vec<ArrayRef>, ArrowError> {
         self.rows = 0;
         self.builders.iter_mut().map(Builder::finish).collect()
     }
 
     /// The rows as a record batch of `schema` (the [`schema`] of the same columns).
     pub fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-        RecordBatch::try_new(Arc::clone(schema), self.finish_arrays())
+        RecordBatch::try_new(Arc::clone(schema), self.finish_arrays()?)
     }
 }
 

@@ -383,6 +383,9 @@ pub enum Value<'a> {
     Bool(bool),
     /// A list over a game's moves.
     Moves(&'a [MoveRecord], MoveList),
+    /// One move's text (SAN or UCI, [`MoveList::text`]): written where it goes, no
+    /// `String` per move.
+    Move(&'a MoveRecord, MoveList),
 }
 
 /// A move's text on the stack: a SAN or UCI move is at most a few bytes.
@@ -420,6 +423,18 @@ impl MoveList {
                 MoveText::of(&bytes[..len])
             }
             _ => MoveText::of(m.san.to_ascii().as_bytes()),
+        }
+    }
+
+    /// Appends the text of a move (SAN, UCI lists) to `out`: the bytes straight from the
+    /// stack, as [`MoveList::text`] without its copy.
+    pub fn append_text(self, m: &MoveRecord, out: &mut Vec<u8>) {
+        match self {
+            MoveList::Uci(castling) => {
+                let (bytes, len) = castling.uci(m.chess_move).to_ascii();
+                out.extend_from_slice(&bytes[..len]);
+            }
+            _ => out.extend_from_slice(m.san.to_ascii().as_bytes()),
         }
     }
 
@@ -597,10 +612,8 @@ fn ply_value<'a>(field: &Field, p: &PlyView<'a>) -> Value<'a> {
     match field {
         Field::Ply => Value::Int(i64::from(p.ply)),
         Field::Xfen => Value::Text(Cow::Borrowed(p.xfen)),
-        Field::San => Value::Text(Cow::Owned(p.record.san.to_string())),
-        Field::Uci(castling) => {
-            Value::Text(Cow::Owned(castling.uci(p.record.chess_move).to_string()))
-        }
+        Field::San => Value::Move(p.record, MoveList::San),
+        Field::Uci(castling) => Value::Move(p.record, MoveList::Uci(*castling)),
         Field::Clock => p.record.annotations.clock.map_or(Value::Null, Value::Float),
         Field::Eval => match p.record.annotations.eval {
             Some(Eval::Pawns(p)) => Value::Float(p),

@@ -50,6 +50,10 @@ pub struct Replay {
     last_main: Option<Move>,
 }
 
+/// Main-line moves room is made for at the start of a game that keeps them (most games are
+/// shorter: the list is not grown and copied move by move).
+const MOVES_RESERVED: usize = 128;
+
 fn mix(h: u64) -> u64 {
     let mut z = h.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -121,10 +125,12 @@ impl Replay {
             None => start_from_tags(tags, game_start, opts, &mut repairs)?,
         };
         let key_a = mix(start.position.zobrist());
-        let history = if opts.moves {
-            vec![start.position.zobrist()]
+        let (history, moves) = if opts.moves {
+            let mut history = Vec::with_capacity(MOVES_RESERVED);
+            history.push(start.position.zobrist());
+            (history, Vec::with_capacity(MOVES_RESERVED))
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Ok(Replay {
             opts,
@@ -142,7 +148,7 @@ impl Replay {
             movetext_result: None,
             key_a,
             key_b: mix(key_a ^ 0x5555),
-            moves: Vec::new(),
+            moves,
             start_annotations: Annotations::default(),
             history,
             tokens: 0,
@@ -431,48 +437,13 @@ impl Replay {
             }
         }
         let end = main.current;
-        let tag_result = tag(tags, b"Result")
-            .map(|t| GameResult::from_bytes(&t.value()))
-            .unwrap_or(GameResult::Unknown);
-        let mut result = match self.movetext_result {
-            Some(GameResult::Unknown) => tag_result,
-            // No result token: the structural verdict let the game through because its
-            // Result tag gives a result.
-            None => {
-                repairs.push(Repair::ResultFromTag);
-                tag_result
-            }
-            Some(r) => r,
-        };
         let termination = end.termination();
-        let implied = match termination {
-            Some(Termination::Checkmate) => Some(match end.turn() {
-                Color::White => GameResult::BlackWins,
-                Color::Black => GameResult::WhiteWins,
-            }),
-            Some(Termination::Stalemate) => Some(GameResult::Draw),
-            _ => None,
-        };
-        if let Some(implied) = implied {
-            if result != implied {
-                repairs.push(Repair::ResultCorrected {
-                    old: result.as_str().to_string(),
-                });
-                result = implied;
-            }
-        }
+        let ended = (termination, end.turn());
+        let result = settled_result(tags, self.movetext_result, ended, &mut repairs);
         let start = self.start;
         if let Some(style) = self.opts.normalise {
             normalising_repairs(&start, tags, (style, self.opts.variant_tag), &mut repairs);
-            let corrected = repairs
-                .iter()
-                .any(|r| matches!(r, Repair::ResultCorrected { .. }));
-            let written = tag(tags, b"Result").map(|t| t.value_str().trim().to_string());
-            if !corrected && written.as_deref() != Some(result.as_str()) {
-                repairs.push(Repair::ResultNormalised {
-                    old: written.unwrap_or_default(),
-                });
-            }
+            result_normalised(tags, result, &mut repairs);
         }
         let termination = match termination {
             None if self.opts.moves => repetition_or_fifty(&self.history, &end),
@@ -499,6 +470,61 @@ impl Replay {
             moves: self.moves,
             start_annotations: self.start_annotations,
         }))
+    }
+}
+
+/// The game's result: the movetext's (the `Result` tag's when the movetext has `*` or
+/// none), corrected to what a checkmate or stalemate of the final position (its
+/// termination and side to move) implies; the repairs say so.
+fn settled_result(
+    tags: &[Tag<'_>],
+    movetext_result: Option<GameResult>,
+    (termination, turn): (Option<Termination>, Color),
+    repairs: &mut Vec<Repair>,
+) -> GameResult {
+    let tag_result = tag(tags, b"Result")
+        .map(|t| GameResult::from_bytes(&t.value()))
+        .unwrap_or(GameResult::Unknown);
+    let result = match movetext_result {
+        Some(GameResult::Unknown) => tag_result,
+        // No result token: the structural verdict let the game through because its
+        // Result tag gives a result.
+        None => {
+            repairs.push(Repair::ResultFromTag);
+            tag_result
+        }
+        Some(r) => r,
+    };
+    let implied = match termination {
+        Some(Termination::Checkmate) => Some(match turn {
+            Color::White => GameResult::BlackWins,
+            Color::Black => GameResult::WhiteWins,
+        }),
+        Some(Termination::Stalemate) => Some(GameResult::Draw),
+        _ => None,
+    };
+    match implied {
+        Some(implied) if implied != result => {
+            repairs.push(Repair::ResultCorrected {
+                old: result.as_str().to_string(),
+            });
+            implied
+        }
+        _ => result,
+    }
+}
+
+/// When writing normalised: a `Result` tag not written as `result` is rewritten (unless the
+/// result was corrected, which says so already).
+fn result_normalised(tags: &[Tag<'_>], result: GameResult, repairs: &mut Vec<Repair>) {
+    let corrected = repairs
+        .iter()
+        .any(|r| matches!(r, Repair::ResultCorrected { .. }));
+    let written = tag(tags, b"Result").map(|t| t.value_str().trim().to_string());
+    if !corrected && written.as_deref() != Some(result.as_str()) {
+        repairs.push(Repair::ResultNormalised {
+            old: written.unwrap_or_default(),
+        });
     }
 }
 
