@@ -236,6 +236,16 @@ fn table_csv(counts: &StatsCounts, dfrc: bool) -> std::io::Result<Vec<u8>> {
     Ok(csv)
 }
 
+/// `tables` (CSV bytes written by `stats`, told apart by their header) added up exactly,
+/// each named by its place in the list.
+fn merged(tables: &[Vec<u8>]) -> Result<pgn960::stats::MergedTables, pgn960::Error> {
+    let named = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("table {i}"), t.as_slice()));
+    merge_csv(named, &[])
+}
+
 /// `pgn960._native.merge_stats`: tables (CSV bytes written by `stats`: SP, Double
 /// Chess960 and strata tables, told apart by their header) added up exactly, as the CSV
 /// bytes of the merged table and of its strata table (`None` when no strata table was
@@ -247,11 +257,7 @@ pub fn merge_stats<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Table
     }
     let (csv, strata) = py
         .detach(|| {
-            let named = tables
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (format!("table {i}"), t.as_slice()));
-            let merged = merge_csv(named, &[])?;
+            let merged = merged(&tables)?;
             let dfrc = merged.double_chess960 && !merged.sp;
             let counts = StatsCounts {
                 tables: merged.tables,
@@ -275,11 +281,7 @@ pub fn stats_groups<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Boun
     }
     let csv = py
         .detach(|| {
-            let named = tables
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (format!("table {i}"), t.as_slice()));
-            let merged = merge_csv(named, &[])?;
+            let merged = merged(&tables)?;
             if !merged.sp {
                 return Ok(Err(std::io::Error::other(
                     "no SP table given: groups are of the 960 start positions, not of Double \

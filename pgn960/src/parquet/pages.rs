@@ -215,12 +215,7 @@ impl Compact<'_> {
                 };
                 let element = head & 0x0f;
                 for _ in 0..size {
-                    // A boolean element is one byte of its own.
-                    if matches!(element, TRUE | FALSE) {
-                        self.byte()?;
-                    } else {
-                        self.skip(element, depth + 1)?;
-                    }
+                    self.skip_element(element, depth + 1)?;
                 }
             }
             MAP => {
@@ -228,8 +223,8 @@ impl Compact<'_> {
                 if size > 0 {
                     let types = self.byte()?;
                     for _ in 0..size {
-                        self.skip(types >> 4, depth + 1)?;
-                        self.skip(types & 0x0f, depth + 1)?;
+                        self.skip_element(types >> 4, depth + 1)?;
+                        self.skip_element(types & 0x0f, depth + 1)?;
                     }
                 }
             }
@@ -245,6 +240,17 @@ impl Compact<'_> {
             _ => return None,
         }
         Some(())
+    }
+
+    /// Skips an element of a list, set or map: a boolean there is a byte of its own (a
+    /// field's boolean is in its header), so every element takes at least one byte and a
+    /// collection's claimed size cannot make the reader loop without reading.
+    fn skip_element(&mut self, ty: u8, depth: u32) -> Option<()> {
+        if matches!(ty, TRUE | FALSE) {
+            self.byte().map(|_| ())
+        } else {
+            self.skip(ty, depth)
+        }
     }
 
     fn advance(&mut self, n: usize) -> Option<()> {
@@ -305,6 +311,35 @@ mod tests {
             }
         );
         assert_eq!(read_header(&bytes[..bytes.len() - 1]), None, "cut short");
+    }
+
+    #[test]
+    fn any_bytes_give_a_header_or_none_never_a_panic() {
+        // Every byte of a real header set to every value, then random bytes of each length.
+        let good = header(0, 1000, 300, 7);
+        for at in 0..good.len() {
+            for value in 0..=255u8 {
+                let mut bytes = good.clone();
+                bytes[at] = value;
+                let _ = read_header(&bytes);
+                let _ = rows_in_pages_over(&bytes, 10);
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for len in 0..96 {
+            for _ in 0..500 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        state as u8
+                    })
+                    .collect();
+                let _ = read_header(&bytes);
+                let _ = rows_in_pages_over(&bytes, 10);
+            }
+        }
     }
 
     #[test]
