@@ -241,58 +241,93 @@ pub fn resolve_start(
         .map(classify_variant)
         .unwrap_or(VariantTag::Absent);
     if let Some(why) = &tags.row_error {
-        let reason = if why.starts_with(ROW_TOO_LARGE) || why.starts_with(ROW_IN_LARGE_PAGE) {
-            RejectReason::TooLarge
-        } else {
-            RejectReason::BadRow
-        };
-        return Err((reason, why.to_string()));
+        return Err(row_problem(why));
     }
-    let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
     if let VariantTag::Other(name) = variant {
         // Named in reports and counted by name: a long name is cut.
         return Ok(StartOutcome::Unsupported(
             super::cut_text(&name, 2 * super::QUOTE_LIMIT).into_owned(),
         ));
     }
+    let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
+    let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
     if tags.fens.first().is_none_or(|fen| unknown_fen(fen)) {
         if let Some((tag, position)) = start_from_tags(tags) {
             repairs.push(Repair::StartFromTag { tag });
-            let class = position.classify_start();
-            let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
-            return Ok(StartOutcome::Chess(Start {
-                kind: game_kind(chess960, &position, class, false),
-                position,
-                class,
-                had_fen: false,
-            }));
+            return Ok(StartOutcome::Chess(chess_start(
+                chess960, position, false, false,
+            )));
         }
     }
-    let mut fens = tags.fens.iter();
-    let Some(first) = fens.next() else {
-        if variant == VariantTag::Chess960 {
-            let why = if tags.setup.as_deref().map(str::trim) == Some("1") {
-                "SetUp \"1\" without a FEN tag"
-            } else {
-                "Chess960 game without a FEN tag"
-            };
-            return Err((RejectReason::UnknownStartPosition, why.into()));
-        }
-        let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
-        let class = position.classify_start();
-        return Ok(StartOutcome::Chess(Start {
-            kind: if assumed_chess960 {
-                GameKind::Chess960
-            } else {
-                GameKind::Standard
-            },
-            position,
-            class,
-            had_fen: false,
-        }));
+    let Some((first, others)) = tags.fens.split_first() else {
+        return start_without_fen(tags, variant, assumed_chess960);
     };
+    let (position, uses_files) = position_from_fens(first, others, repairs)?;
+    Ok(StartOutcome::Chess(chess_start(
+        chess960, position, uses_files, true,
+    )))
+}
+
+/// Why a Parquet row that holds no game is rejected (its [`ROW_ERROR_TAG`] value `why`).
+fn row_problem(why: &str) -> TagProblem {
+    let reason = if why.starts_with(ROW_TOO_LARGE) || why.starts_with(ROW_IN_LARGE_PAGE) {
+        RejectReason::TooLarge
+    } else {
+        RejectReason::BadRow
+    };
+    (reason, why.to_string())
+}
+
+/// The start of a game from `position`, its rules by [`game_kind`].
+fn chess_start(tagged: bool, position: Position, uses_files: bool, had_fen: bool) -> Start {
+    let class = position.classify_start();
+    Start {
+        kind: game_kind(tagged, &position, class, uses_files),
+        position,
+        class,
+        had_fen,
+    }
+}
+
+/// The start of a game with no FEN tag and no start-position tag: unknown for a game
+/// tagged Chess960, else the classical start (Chess960 rules when `assumed_chess960`).
+fn start_without_fen(
+    tags: &RuleTags<'_>,
+    variant: VariantTag,
+    assumed_chess960: bool,
+) -> Result<StartOutcome, TagProblem> {
+    if variant == VariantTag::Chess960 {
+        let why = if tags.setup.as_deref().map(str::trim) == Some("1") {
+            "SetUp \"1\" without a FEN tag"
+        } else {
+            "Chess960 game without a FEN tag"
+        };
+        return Err((RejectReason::UnknownStartPosition, why.into()));
+    }
+    let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
+    let class = position.classify_start();
+    Ok(StartOutcome::Chess(Start {
+        kind: if assumed_chess960 {
+            GameKind::Chess960
+        } else {
+            GameKind::Standard
+        },
+        position,
+        class,
+        had_fen: false,
+    }))
+}
+
+/// The position of the `first` FEN tag and whether its castling field uses file letters;
+/// the `others` must name the same position ([`Repair::DuplicateFenMerged`] each), else
+/// the game is [`RejectReason::ConflictingFen`].
+fn position_from_fens(
+    first: &str,
+    others: &[Cow<'_, str>],
+    repairs: &mut Vec<Repair>,
+) -> Result<(Position, bool), TagProblem> {
     let (position, uses_files) = position_from_fen(first, repairs)?;
-    for other in fens {
+    for other in others {
         let (other_position, _) = position_from_fen(other, &mut Vec::new())?;
         if !same_position(&position, &other_position) {
             return Err((
@@ -306,14 +341,7 @@ pub fn resolve_start(
         }
         repairs.push(Repair::DuplicateFenMerged);
     }
-    let class = position.classify_start();
-    let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
-    Ok(StartOutcome::Chess(Start {
-        kind: game_kind(chess960, &position, class, uses_files),
-        position,
-        class,
-        had_fen: true,
-    }))
+    Ok((position, uses_files))
 }
 
 /// The rules of a game that starts from `position`: Chess960 when `tagged` so, when the
