@@ -95,6 +95,8 @@ def read(
     threads: int = 0,
     include_invalid: bool = True,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> Iterator[Game]:
     """Every game of ``src`` as a :class:`Game`, in input order.
 
@@ -102,8 +104,9 @@ def read(
     of the iteration, with the GIL released. ``include_invalid=False`` leaves out invalid
     games and other variants. ``variant="chess960"`` reads games without a ``Variant`` tag
     as Chess960 (the lichess Chess960 dataset); ``"detect"`` works it out from the FEN.
+    ``max_game_bytes`` and ``assume_sp`` as :func:`check`.
     """
-    return _native.read(_paths(src), threads, include_invalid, variant)
+    return _native.read(_paths(src), threads, include_invalid, variant, max_game_bytes, assume_sp)
 
 
 def _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant):
@@ -129,6 +132,7 @@ def to_arrow(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
     assume_sp: int | None = None,
 ) -> pa.Table:
     """The games of ``src`` as a ``pyarrow.Table`` with the schema of ``pgn960 export``.
@@ -137,11 +141,11 @@ def to_arrow(
     ``columns`` picks and orders columns (see :func:`schema` for all of them); ``tags``
     adds tags as string columns; ``movetext`` adds the movetext as written;
     ``include_invalid`` keeps invalid games and other variants (per-game tables:
-    ``valid`` false, ``reason``, ``location``); ``assume_sp`` is the start taken for a game
-    whose start is ambiguous (``--assume-sp``). Ctrl-C interrupts it.
+    ``valid`` false, ``reason``, ``location``); reading (``variant``, ``max_game_bytes``,
+    ``assume_sp``) as :func:`check`. Ctrl-C interrupts it.
     """
     args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
-    return pa.table(_native.to_arrow(*args, assume_sp=assume_sp))
+    return pa.table(_native.to_arrow(*args, assume_sp=assume_sp, max_game_bytes=max_game_bytes))
 
 
 def scan(
@@ -154,6 +158,7 @@ def scan(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
     assume_sp: int | None = None,
 ) -> pa.RecordBatchReader:
     """:func:`to_arrow` as a stream: a ``pyarrow.RecordBatchReader`` of about 4 MB of PGN
@@ -161,7 +166,7 @@ def scan(
     the size of ``src``. DuckDB and polars read it without a copy
     (``__arrow_c_stream__``)."""
     args = _table_args(src, per, columns, tags, include_invalid, movetext, threads, variant)
-    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args, assume_sp=assume_sp)))
+    return _interruptible(pa.RecordBatchReader.from_stream(_native.scan(*args, assume_sp=assume_sp, max_game_bytes=max_game_bytes)))
 
 
 def _interruptible(reader: pa.RecordBatchReader) -> pa.RecordBatchReader:
@@ -196,6 +201,7 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
     assume_sp: int | None = None,
 ) -> pa.RecordBatchReader:
     """The games of bytes ``[start, end)`` of a plain PGN file, as :func:`scan` gives them.
@@ -209,7 +215,9 @@ def read_range(
     without it they are counted (a pass over the bytes before ``start``).
     """
     args = _table_args(path, per, columns, tags, include_invalid, movetext, threads, variant)
-    stream = _native.scan(*args, start, end, first_line, assume_sp=assume_sp)
+    stream = _native.scan(
+        *args, start, end, first_line, assume_sp=assume_sp, max_game_bytes=max_game_bytes
+    )
     return _interruptible(pa.RecordBatchReader.from_stream(stream))
 
 

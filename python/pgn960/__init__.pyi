@@ -17,7 +17,13 @@ Source = Union[PathLike, Sequence[PathLike]]
 Names = Union[str, Sequence[str], None]
 
 def read(
-    src: Source, *, threads: int = 0, include_invalid: bool = True, variant: str = "detect"
+    src: Source,
+    *,
+    threads: int = 0,
+    include_invalid: bool = True,
+    variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> Iterator[Game]: ...
 def to_arrow(
     src: Source,
@@ -29,6 +35,7 @@ def to_arrow(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
     assume_sp: Optional[int] = None,
 ) -> pa.Table: ...
 def scan(
@@ -41,6 +48,7 @@ def scan(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
     assume_sp: Optional[int] = None,
 ) -> pa.RecordBatchReader: ...
 def read_range(
@@ -56,6 +64,7 @@ def read_range(
     movetext: bool = False,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
     assume_sp: Optional[int] = None,
 ) -> pa.RecordBatchReader: ...
 
@@ -264,6 +273,8 @@ def stats(
     first_line: Optional[int] = None,
     strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[False] = False,
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> pa.Table: ...
 @overload
 def stats(
@@ -287,6 +298,8 @@ def stats(
     first_line: Optional[int] = None,
     strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[True],
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> bytes: ...
 @overload
 def merge_stats(
@@ -323,6 +336,8 @@ def tree(
     until: Optional[str] = None,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> pa.Table: ...
 def pentanomials(
     src: Source,
@@ -336,4 +351,6 @@ def pentanomials(
     until: Optional[str] = None,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> pa.Table: ...

@@ -124,6 +124,8 @@ def stats(
     first_line: int | None = None,
     strata: str = "event",
     as_csv: bool = False,
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> Union[pa.Table, bytes]:
     """Per-start-position results of the games of ``src``: the table ``pgn960 stats``
     writes (same columns, same numbers): 960 rows, or with ``by`` keys
@@ -143,12 +145,14 @@ def stats(
     used) in its schema metadata under :data:`STRATA_METADATA`. ``as_csv=True`` gives the
     CSV bytes ``pgn960 stats`` writes instead of a table; those carry no strata (merged
     alone they are tested as one table, as ``strata="none"``): pass ``merge_stats`` the
-    tables, or ``(csv, strata_csv)`` pairs."""
+    tables, or ``(csv, strata_csv)`` pairs. Reading (``variant``, ``max_game_bytes``,
+    ``assume_sp``) as :func:`pgn960.check`."""
     src, start, end, first_line = _source_range(src, start, end, first_line)
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
     data, strata_csv = _native.stats(
         _paths(src), threads, variant, key_names(by), band_width, headers_only,
         include_classical, double_chess960, filters, start, end, first_line, strata,
+        max_game_bytes, assume_sp,
     )
     return data if as_csv else with_strata(table_from_csv(data), strata_csv)
 
@@ -273,16 +277,19 @@ def tree(
     until: str | None = None,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> pa.Table:
     """The opening tree of each start position over the first ``depth`` plies of the valid
     games of ``src``: the rows of ``pgn960 tree`` (one per node, depth first; ``sp``: a
     start position or a list such as ``"0-9,518"``; nodes with fewer than ``min_games``
-    games left out)."""
+    games left out). Reading (``variant``, ``max_game_bytes``, ``assume_sp``) as
+    :func:`pgn960.check`."""
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
     sps = None if sp is None else str(sp)
     data = _native.tree(
         _paths(src), threads, variant, depth, sps, min_games, max_nodes, include_classical,
-        filters,
+        filters, max_game_bytes, assume_sp,
     )
     return table_from_csv(data)
 
@@ -299,12 +306,17 @@ def pentanomials(
     until: str | None = None,
     threads: int = 0,
     variant: str = "detect",
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> pa.Table:
     """The engine-match game pairs of ``src`` (same start position, same players with
     colours swapped, within 1024 games): per pairing of two players (``player_a``,
     ``player_b``: a match of its own, from its first pair's White's view), per start
     position and in total (``sp`` = ``"total"``), the pentanomial (``ll`` .. ``ww``), score
-    and Elo with its 95% interval — the table of ``pgn960 stats --pairs``."""
+    and Elo with its 95% interval — the table of ``pgn960 stats --pairs``. Reading
+    (``variant``, ``max_game_bytes``, ``assume_sp``) as :func:`pgn960.check`."""
     filters = filter_args(min_elo, max_elo_diff, min_plies, time_control, since, until)
-    data = _native.pentanomials(_paths(src), threads, variant, include_classical, filters)
+    data = _native.pentanomials(
+        _paths(src), threads, variant, include_classical, filters, max_game_bytes, assume_sp
+    )
     return table_from_csv(data, text=("player_a", "player_b", "sp"))

@@ -92,7 +92,14 @@ class Summary:
     outputs: dict[str, str]
     problems: list[dict[str, Any]]
 
-def read(src: list[str], threads: int, include_invalid: bool, variant: str) -> GameIter: ...
+def read(
+    src: list[str],
+    threads: int,
+    include_invalid: bool,
+    variant: str,
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
+) -> GameIter: ...
 def scan(
     src: list[str],
     per: str,
@@ -106,6 +113,7 @@ def scan(
     end: Optional[int] = None,
     first_line: Optional[int] = None,
     assume_sp: Optional[int] = None,
+    max_game_bytes: Optional[int] = None,
 ) -> Any: ...
 def to_arrow(
     src: list[str],
@@ -120,6 +128,7 @@ def to_arrow(
     end: Optional[int] = None,
     first_line: Optional[int] = None,
     assume_sp: Optional[int] = None,
+    max_game_bytes: Optional[int] = None,
 ) -> Any: ...
 def schema(
     per: str, columns: Optional[list[str]], tags: Optional[list[str]], movetext: bool
@@ -220,6 +229,8 @@ def stats(
     end: Optional[int] = None,
     first_line: Optional[int] = None,
     strata: str = "event",
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> tuple[bytes, Optional[bytes]]: ...
 def merge_stats(tables: list[bytes]) -> tuple[bytes, Optional[bytes]]: ...
 def stats_groups(tables: list[bytes]) -> bytes: ...
@@ -233,7 +244,15 @@ def tree(
     max_nodes: int,
     include_classical: bool,
     filters: dict[str, Any],
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> bytes: ...
 def pentanomials(
-    src: list[str], threads: int, variant: str, include_classical: bool, filters: dict[str, Any]
+    src: list[str],
+    threads: int,
+    variant: str,
+    include_classical: bool,
+    filters: dict[str, Any],
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> bytes: ...

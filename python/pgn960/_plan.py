@@ -35,6 +35,8 @@ class TableOptions:
     movetext: bool = False
     variant: str = "detect"
     threads: int = 1
+    max_game_bytes: int | None = None
+    assume_sp: int | None = None
 
     def schema(self) -> pa.Schema:
         """The Arrow schema every partition's batches have."""
@@ -57,6 +59,8 @@ class TableOptions:
                 movetext=self.movetext,
                 threads=self.threads,
                 variant=self.variant,
+                max_game_bytes=self.max_game_bytes,
+                assume_sp=self.assume_sp,
             )
             yield from reader
 
@@ -161,7 +165,10 @@ def names(value: object) -> str | None:
 
 def table_options(options: Mapping[str, object]) -> TableOptions:
     """The table options of a mapping of option names (lower case) to values."""
-    known = {"per", "columns", "tags", "include_invalid", "movetext", "variant", "threads"}
+    known = {
+        "per", "columns", "tags", "include_invalid", "movetext", "variant", "threads",
+        "max_game_bytes", "assume_sp",
+    }
     got = {k: v for k, v in options.items() if k in known and v is not None}
     return TableOptions(
         per=str(got.get("per", "game")),
@@ -171,7 +178,14 @@ def table_options(options: Mapping[str, object]) -> TableOptions:
         movetext=parse_bool("movetext", got.get("movetext", False)),
         variant=str(got.get("variant", "detect")),
         threads=parse_int("threads", got.get("threads", 1)),
+        max_game_bytes=optional_int("max_game_bytes", got.get("max_game_bytes")),
+        assume_sp=optional_int("assume_sp", got.get("assume_sp")),
     )
+
+
+def optional_int(name: str, value: object) -> int | None:
+    """An option that is a whole number or not given (None)."""
+    return None if value is None else parse_int(name, value)
 
 
 def stats_of_ranges(

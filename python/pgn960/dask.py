@@ -38,11 +38,14 @@ def read(
     movetext: bool = False,
     variant: str = "detect",
     threads: int = 1,
+    max_game_bytes: int | None = None,
+    assume_sp: int | None = None,
 ) -> dd.DataFrame:
     """The games (or plies) of ``paths`` as a ``dask.dataframe`` with a partition per
     byte range (``partitions``: that many, as :mod:`pgn960.spark` cuts them; else about
     ``target_bytes``, default 256 MiB, each), read lazily with
-    :func:`pgn960.read_range`; columns as :func:`pgn960.to_arrow` gives them."""
+    :func:`pgn960.read_range`; columns and reading (``variant``, ``max_game_bytes``,
+    ``assume_sp``) as :func:`pgn960.to_arrow`."""
     table = TableOptions(
         per=per,
         columns=_joined(columns),
@@ -51,6 +54,8 @@ def read(
         movetext=movetext,
         variant=variant,
         threads=threads,
+        max_game_bytes=max_game_bytes,
+        assume_sp=assume_sp,
     )
     parts = plan(paths, partitions=partitions, target_bytes=target_bytes)
     meta = _frame(table.schema().empty_table())

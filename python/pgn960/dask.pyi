@@ -21,6 +21,8 @@ def read(
     movetext: bool = False,
     variant: str = "detect",
     threads: int = 1,
+    max_game_bytes: Optional[int] = None,
+    assume_sp: Optional[int] = None,
 ) -> dd.DataFrame: ...
 @overload
 def stats(

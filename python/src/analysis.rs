@@ -4,7 +4,7 @@
 //! `pyarrow.Table`s with fixed column types.
 
 use crate::errors::{from_library, option_error};
-use crate::scan::{inputs, missing_variant};
+use crate::scan::{checked_sp, game_limit, inputs, missing_variant};
 use pgn960::select::{Date, Filters, Speed};
 use pgn960::stats::by::ByKey;
 use pgn960::stats::groups::write_groups;
@@ -140,7 +140,7 @@ fn io_error(e: std::io::Error) -> PyErr {
 /// Chess960 table's), and the strata table's (`--strata-table`; `None` with `strata`
 /// `none` or `dfrc`).
 #[pyfunction]
-#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None, strata="event"))]
+#[pyo3(signature = (src, threads, variant, by, band_width, headers_only, include_classical, dfrc, filters, start=None, end=None, first_line=None, strata="event", max_game_bytes=None, assume_sp=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats<'py>(
     py: Python<'py>,
@@ -157,6 +157,8 @@ pub fn stats<'py>(
     end: Option<u64>,
     first_line: Option<u64>,
     strata: &str,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
 ) -> PyResult<TableBytes<'py>> {
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
@@ -175,6 +177,8 @@ pub fn stats<'py>(
         threads,
         range: crate::scan::range(start, end, first_line)?,
         strata,
+        max_game_bytes: game_limit(max_game_bytes),
+        assume_sp: checked_sp(assume_sp)?,
         ..StatsOptions::default()
     };
     let paths: Vec<PathBuf> = inputs_checked(src)?;
@@ -299,7 +303,7 @@ pub fn stats_groups<'py>(py: Python<'py>, tables: Vec<Vec<u8>>) -> PyResult<Boun
 
 /// `pgn960._native.tree`: the opening tree's CSV bytes.
 #[pyfunction]
-#[pyo3(signature = (src, threads, variant, depth, sp, min_games, max_nodes, include_classical, filters))]
+#[pyo3(signature = (src, threads, variant, depth, sp, min_games, max_nodes, include_classical, filters, max_game_bytes=None, assume_sp=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tree<'py>(
     py: Python<'py>,
@@ -312,6 +316,8 @@ pub fn tree<'py>(
     max_nodes: u64,
     include_classical: bool,
     filters: FilterArgs,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if !(1..=64).contains(&depth) {
         return Err(option_error(format!("depth must be 1 to 64, not {depth}")));
@@ -331,6 +337,8 @@ pub fn tree<'py>(
         include_classical,
         max_nodes: usize::try_from(max_nodes).unwrap_or(usize::MAX),
         missing_variant: missing_variant(variant)?,
+        max_game_bytes: game_limit(max_game_bytes),
+        assume_sp: checked_sp(assume_sp)?,
         threads,
         ..TreeOptions::default()
     };
@@ -352,7 +360,8 @@ pub fn tree<'py>(
 /// `pgn960._native.pentanomials`: the engine-match pairs' table (`stats --pairs`) as CSV
 /// bytes.
 #[pyfunction]
-#[pyo3(signature = (src, threads, variant, include_classical, filters))]
+#[pyo3(signature = (src, threads, variant, include_classical, filters, max_game_bytes=None, assume_sp=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn pentanomials<'py>(
     py: Python<'py>,
     src: Vec<PathBuf>,
@@ -360,12 +369,16 @@ pub fn pentanomials<'py>(
     variant: &str,
     include_classical: bool,
     filters: FilterArgs,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = StatsOptions {
         filters: filters.filters()?,
         include_classical,
         pairs: true,
         missing_variant: missing_variant(variant)?,
+        max_game_bytes: game_limit(max_game_bytes),
+        assume_sp: checked_sp(assume_sp)?,
         threads,
         ..StatsOptions::default()
     };

@@ -2,7 +2,7 @@
 //! worker pool ([`pgn960::Archive::par_records`]) while Python iterates.
 
 use crate::errors::{from_library, located, At, InputError};
-use crate::scan::{inputs, missing_variant};
+use crate::scan::{checked_sp, game_limit, inputs, missing_variant};
 use pgn960::input::InputName;
 use pgn960::table::columns::outcome_name;
 use pgn960::table::location_at;
@@ -345,18 +345,21 @@ impl GameIter {
 
 /// `pgn960._native.read`.
 #[pyfunction]
-#[pyo3(signature = (src, threads, include_invalid, variant))]
+#[pyo3(signature = (src, threads, include_invalid, variant, max_game_bytes=None, assume_sp=None))]
 pub fn read(
     src: Vec<PathBuf>,
     threads: usize,
     include_invalid: bool,
     variant: &str,
+    max_game_bytes: Option<usize>,
+    assume_sp: Option<u16>,
 ) -> PyResult<GameIter> {
     let options = RecordOptions {
         validate: ValidateOptions {
             moves: true,
             missing_variant: missing_variant(variant)?,
-            max_game_bytes: pgn960::pipeline::DEFAULT_MAX_GAME_BYTES,
+            max_game_bytes: game_limit(max_game_bytes),
+            assume_sp: checked_sp(assume_sp)?,
             ..ValidateOptions::default()
         },
         tags: true,

@@ -218,6 +218,12 @@ pub fn spec_of(
     Ok(spec)
 }
 
+/// The game size limit of `max_game_bytes` (`None`: the command's default, 64 MiB; 0: no
+/// limit).
+pub fn game_limit(max_game_bytes: Option<usize>) -> usize {
+    max_game_bytes.unwrap_or(pgn960::pipeline::DEFAULT_MAX_GAME_BYTES)
+}
+
 /// `assume_sp` when it is an SP number (0..959).
 pub fn checked_sp(assume_sp: Option<u16>) -> PyResult<Option<u16>> {
     if assume_sp.is_some_and(|sp| sp > 959) {
@@ -292,7 +298,7 @@ impl RecordBatchReader for Batches {
 
 /// `pgn960._native.scan`: the table as a stream of record batches.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None, max_game_bytes=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
     src: Vec<PathBuf>,
@@ -307,9 +313,11 @@ pub fn scan(
     end: Option<u64>,
     first_line: Option<u64>,
     assume_sp: Option<u16>,
+    max_game_bytes: Option<usize>,
 ) -> PyResult<PyRecordBatchReader> {
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
     spec.assume_sp = checked_sp(assume_sp)?;
+    spec.max_game_bytes = game_limit(max_game_bytes);
     let schema = table_schema(&spec.columns);
     let job = Job {
         names: inputs(src)?,
@@ -358,7 +366,7 @@ fn start_job(job: Job) -> PyResult<Receiver<Item>> {
 
 /// `pgn960._native.to_arrow`: the whole table, read with the GIL released.
 #[pyfunction]
-#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None))]
+#[pyo3(signature = (src, per, columns, tags, include_invalid, movetext, threads, variant, start=None, end=None, first_line=None, assume_sp=None, max_game_bytes=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_arrow(
     py: Python<'_>,
@@ -374,9 +382,11 @@ pub fn to_arrow(
     end: Option<u64>,
     first_line: Option<u64>,
     assume_sp: Option<u16>,
+    max_game_bytes: Option<usize>,
 ) -> PyResult<PyTable> {
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
     spec.assume_sp = checked_sp(assume_sp)?;
+    spec.max_game_bytes = game_limit(max_game_bytes);
     let schema = table_schema(&spec.columns);
     let rx = start_job(Job {
         names: inputs(src)?,

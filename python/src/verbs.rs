@@ -5,7 +5,7 @@
 
 use crate::analysis::{interruptible_with, FilterArgs};
 use crate::errors::{from_library, located, option_error, At, Error, IoError};
-use crate::scan::{missing_variant, spec_of};
+use crate::scan::{checked_sp, game_limit, missing_variant, spec_of};
 use crate::selection::SelectionArgs;
 use chess960_core::CastlingStyle;
 use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned};
@@ -318,14 +318,11 @@ impl Reading {
         max_game_bytes: Option<usize>,
         assume_sp: Option<u16>,
     ) -> PyResult<Reading> {
-        if assume_sp.is_some_and(|sp| sp > 959) {
-            return Err(option_error("assume_sp must be an SP number, 0..959"));
-        }
         Ok(Reading {
             threads,
             missing: missing_variant(variant)?,
-            max_game_bytes: max_game_bytes.unwrap_or(pgn960::pipeline::DEFAULT_MAX_GAME_BYTES),
-            assume_sp,
+            max_game_bytes: game_limit(max_game_bytes),
+            assume_sp: checked_sp(assume_sp)?,
         })
     }
 
@@ -551,7 +548,7 @@ pub fn export(
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?
         .with_uci_castling(castling);
     spec.max_game_bytes = reading.max_game_bytes;
-    spec.assume_sp = assume_sp;
+    spec.assume_sp = reading.assume_sp;
     let chunk_bytes = (row_group_mb as usize) << 20;
     let exported = interruptible_with(
         py,
