@@ -96,12 +96,13 @@ pub struct ReadOptions {
     /// skipped in pieces. 0: no limit [default: 67108864].
     #[arg(long, value_name = "BYTES")]
     pub max_game_bytes: Option<usize>,
-    /// The start position (0..959) to take for a game whose start is not in the file when
-    /// several start positions replay its main line and this one is among them
-    /// (`start-ambiguous` otherwise; the repair `start-assumed`). Read by every command that
-    /// reads games (check, clean, export, filter, split, stats, tree, report, book).
-    #[arg(long, value_name = "SP", value_parser = clap::value_parser!(u16).range(0..960))]
-    pub assume_sp: Option<u16>,
+    /// The start to take for a game whose start is not in the file when several starts
+    /// replay its main line and this one is among them (`start-ambiguous` otherwise; the
+    /// repair `start-assumed`): an SP 0..959, or a Double Chess960 pair as white's SP and
+    /// black's, `588,301` (as `(588, 301)` in the message). Read by every command that reads
+    /// games (check, clean, export, filter, split, stats, tree, report, book).
+    #[arg(long, value_name = "SP|W,B", value_parser = pgn960::validate::parse_assumed_start)]
+    pub assume_sp: Option<chess960_core::SpPair>,
 }
 
 /// The options of `perft` among [`ReadOptions`]: threads and quiet.

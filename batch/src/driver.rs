@@ -23,7 +23,7 @@ pub struct Globals {
     /// Games of more bytes are rejected as `too-large`, never held whole (0: no limit).
     pub max_game_bytes: usize,
     /// The start taken for a game whose start is ambiguous (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    pub assume_sp: Option<chess960_core::SpPair>,
 }
 
 /// One input of a run ([`pgn960::driver::InputRun`]), its sinks' errors anyhow's.

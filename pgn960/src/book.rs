@@ -64,7 +64,7 @@ pub struct BookOptions {
     /// Games of more bytes are rejected as `too-large` (0: no limit).
     pub max_game_bytes: usize,
     /// The start taken for a game whose start is ambiguous (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    pub assume_sp: Option<chess960_core::SpPair>,
 }
 
 impl Default for BookOptions {

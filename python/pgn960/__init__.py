@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from . import _native
 from ._native import Error, Game, InputError, IoError, OptionError, Summary
-from ._analysis import filter_args, merge_stats, pentanomials, sp_groups, stats, table_from_csv, tree
+from ._analysis import AssumedStart, filter_args, merge_stats, pentanomials, sp_groups, stats, table_from_csv, tree
 from ._analysis import STRATA_METADATA
 
 __all__ = [
@@ -96,7 +96,7 @@ def read(
     include_invalid: bool = True,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Iterator[Game]:
     """Every game of ``src`` as a :class:`Game`, in input order.
 
@@ -133,7 +133,7 @@ def to_arrow(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> pa.Table:
     """The games of ``src`` as a ``pyarrow.Table`` with the schema of ``pgn960 export``.
 
@@ -159,7 +159,7 @@ def scan(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> pa.RecordBatchReader:
     """:func:`to_arrow` as a stream: a ``pyarrow.RecordBatchReader`` of about 4 MB of PGN
     per batch, made on worker threads a few batches ahead; memory stays bounded whatever
@@ -202,7 +202,7 @@ def read_range(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> pa.RecordBatchReader:
     """The games of bytes ``[start, end)`` of a plain PGN file, as :func:`scan` gives them.
 
@@ -252,7 +252,7 @@ def check(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Summary:
     """Validates every game of ``src`` as ``pgn960 check`` does; returns a
     :class:`Summary` of the command's counts (``games == valid + unsupported + invalid``,
@@ -262,7 +262,8 @@ def check(
     ``variant="chess960"`` reads games without a ``Variant`` tag as Chess960
     (``--variant``); ``max_game_bytes`` rejects larger games as ``too-large`` (default
     64 MiB, 0: no limit); ``assume_sp`` is the start taken for a game whose start is
-    ambiguous (``--assume-sp``). Ctrl-C interrupts it.
+    ambiguous (``--assume-sp``): an SP, or a Double Chess960 pair as ``(white SP, black
+    SP)`` or ``"588,301"``. Ctrl-C interrupts it.
     """
     return _native.check(_paths(src), threads, variant, max_game_bytes, assume_sp, max_errors)
 
@@ -283,7 +284,7 @@ def clean(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
     variant_tag: str = "chess960",
 ) -> Summary:
     """Writes every valid game of ``src`` normalised to ``out`` and quarantines the rest,
@@ -346,7 +347,7 @@ def export(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Summary:
     """Writes every game of ``src`` as a row of the table ``out``, as ``pgn960 export SRC
     -o OUT`` with the same options writes it, byte for byte: Parquet, CSV or JSON Lines
@@ -481,7 +482,7 @@ def filter(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Summary:
     """Writes the games of ``src`` the selection keeps to ``out``, byte for byte as read
     (or, with ``normalise``, as :func:`clean` writes them, in ``fen_style`` with
@@ -556,7 +557,7 @@ def split(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Summary:
     """Writes the games of ``src`` the selection keeps into the directory ``out_dir``, one
     file per value of ``by``, as ``pgn960 split SRC --by BY -o DIR`` with the same

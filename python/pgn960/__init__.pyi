@@ -14,6 +14,8 @@ from ._native import Summary as Summary
 
 PathLike = Union[str, os.PathLike[str]]
 Source = Union[PathLike, Sequence[PathLike]]
+#: An SP, a Double Chess960 pair (white SP, black SP), or ``"588,301"`` (``--assume-sp``).
+AssumedStart = Union[int, tuple[int, int], str]
 Names = Union[str, Sequence[str], None]
 
 def read(
@@ -23,7 +25,7 @@ def read(
     include_invalid: bool = True,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Iterator[Game]: ...
 def to_arrow(
     src: Source,
@@ -36,7 +38,7 @@ def to_arrow(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.Table: ...
 def scan(
     src: Source,
@@ -49,7 +51,7 @@ def scan(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.RecordBatchReader: ...
 def read_range(
     path: PathLike,
@@ -65,7 +67,7 @@ def read_range(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.RecordBatchReader: ...
 
 class Partition(NamedTuple):
@@ -82,7 +84,7 @@ def check(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Summary:
     """Validates every game as ``pgn960 check``: the counts (``games == valid +
     unsupported + invalid``), the first ``max_errors`` problems."""
@@ -103,7 +105,7 @@ def clean(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
     variant_tag: str = "chess960",
 ) -> Summary:
     """``pgn960 clean SRC -o OUT`` with the same options, the same files byte for byte
@@ -125,7 +127,7 @@ def export(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Summary:
     """``pgn960 export SRC -o OUT`` with the same options, the same table byte for byte
     (its format from the name, or ``format``); atomic; returns the counts (``games ==
@@ -168,7 +170,7 @@ def filter(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Summary:
     """``pgn960 filter SRC -o OUT`` with the same selection, the same files byte for byte
     (``out=None``: ``--count``); atomic; returns the counts (``games == written +
@@ -216,7 +218,7 @@ def split(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Summary:
     """``pgn960 split SRC --by BY -o DIR`` with the same options, the same files byte for
     byte; every file in place or none; returns the counts (``games == written +
@@ -274,7 +276,7 @@ def stats(
     strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[False] = False,
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.Table: ...
 @overload
 def stats(
@@ -299,7 +301,7 @@ def stats(
     strata: Literal["event", "time-control", "none"] = "event",
     as_csv: Literal[True],
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> bytes: ...
 @overload
 def merge_stats(
@@ -337,7 +339,7 @@ def tree(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.Table: ...
 def pentanomials(
     src: Source,
@@ -352,5 +354,5 @@ def pentanomials(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> pa.Table: ...

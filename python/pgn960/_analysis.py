@@ -15,6 +15,10 @@ import pyarrow.csv as pacsv
 
 from . import _native
 
+#: The start ``assume_sp`` names (``--assume-sp``): an SP number, a Double Chess960 pair
+#: ``(white SP, black SP)``, or the command's text (``"518"``, ``"588,301"``).
+AssumedStart = Union[int, "tuple[int, int]", str]
+
 #: The key of a stats table's schema metadata that holds its strata table: the CSV bytes
 #: ``pgn960 stats --strata-table`` writes (per ``by`` cell, stratum and SP, the W/D/L the
 #: significance tests compare SPs within), carried so that :func:`merge_stats` tests merged
@@ -125,7 +129,7 @@ def stats(
     strata: str = "event",
     as_csv: bool = False,
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> Union[pa.Table, bytes]:
     """Per-start-position results of the games of ``src``: the table ``pgn960 stats``
     writes (same columns, same numbers): 960 rows, or with ``by`` keys
@@ -278,7 +282,7 @@ def tree(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> pa.Table:
     """The opening tree of each start position over the first ``depth`` plies of the valid
     games of ``src``: the rows of ``pgn960 tree`` (one per node, depth first; ``sp``: a
@@ -307,7 +311,7 @@ def pentanomials(
     threads: int = 0,
     variant: str = "detect",
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> pa.Table:
     """The engine-match game pairs of ``src`` (same start position, same players with
     colours swapped, within 1024 games): per pairing of two players (``player_a``,

@@ -1,6 +1,8 @@
 """Type stubs of the native part of pgn960 (use the functions of ``pgn960`` itself)."""
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Union
+
+AssumedStart = Union[int, tuple[int, int], str]
 
 class Error(Exception):
     """A pgn960 error; ``path``, ``line`` and ``offset`` say where, when known."""
@@ -98,7 +100,7 @@ def read(
     include_invalid: bool,
     variant: str,
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> GameIter: ...
 def scan(
     src: list[str],
@@ -112,7 +114,7 @@ def scan(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
     max_game_bytes: Optional[int] = None,
 ) -> Any: ...
 def to_arrow(
@@ -127,7 +129,7 @@ def to_arrow(
     start: Optional[int] = None,
     end: Optional[int] = None,
     first_line: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
     max_game_bytes: Optional[int] = None,
 ) -> Any: ...
 def schema(
@@ -138,7 +140,7 @@ def check(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
-    assume_sp: Optional[int],
+    assume_sp: Optional[AssumedStart],
     max_errors: int,
 ) -> Summary: ...
 def clean(
@@ -156,7 +158,7 @@ def clean(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
-    assume_sp: Optional[int],
+    assume_sp: Optional[AssumedStart],
     variant_tag: str = "chess960",
 ) -> Summary: ...
 def export(
@@ -173,7 +175,7 @@ def export(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> Summary: ...
 def filter(
     src: list[str],
@@ -188,7 +190,7 @@ def filter(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
-    assume_sp: Optional[int],
+    assume_sp: Optional[AssumedStart],
 ) -> Summary: ...
 def split(
     src: list[str],
@@ -208,7 +210,7 @@ def split(
     threads: int,
     variant: str,
     max_game_bytes: Optional[int],
-    assume_sp: Optional[int],
+    assume_sp: Optional[AssumedStart],
 ) -> Summary: ...
 def partitions(paths: list[str], target_bytes: int) -> list[tuple[str, int, int, int]]: ...
 def sp_of(fens: Any) -> Any: ...
@@ -230,7 +232,7 @@ def stats(
     first_line: Optional[int] = None,
     strata: str = "event",
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> tuple[bytes, Optional[bytes]]: ...
 def merge_stats(tables: list[bytes]) -> tuple[bytes, Optional[bytes]]: ...
 def stats_groups(tables: list[bytes]) -> bytes: ...
@@ -245,7 +247,7 @@ def tree(
     include_classical: bool,
     filters: dict[str, Any],
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> bytes: ...
 def pentanomials(
     src: list[str],
@@ -254,5 +256,5 @@ def pentanomials(
     include_classical: bool,
     filters: dict[str, Any],
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> bytes: ...

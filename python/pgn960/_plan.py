@@ -13,6 +13,8 @@ import pyarrow as pa
 
 import pgn960
 
+from ._analysis import AssumedStart
+
 #: A byte range of one input: ``(path, start, end, first_line)``, as
 #: :func:`pgn960.partitions` gives.
 Range = tuple[str, int, int, int]
@@ -36,7 +38,7 @@ class TableOptions:
     variant: str = "detect"
     threads: int = 1
     max_game_bytes: int | None = None
-    assume_sp: int | None = None
+    assume_sp: AssumedStart | None = None
 
     def schema(self) -> pa.Schema:
         """The Arrow schema every partition's batches have."""
@@ -179,7 +181,7 @@ def table_options(options: Mapping[str, object]) -> TableOptions:
         variant=str(got.get("variant", "detect")),
         threads=parse_int("threads", got.get("threads", 1)),
         max_game_bytes=optional_int("max_game_bytes", got.get("max_game_bytes")),
-        assume_sp=optional_int("assume_sp", got.get("assume_sp")),
+        assume_sp=got.get("assume_sp"),
     )
 
 

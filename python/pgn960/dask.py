@@ -21,6 +21,7 @@ import pyarrow as pa
 
 import pgn960
 
+from ._analysis import AssumedStart
 from ._plan import Range, TableOptions, plan, stats_of_ranges, stats_options
 
 __all__ = ["read", "stats"]
@@ -39,7 +40,7 @@ def read(
     variant: str = "detect",
     threads: int = 1,
     max_game_bytes: int | None = None,
-    assume_sp: int | None = None,
+    assume_sp: AssumedStart | None = None,
 ) -> dd.DataFrame:
     """The games (or plies) of ``paths`` as a ``dask.dataframe`` with a partition per
     byte range (``partitions``: that many, as :mod:`pgn960.spark` cuts them; else about

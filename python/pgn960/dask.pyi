@@ -7,6 +7,7 @@ import dask.dataframe as dd
 import pyarrow as pa
 
 PathLike = Union[str, os.PathLike[str]]
+AssumedStart = Union[int, tuple[int, int], str]
 Names = Union[str, Sequence[str], None]
 
 def read(
@@ -22,7 +23,7 @@ def read(
     variant: str = "detect",
     threads: int = 1,
     max_game_bytes: Optional[int] = None,
-    assume_sp: Optional[int] = None,
+    assume_sp: Optional[AssumedStart] = None,
 ) -> dd.DataFrame: ...
 @overload
 def stats(

@@ -24,7 +24,8 @@ Options (strings, as Spark passes them):
   ``reason``, ``location`` say why);
 - ``columns``, ``tags``: comma-separated, as :func:`pgn960.to_arrow` takes them;
 - ``movetext`` (``true``/``false``), ``variant`` (``detect``/``chess960``),
-  ``max_game_bytes``, ``assume_sp`` (as :func:`pgn960.check` takes them),
+  ``max_game_bytes``, ``assume_sp`` (``518`` or a pair ``588,301``; as
+  :func:`pgn960.check` takes them),
   ``threads`` (worker threads per Spark task, default 1: Spark runs a task per core).
 
 The DataFrame's schema is :func:`pgn960.schema` for these options, as a Spark schema with

@@ -4,7 +4,7 @@
 //! `pyarrow.Table`s with fixed column types.
 
 use crate::errors::{from_library, option_error};
-use crate::scan::{checked_sp, game_limit, inputs, missing_variant};
+use crate::scan::{checked_sp, game_limit, inputs, missing_variant, AssumeSpArg};
 use pgn960::select::{Date, Filters, Speed};
 use pgn960::stats::by::ByKey;
 use pgn960::stats::groups::write_groups;
@@ -158,7 +158,7 @@ pub fn stats<'py>(
     first_line: Option<u64>,
     strata: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<TableBytes<'py>> {
     if band_width == 0 {
         return Err(option_error("band_width must be at least 1"));
@@ -317,7 +317,7 @@ pub fn tree<'py>(
     include_classical: bool,
     filters: FilterArgs,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if !(1..=64).contains(&depth) {
         return Err(option_error(format!("depth must be 1 to 64, not {depth}")));
@@ -370,7 +370,7 @@ pub fn pentanomials<'py>(
     include_classical: bool,
     filters: FilterArgs,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = StatsOptions {
         filters: filters.filters()?,

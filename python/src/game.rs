@@ -2,7 +2,7 @@
 //! worker pool ([`pgn960::Archive::par_records`]) while Python iterates.
 
 use crate::errors::{from_library, located, At, InputError};
-use crate::scan::{checked_sp, game_limit, inputs, missing_variant};
+use crate::scan::{checked_sp, game_limit, inputs, missing_variant, AssumeSpArg};
 use pgn960::input::InputName;
 use pgn960::table::columns::outcome_name;
 use pgn960::table::location_at;
@@ -352,7 +352,7 @@ pub fn read(
     include_invalid: bool,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<GameIter> {
     let options = RecordOptions {
         validate: ValidateOptions {

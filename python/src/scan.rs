@@ -224,12 +224,36 @@ pub fn game_limit(max_game_bytes: Option<usize>) -> usize {
     max_game_bytes.unwrap_or(pgn960::pipeline::DEFAULT_MAX_GAME_BYTES)
 }
 
-/// `assume_sp` when it is an SP number (0..959).
-pub fn checked_sp(assume_sp: Option<u16>) -> PyResult<Option<u16>> {
-    if assume_sp.is_some_and(|sp| sp > 959) {
-        return Err(option_error("assume_sp must be an SP number, 0..959"));
-    }
-    Ok(assume_sp)
+/// `assume_sp` as Python gives it: an SP, a Double Chess960 pair `(white SP, black SP)`, or
+/// the text `--assume-sp` takes (`"518"`, `"588,301"`, `"(588, 301)"`).
+#[derive(FromPyObject)]
+pub enum AssumeSpArg {
+    /// An SP number.
+    Sp(i64),
+    /// A pair: white's SP and black's.
+    Pair(i64, i64),
+    /// The text of `--assume-sp`.
+    Text(String),
+}
+
+/// The start `assume_sp` names, `(n, n)` for an SP n; an option error unless each SP is
+/// 0..959.
+pub fn checked_sp(assume_sp: Option<AssumeSpArg>) -> PyResult<Option<chess960_core::SpPair>> {
+    let sp = |n: i64| {
+        u16::try_from(n).ok().filter(|&n| n < 960).ok_or_else(|| {
+            option_error(format!(
+                "assume_sp must be an SP number 0..959 or a pair (white SP, black SP), not {n}"
+            ))
+        })
+    };
+    let start = match assume_sp {
+        None => return Ok(None),
+        Some(AssumeSpArg::Sp(n)) => (sp(n)?, sp(n)?),
+        Some(AssumeSpArg::Pair(white, black)) => (sp(white)?, sp(black)?),
+        Some(AssumeSpArg::Text(text)) => pgn960::validate::parse_assumed_start(&text)
+            .map_err(|e| option_error(format!("assume_sp: {e}")))?,
+    };
+    Ok(Some(start))
 }
 
 /// What games without a Variant tag are.
@@ -312,7 +336,7 @@ pub fn scan(
     start: Option<u64>,
     end: Option<u64>,
     first_line: Option<u64>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
     max_game_bytes: Option<usize>,
 ) -> PyResult<PyRecordBatchReader> {
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;
@@ -381,7 +405,7 @@ pub fn to_arrow(
     start: Option<u64>,
     end: Option<u64>,
     first_line: Option<u64>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
     max_game_bytes: Option<usize>,
 ) -> PyResult<PyTable> {
     let mut spec = spec_of(per, columns, tags, include_invalid, movetext, variant)?;

@@ -5,7 +5,7 @@
 
 use crate::analysis::{interruptible_with, FilterArgs};
 use crate::errors::{from_library, located, option_error, At, Error, IoError};
-use crate::scan::{checked_sp, game_limit, missing_variant, spec_of};
+use crate::scan::{checked_sp, game_limit, missing_variant, spec_of, AssumeSpArg};
 use crate::selection::SelectionArgs;
 use chess960_core::CastlingStyle;
 use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned};
@@ -308,7 +308,7 @@ struct Reading {
     threads: usize,
     missing: pgn960::validate::MissingVariant,
     max_game_bytes: usize,
-    assume_sp: Option<u16>,
+    assume_sp: Option<chess960_core::SpPair>,
 }
 
 impl Reading {
@@ -316,7 +316,7 @@ impl Reading {
         threads: usize,
         variant: &str,
         max_game_bytes: Option<usize>,
-        assume_sp: Option<u16>,
+        assume_sp: Option<AssumeSpArg>,
     ) -> PyResult<Reading> {
         Ok(Reading {
             threads,
@@ -375,7 +375,7 @@ pub fn check(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
     max_errors: usize,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
@@ -424,7 +424,7 @@ pub fn clean(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
     variant_tag: &str,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
@@ -533,7 +533,7 @@ pub fn export(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
     let format = table_format(&output, format)?;
@@ -599,7 +599,7 @@ pub fn filter(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
     let writing = Writing::new(normalise, fen_style, variant_tag)?;
@@ -647,7 +647,7 @@ pub fn split(
     threads: usize,
     variant: &str,
     max_game_bytes: Option<usize>,
-    assume_sp: Option<u16>,
+    assume_sp: Option<AssumeSpArg>,
 ) -> PyResult<Summary> {
     let reading = Reading::new(threads, variant, max_game_bytes, assume_sp)?;
     let writing = Writing::new(normalise, fen_style, variant_tag)?;

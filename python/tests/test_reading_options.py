@@ -4,6 +4,7 @@ they change, so a function that drops an option fails here."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -110,7 +111,31 @@ def test_an_assumed_sp_out_of_range_is_an_option_error(games):
             count(games, assume_sp=960)
 
 
-def test_the_distributed_readers_take_the_options_as_spark_strings():
-    options = table_options({"max_game_bytes": "1500", "assume_sp": "1"})
-    assert (options.max_game_bytes, options.assume_sp) == (1500, 1)
-    assert table_options({}).assume_sp is None
+def test_the_distributed_readers_take_the_options_as_spark_strings(games):
+    size = games.stat().st_size
+
+    def rows(options: dict) -> int:
+        batches = table_options(options).batches([(str(games), 0, size, 1)])
+        return sum(b.num_rows for b in batches)
+
+    assert rows({}) == 2
+    assert rows({"max_game_bytes": str(SMALL_LIMIT)}) == 0
+    assert rows({"assume_sp": "1"}) == 4
+
+
+def test_assume_sp_names_a_double_chess960_pair_as_a_tuple_or_as_the_command_s_text(tmp_path):
+    src = tmp_path / "dfrc.pgn"
+    src.write_text('[Variant "Double Chess960"]\n[FEN "?"]\n\n1. Nb3 Nb6 *\n')
+    (ambiguous,) = pgn960.read(src)
+    assert ambiguous.reason == "start-ambiguous"
+    named = re.findall(r"\((\d+), (\d+)\)", ambiguous.detail)
+    white, black = next((int(w), int(b)) for w, b in named if w != b)
+    for assumed in [(white, black), f"{white},{black}", f"({white}, {black})"]:
+        (game,) = pgn960.read(src, assume_sp=assumed)
+        assert (game.valid, game.sp, game.black_sp) == (True, white, black), assumed
+        assert game.repairs == ["start-assumed"]
+        table = pgn960.to_arrow(src, columns="sp,black_sp", assume_sp=assumed)
+        assert table.to_pylist() == [{"sp": white, "black_sp": black}], assumed
+    for bad in [(white, 960), (-1, 2), "1,2,3", "x"]:
+        with pytest.raises(pgn960.OptionError, match="assume_sp"):
+            pgn960.check(src, assume_sp=bad)

@@ -174,7 +174,7 @@ struct Plan<'a> {
     missing_variant: MissingVariant,
     band_width: u32,
     max_game_bytes: usize,
-    assume_sp: Option<u16>,
+    assume_sp: Option<chess960_core::SpPair>,
     strata: Option<ByKey>,
 }
 

@@ -223,6 +223,52 @@ fn every_command_that_reads_games_takes_assume_sp() {
 }
 
 #[test]
+fn assume_sp_names_a_double_chess960_pair_as_the_message_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // Many pairs fit `1. Nb3 Nb6` in Double Chess960: start-ambiguous unless one is assumed.
+    let input = dir.path().join("dfrc.pgn");
+    let game = "[Variant \"Double Chess960\"]\n[FEN \"?\"]\n[Result \"*\"]\n\n1. Nb3 Nb6 *\n";
+    std::fs::write(&input, game).unwrap();
+    let checked = pgn960().arg("check").arg(&input).output().unwrap();
+    let message = String::from_utf8_lossy(&checked.stdout).into_owned();
+    let named = message.split_once("main line: ").unwrap().1;
+    let pair = |text: &str| -> (u16, u16) {
+        let (w, b) = text.trim_start_matches('(').split_once(", ").unwrap();
+        let b: String = b.chars().take_while(char::is_ascii_digit).collect();
+        (w.parse().unwrap(), b.parse().unwrap())
+    };
+    let (white, black) = named.split("), ").map(pair).find(|(w, b)| w != b).unwrap();
+    let cleaned = dir.path().join("clean.pgn");
+    let table = dir.path().join("t.csv");
+    for written in [format!("{white},{black}"), format!("({white}, {black})")] {
+        pgn960()
+            .args(["--assume-sp", &written, "clean"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&cleaned)
+            .assert()
+            .code(0);
+        pgn960()
+            .arg("export")
+            .arg(&cleaned)
+            .arg("-o")
+            .arg(&table)
+            .args(["--columns", "sp,black_sp"])
+            .assert()
+            .code(0);
+        let csv = std::fs::read_to_string(&table).unwrap();
+        assert_eq!(csv, format!("sp,black_sp\n{white},{black}\n"), "{written}");
+    }
+    for bad in ["1,960", "960", "1,2,3", "x"] {
+        pgn960()
+            .args(["--assume-sp", bad, "check"])
+            .arg(&input)
+            .assert()
+            .code(2);
+    }
+}
+
+#[test]
 fn double_chess960_starts_are_recovered_as_their_pairs_in_python_chess() {
     const TEST: &str =
         "recover::double_chess960_starts_are_recovered_as_their_pairs_in_python_chess";

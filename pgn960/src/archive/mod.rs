@@ -56,7 +56,7 @@ pub struct ArchiveOptions {
     /// limit too).
     pub max_game_bytes: usize,
     /// The start taken for a game whose start is ambiguous (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    pub assume_sp: Option<chess960_core::SpPair>,
 }
 
 impl Default for ArchiveOptions {

@@ -42,7 +42,7 @@ pub struct TableSpec {
     /// Games of more bytes are rows of `too-large` games (0: no limit).
     pub max_game_bytes: usize,
     /// The start taken for a game whose start is ambiguous (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    pub assume_sp: Option<chess960_core::SpPair>,
 }
 
 impl TableSpec {

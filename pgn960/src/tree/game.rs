@@ -73,7 +73,7 @@ pub struct TreeOptions {
     /// Games of more bytes are rejected as `too-large` (0: no limit).
     pub max_game_bytes: usize,
     /// The start taken for a game whose start is ambiguous (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    pub assume_sp: Option<chess960_core::SpPair>,
     /// Worker threads of [`super::compute`] (0: one per core).
     pub threads: usize,
     /// Checked between chunks by [`super::compute`]: when set, it stops.

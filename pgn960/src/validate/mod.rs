@@ -21,7 +21,7 @@ mod visitor;
 pub use chunk::{validate_chunk, ChunkCounts, Judged};
 pub use observe::{observe_chunk, GameObserver, MainMove, ReadMode};
 pub use reason::{RejectReason, Repair};
-pub use recover::FoundStart;
+pub use recover::{assumed_start_text, parse_assumed_start, FoundStart};
 pub use replay::Replay;
 pub use start::MissingVariant;
 pub use visitor::{core_san, structural_rejection, Validator};
@@ -97,9 +97,10 @@ pub struct ValidateOptions {
     /// Reject games of more bytes as [`RejectReason::TooLarge`] (0: no limit). A streamed
     /// input's games over the limit never reach the reader (see [`pgn_parse::Part`]).
     pub max_game_bytes: usize,
-    /// The start position taken when the start is not in the file and several of the 960
-    /// replay the main line, this one among them (`--assume-sp`).
-    pub assume_sp: Option<u16>,
+    /// The start taken when the start is not in the file and several starts replay the
+    /// main line, this one among them (`--assume-sp`): (white SP, black SP), `(n, n)` for
+    /// the Chess960 start position n.
+    pub assume_sp: Option<chess960_core::SpPair>,
     /// When normalising: how the written `Variant` tag of a Chess960 game is spelled (a
     /// game spelled otherwise gets [`Repair::VariantNormalised`]).
     pub variant_tag: variant::VariantSpelling,

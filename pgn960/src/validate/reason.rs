@@ -142,11 +142,13 @@ pub enum Repair {
         /// Black's SP when the start found is a Double Chess960 pair.
         black_sp: Option<u16>,
     },
-    /// The start was not in the file and several start positions fit the main line: the one
-    /// named by `--assume-sp` (the SP).
+    /// The start was not in the file and several starts fit the main line: the one named
+    /// by `--assume-sp` (an SP, or a Double Chess960 pair).
     StartAssumed {
-        /// The start position assumed.
+        /// The start position assumed (white's SP of a Double Chess960 pair).
         sp: u16,
+        /// Black's SP when the start assumed is a Double Chess960 pair.
+        black_sp: Option<u16>,
     },
     /// The start read from a tag other than `FEN` (`SP`, `Chess960`, `StartPosition`, a back
     /// rank in `Opening`), the game having no FEN tag or `[FEN "?"]`.

@@ -4,8 +4,9 @@
 //! classical chess, the start positions among the 960 under which the whole main line
 //! replays legally ([`chess960_core::starts_fitting`]). One: the game is replayed from it
 //! ([`Repair::StartRecovered`]); several: `start-ambiguous`, unless `--assume-sp` names one
-//! of them ([`Repair::StartAssumed`]); none: the verdict stands. Nothing here runs for a
-//! game whose start is known.
+//! of them ([`Repair::StartAssumed`]: an SP, or a pair written `W,B`,
+//! [`parse_assumed_start`]); none: the verdict stands. Nothing here runs for a game whose
+//! start is known.
 //!
 //! Double Chess960 (each side its own back rank, [`chess960_core::pairs_fitting`]): a game
 //! whose `Variant` tag names it is searched among the 921,600 pairs (the 960 Chess960 starts
@@ -54,6 +55,51 @@ enum Fitting {
 
 /// Candidates named in a `start-ambiguous` message.
 const NAMED_CANDIDATES: usize = 8;
+
+/// Reads a start `--assume-sp` names: an SP (`518`), or a Double Chess960 pair as white's
+/// SP and black's, `588,301` (also as a `start-ambiguous` message names it, `(588, 301)`).
+/// An SP n is the pair `(n, n)`.
+///
+/// ```
+/// use pgn960::validate::{assumed_start_text, parse_assumed_start};
+/// assert_eq!(parse_assumed_start("518"), Ok((518, 518)));
+/// assert_eq!(parse_assumed_start("(588, 301)"), Ok((588, 301)));
+/// assert_eq!(assumed_start_text((588, 301)), "588,301");
+/// assert!(parse_assumed_start("960").is_err());
+/// assert!(parse_assumed_start("1,2,3").is_err());
+/// ```
+pub fn parse_assumed_start(text: &str) -> Result<SpPair, String> {
+    let inner = text.trim();
+    let inner = match inner.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(bracketed) => bracketed,
+        None => inner,
+    };
+    let sp = |part: &str| {
+        part.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|&sp| sp < 960)
+            .ok_or_else(|| {
+                format!(
+                    "{text:?} is not a start: an SP 0..959 (518), or a Double Chess960 pair \
+                     of white's SP and black's (588,301)"
+                )
+            })
+    };
+    match inner.split_once(',') {
+        Some((white, black)) => Ok((sp(white)?, sp(black)?)),
+        None => sp(inner).map(|n| (n, n)),
+    }
+}
+
+/// How `--assume-sp` writes a start: `518` for an SP, `588,301` for a Double Chess960 pair.
+pub fn assumed_start_text((white, black): SpPair) -> String {
+    if white == black {
+        white.to_string()
+    } else {
+        format!("{white},{black}")
+    }
+}
 
 /// Whether `text` (a move token and what follows) is a castling move.
 pub(super) fn is_castling(text: &[u8]) -> bool {
@@ -177,18 +223,18 @@ impl Fitting {
         }
     }
 
-    /// Whether the Chess960 start `sp` is among them.
-    fn contains_sp(&self, sp: u16) -> bool {
+    /// Whether the start (white SP, black SP) is among them (an SP n is `(n, n)`).
+    fn contains(&self, (white, black): SpPair) -> bool {
         match self {
-            Fitting::Sps(sps) => sps.contains(&sp),
-            Fitting::Pairs(pairs) => pairs.contains(&(sp, sp)),
+            Fitting::Sps(sps) => white == black && sps.contains(&white),
+            Fitting::Pairs(pairs) => pairs.contains(&(white, black)),
         }
     }
 }
 
 /// The start taken (white's SP, black's SP, and the repair): the only one that fits, or
-/// the Chess960 start `--assume-sp` names when it is among several.
-fn chosen(fitting: &Fitting, assume_sp: Option<u16>) -> Option<(u16, u16, Repair)> {
+/// the start `--assume-sp` names when it is among several.
+fn chosen(fitting: &Fitting, assume_sp: Option<SpPair>) -> Option<(u16, u16, Repair)> {
     let only = match fitting {
         Fitting::Sps(sps) => match sps[..] {
             [sp] => Some((sp, sp)),
@@ -207,8 +253,13 @@ fn chosen(fitting: &Fitting, assume_sp: Option<u16>) -> Option<(u16, u16, Repair
         };
         return Some((white, black, repair));
     }
-    let sp = assume_sp.filter(|&sp| fitting.contains_sp(sp))?;
-    Some((sp, sp, Repair::StartAssumed { sp }))
+    let (white, black) = assume_sp.filter(|&start| fitting.contains(start))?;
+    let black_sp = (white != black).then_some(black);
+    let repair = Repair::StartAssumed {
+        sp: white,
+        black_sp,
+    };
+    Some((white, black, repair))
 }
 
 /// The verdict when no start fits: as it was, saying so when the start was unknown.
@@ -230,7 +281,7 @@ fn none_fit(verdict: Verdict, fitting: &Fitting) -> Verdict {
 
 /// The `start-ambiguous` rejection: how many starts fit, the first of them, and whether
 /// `--assume-sp` was one.
-fn ambiguous(fitting: &Fitting, assumed: Option<u16>, game_start: usize) -> Verdict {
+fn ambiguous(fitting: &Fitting, assumed: Option<SpPair>, game_start: usize) -> Verdict {
     let (what, named): (&str, Vec<String>) = match fitting {
         Fitting::Sps(sps) => (
             "start positions replay the whole main line: SP",
@@ -253,14 +304,13 @@ fn ambiguous(fitting: &Fitting, assumed: Option<u16>, game_start: usize) -> Verd
     } else {
         ""
     };
-    let any_sp = match fitting {
-        Fitting::Sps(_) => true,
-        Fitting::Pairs(pairs) => pairs.iter().any(|(w, b)| w == b),
-    };
-    let assumed = match assumed {
-        Some(sp) => format!("; --assume-sp {sp} is not one of them"),
-        None if any_sp => "; --assume-sp N picks one".to_string(),
-        None => String::new(),
+    let assumed = match (assumed, fitting) {
+        (Some(start), _) => format!(
+            "; --assume-sp {} is not one of them",
+            assumed_start_text(start)
+        ),
+        (None, Fitting::Sps(_)) => "; --assume-sp N picks one".to_string(),
+        (None, Fitting::Pairs(_)) => "; --assume-sp W,B picks one".to_string(),
     };
     let detail = format!(
         "the start is not in the file and {} {what} {}{more}{assumed}",
@@ -352,13 +402,14 @@ mod tests {
             (None, Err("picks one")),
         ] {
             let opts = ValidateOptions {
-                assume_sp: assumed,
+                assume_sp: assumed.map(|sp| (sp, sp)),
                 ..ValidateOptions::default()
             };
             validate_chunk(bytes, Origin::default(), &opts, false, |judged| {
                 match (&judged.verdict, expected) {
                     (Verdict::Valid(game), Ok(sp)) => {
-                        assert_eq!(game.repairs, vec![Repair::StartAssumed { sp }]);
+                        let assumed = Repair::StartAssumed { sp, black_sp: None };
+                        assert_eq!(game.repairs, vec![assumed]);
                         assert_eq!(game.class.kind, StartKind::Chess960(sp));
                     }
                     (Verdict::Invalid(r), Err(why)) => {
@@ -467,13 +518,57 @@ mod tests {
     fn assume_sp_picks_a_chess960_start_among_the_pairs_of_a_dfrc_game() {
         let text = "[Variant \"DFRC\"]\n[FEN \"?\"]\n\n1. Nb3 Nb6 *\n";
         let opts = ValidateOptions {
-            assume_sp: Some(1),
+            assume_sp: Some((1, 1)),
             ..ValidateOptions::default()
         };
         let Verdict::Valid(game) = verdict_of(text, &opts) else {
             panic!("SP 1 fits 1. Nb3 Nb6");
         };
-        assert_eq!(game.repairs, vec![Repair::StartAssumed { sp: 1 }]);
+        let assumed = Repair::StartAssumed {
+            sp: 1,
+            black_sp: None,
+        };
+        assert_eq!(game.repairs, vec![assumed]);
         assert_eq!(game.class.kind, StartKind::Chess960(1));
+    }
+
+    #[test]
+    fn assume_sp_names_a_double_chess960_pair_written_as_the_message_names_it() {
+        let text = "[Variant \"DFRC\"]\n[FEN \"?\"]\n\n1. Nb3 Nb6 *\n";
+        let sans: Vec<San> = ["Nb3", "Nb6"].iter().map(|s| s.parse().unwrap()).collect();
+        let fitting = pairs_fitting(&sans);
+        let (white, black) = *fitting.iter().find(|(w, b)| w != b).unwrap();
+        let outside = (0..960).map(|b| (white, b)).find(|p| !fitting.contains(p));
+        let cases = [
+            (format!("{white},{black}"), true),
+            (format!("({white}, {black})"), true),
+            (assumed_start_text(outside.unwrap()), false),
+        ];
+        for (written, fits) in cases {
+            let assume_sp = Some(parse_assumed_start(&written).unwrap());
+            let opts = ValidateOptions {
+                assume_sp,
+                ..ValidateOptions::default()
+            };
+            match verdict_of(text, &opts) {
+                Verdict::Valid(game) if fits => {
+                    let assumed = Repair::StartAssumed {
+                        sp: white,
+                        black_sp: Some(black),
+                    };
+                    assert_eq!(game.repairs, vec![assumed]);
+                    assert_eq!(game.class.kind, StartKind::DoubleChess960 { white, black });
+                }
+                Verdict::Invalid(r) if !fits => {
+                    assert_eq!(r.reason, RejectReason::StartAmbiguous);
+                    let expected = format!("--assume-sp {written} is not one of them");
+                    assert!(r.detail.contains(&expected), "{}", r.detail);
+                }
+                verdict => panic!("{written}: {verdict:?}"),
+            }
+        }
+        for bad in ["960", "1,960", "a", "1,2,3", "", "-1"] {
+            assert!(parse_assumed_start(bad).is_err(), "{bad}");
+        }
     }
 }
