@@ -2,14 +2,16 @@
 """The python-chess oracle and held-out measurement of start-position recovery.
 
     recover_oracle.py PGN960 WORKDIR INPUT.pgn... [--limit N] [--threads N]
-        [--variant-tag VALUE] [--starts chess960|double|all] [--exhaustive N]
+        [--variant-tag VALUE] [--variant VARIANT] [--assume-sp SP]
+        [--starts chess960|double|all] [--exhaustive N]
 
 Reads the games of each INPUT with python-chess (Chess960 where tagged) and keeps those it
 reads without error and whose start is a Chess960 start position or a Double Chess960 one
 (each side a Chess960 back rank of its own; `--starts` keeps one kind), with full castling
 rights; writes them to WORKDIR/masked.pgn with every
 FEN tag's value replaced by `?` (and a `[Variant "Chess960"]` tag, or `--variant-tag`'s
-value); runs `PGN960 clean` on it; then checks every game pgn960 kept against python-chess:
+value); runs `PGN960 clean` on it (with `--variant VARIANT`, e.g. `double-chess960`, and
+`--assume-sp SP` when given); then checks every game pgn960 kept against python-chess:
 its start (python-chess `Board.fen()` of the written FEN) must be the original start, and
 its main line (UCI) must replay identically from it in python-chess. Prints one JSON object:
 games (and how many of them start from a Double Chess960 pair), recovered, assumed,
@@ -155,6 +157,7 @@ def main():
     ap.add_argument("--threads", default="1")
     ap.add_argument("--assume-sp", default=None)
     ap.add_argument("--variant-tag", default="Chess960")
+    ap.add_argument("--variant", default=None, help="pgn960's --variant")
     ap.add_argument("--exhaustive", type=int, default=0)
     ap.add_argument("--starts", choices=("chess960", "double", "all"), default="all")
     args = ap.parse_args()
@@ -170,6 +173,8 @@ def main():
                masked_path, "-o", out_path, "--rejects", rejects]
     if args.assume_sp is not None:
         command += ["--assume-sp", args.assume_sp]
+    if args.variant is not None:
+        command += ["--variant", args.variant]
     began = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - began

@@ -87,8 +87,10 @@ pub struct ReadOptions {
     #[arg(long)]
     pub no_progress: bool,
     /// What games without a Variant tag are: `chess960` for archives that never write the
-    /// tag (the lichess Parquet dataset; no FEN then means SP 518). Default: Chess960 when
-    /// the FEN says so (a non-classical start, file-letter castling), else classical.
+    /// tag (the lichess Parquet dataset; no FEN then means SP 518); `double-chess960` for
+    /// Double Chess960 archives tagged Chess960 or not at all (a start not in the file is
+    /// searched among the (white SP, black SP) pairs only). Default: Chess960 when the FEN
+    /// says so (a non-classical start, file-letter castling), else classical.
     #[arg(long, value_enum, value_name = "VARIANT")]
     pub variant: Option<VariantArg>,
     /// Reject a game of more bytes as `too-large` (every command that reads games): read in
@@ -121,6 +123,8 @@ pub struct RunOptions {
 pub enum VariantArg {
     /// Games without a Variant tag are Chess960.
     Chess960,
+    /// Games without a Variant tag or tagged Chess960 are Double Chess960.
+    DoubleChess960,
 }
 
 /// Where rejected games go (`filter`, `split`, `clean`).

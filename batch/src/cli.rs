@@ -102,6 +102,7 @@ fn globals(cli: &Cli) -> Globals {
         progress: !quiet && !top.no_progress && !sub.no_progress,
         variant: match sub.variant.or(top.variant) {
             Some(VariantArg::Chess960) => MissingVariant::Chess960,
+            Some(VariantArg::DoubleChess960) => MissingVariant::DoubleChess960,
             None => MissingVariant::Detect,
         },
         max_game_bytes: sub

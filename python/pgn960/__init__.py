@@ -103,7 +103,8 @@ def read(
     Games are validated on ``threads`` worker threads (0: one per core) a few chunks ahead
     of the iteration, with the GIL released. ``include_invalid=False`` leaves out invalid
     games and other variants. ``variant="chess960"`` reads games without a ``Variant`` tag
-    as Chess960 (the lichess Chess960 dataset); ``"detect"`` works it out from the FEN.
+    as Chess960 (the lichess Chess960 dataset), ``"double-chess960"`` as :func:`check`;
+    ``"detect"`` works it out from the FEN.
     ``max_game_bytes`` and ``assume_sp`` as :func:`check`.
     """
     return _native.read(_paths(src), threads, include_invalid, variant, max_game_bytes, assume_sp)
@@ -260,7 +261,8 @@ def check(
     (``--max-errors``) in ``problems``.
 
     ``variant="chess960"`` reads games without a ``Variant`` tag as Chess960
-    (``--variant``); ``max_game_bytes`` rejects larger games as ``too-large`` (default
+    (``--variant``), ``"double-chess960"`` those and the games tagged Chess960 as Double
+    Chess960 (a start not in the file searched among the pairs only); ``max_game_bytes`` rejects larger games as ``too-large`` (default
     64 MiB, 0: no limit); ``assume_sp`` is the start taken for a game whose start is
     ambiguous (``--assume-sp``): an SP, or a Double Chess960 pair as ``(white SP, black
     SP)`` or ``"588,301"``. Ctrl-C interrupts it.

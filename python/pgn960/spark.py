@@ -23,7 +23,7 @@ Options (strings, as Spark passes them):
 - ``include_invalid``: ``true`` keeps invalid games and other variants (``valid``,
   ``reason``, ``location`` say why);
 - ``columns``, ``tags``: comma-separated, as :func:`pgn960.to_arrow` takes them;
-- ``movetext`` (``true``/``false``), ``variant`` (``detect``/``chess960``),
+- ``movetext`` (``true``/``false``), ``variant`` (``detect``/``chess960``/``double-chess960``),
   ``max_game_bytes``, ``assume_sp`` (``518`` or a pair ``588,301``; as
   :func:`pgn960.check` takes them),
   ``threads`` (worker threads per Spark task, default 1: Spark runs a task per core).

@@ -261,8 +261,9 @@ pub fn missing_variant(variant: &str) -> PyResult<MissingVariant> {
     match variant {
         "detect" => Ok(MissingVariant::Detect),
         "chess960" => Ok(MissingVariant::Chess960),
+        "double-chess960" => Ok(MissingVariant::DoubleChess960),
         other => Err(option_error(format!(
-            "variant must be \"detect\" or \"chess960\", not {other:?}"
+            "variant must be \"detect\", \"chess960\" or \"double-chess960\", not {other:?}"
         ))),
     }
 }

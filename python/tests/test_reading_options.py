@@ -139,3 +139,15 @@ def test_assume_sp_names_a_double_chess960_pair_as_a_tuple_or_as_the_command_s_t
     for bad in [(white, 960), (-1, 2), "1,2,3", "x"]:
         with pytest.raises(pgn960.OptionError, match="assume_sp"):
             pgn960.check(src, assume_sp=bad)
+
+
+def test_variant_double_chess960_searches_pairs_for_games_tagged_chess960(tmp_path):
+    src = tmp_path / "tagged-chess960.pgn"
+    src.write_text('[Variant "Chess960"]\n[FEN "?"]\n\n1. Nb3 Nb6 *\n')
+    (as_tagged,) = pgn960.read(src)
+    (declared,) = pgn960.read(src, variant="double-chess960")
+    assert "start positions replay" in as_tagged.detail
+    assert "Double Chess960 (white SP, black SP) pairs replay" in declared.detail
+    for name in ["check", "stats", "tree", "to_arrow"]:
+        with pytest.raises(pgn960.OptionError, match="double-chess960"):
+            getattr(pgn960, name)(src, variant="dfrc")

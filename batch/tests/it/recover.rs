@@ -311,3 +311,43 @@ fn double_chess960_starts_are_recovered_as_their_pairs_in_python_chess() {
     assert_eq!(n("kept") + n("ambiguous"), n("games"), "{summary}");
     assert!(n("kept_double_chess960") > 0, "{summary}");
 }
+
+#[test]
+fn an_archive_declared_double_chess960_recovers_no_wrong_single_sp() {
+    const TEST: &str = "recover::an_archive_declared_double_chess960_recovers_no_wrong_single_sp";
+    let Some(tcec) = shared_data(TEST, "pgn/tcec") else {
+        return;
+    };
+    let Some(python) = python_with(TEST, &["chess"]) else {
+        return;
+    };
+    // Two games of this league, from (588, 301), fit SP 588 alone: tagged as TCEC tags
+    // them, they are recovered from a start that is not theirs unless the archive is
+    // declared Double Chess960.
+    let input = tcec.join("TCEC_Season_24_-_Dfrc_2_League_1.pgn");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/recover_oracle.py");
+    for (variant, wrong) in [(None, 2), (Some("double-chess960"), 0)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut command = std::process::Command::new(&python);
+        command
+            .arg(&script)
+            .arg(env!("CARGO_BIN_EXE_pgn960"))
+            .arg(tmp.path())
+            .arg(&input)
+            .args(["--variant-tag", "fischerandom"]);
+        if let Some(variant) = variant {
+            command.args(["--variant", variant]);
+        }
+        let out = command.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let n = |key: &str| summary[key].as_u64().unwrap();
+        assert_eq!(n("wrong_start"), wrong, "{variant:?}: {summary}");
+        assert_eq!(n("replay_mismatch"), wrong, "{variant:?}: {summary}");
+        assert_eq!(n("kept") + n("ambiguous"), n("games"), "{summary}");
+    }
+}

@@ -9,10 +9,11 @@
 //! start is known.
 //!
 //! Double Chess960 (each side its own back rank, [`chess960_core::pairs_fitting`]): a game
-//! whose `Variant` tag names it is searched among the 921,600 pairs (the 960 Chess960 starts
-//! among them); a game marked Chess960 only when none of the 960 fits its main line, which
-//! says its sides do not have the same back rank (TCEC tags its Double Chess960 games
-//! `fischerandom`). A game marked by neither, recovered for its castling alone, is searched
+//! whose `Variant` tag names it, or marked Chess960 in an archive declared Double Chess960
+//! (`--variant double-chess960`), is searched among the 921,600 pairs (the 960 Chess960
+//! starts among them); another game marked Chess960 only when none of the 960 fits its main
+//! line, which says its sides do not have the same back rank (TCEC tags its Double
+//! Chess960 games `fischerandom`). A game marked by neither, recovered for its castling alone, is searched
 //! among the 960 only. One pair, several or none are answered as one SP is.
 
 use super::reason::{RejectReason, Repair};
@@ -41,7 +42,8 @@ pub(super) enum Search {
     /// The 960, then the Double Chess960 pairs when none of them fits (a game marked
     /// Chess960).
     StartPositionsThenPairs,
-    /// The 921,600 Double Chess960 pairs (a game whose `Variant` tag names Double Chess960).
+    /// The 921,600 Double Chess960 pairs (a game whose `Variant` tag names Double Chess960,
+    /// or marked Chess960 under `--variant double-chess960`).
     Pairs,
 }
 
@@ -122,7 +124,7 @@ pub(super) fn worth_recovering(
     };
     let rule_tags = RuleTags::from_tags(tags);
     let marked = marked_chess960(&rule_tags, opts.missing_variant);
-    let search = if marked_double_chess960(&rule_tags) {
+    let search = if marked_double_chess960(&rule_tags, opts.missing_variant) {
         Search::Pairs
     } else {
         Search::StartPositionsThenPairs
@@ -512,6 +514,60 @@ mod tests {
         let (reason, detail) = rejected(game("DFRC", "1. e4 e5 2. Kd3"));
         assert_eq!(reason, RejectReason::UnknownStartPosition);
         assert!(detail.contains("921,600"), "{detail}");
+    }
+
+    #[test]
+    fn an_archive_declared_double_chess960_searches_pairs_for_games_tagged_chess960_or_not() {
+        let sans: Vec<San> = ["Nb3", "Nb6"].iter().map(|s| s.parse().unwrap()).collect();
+        let (sps, pairs) = (starts_fitting(&sans).len(), pairs_fitting(&sans).len());
+        let declared = ValidateOptions {
+            missing_variant: crate::validate::MissingVariant::DoubleChess960,
+            ..ValidateOptions::default()
+        };
+        let detect = ValidateOptions::default();
+        let tagged = "[Variant \"Chess960\"]\n[FEN \"?\"]\n";
+        let fischerandom = "[Variant \"fischerandom\"]\n";
+        // (tags, options, the start-ambiguous message's count and kind)
+        let cases = [
+            (tagged, &declared, format!("and {pairs} Double Chess960")),
+            (
+                fischerandom,
+                &declared,
+                format!("and {pairs} Double Chess960"),
+            ),
+            ("", &declared, format!("and {pairs} Double Chess960")),
+            (tagged, &detect, format!("and {sps} start positions")),
+            (fischerandom, &detect, format!("and {sps} start positions")),
+        ];
+        for (tags, opts, expected) in cases {
+            let text = format!("{tags}\n1. Nb3 Nb6 *\n");
+            match verdict_of(&text, opts) {
+                Verdict::Invalid(r) if r.reason == RejectReason::StartAmbiguous => {
+                    assert!(r.detail.contains(&expected), "{tags}: {}", r.detail)
+                }
+                verdict => panic!("{tags}: {verdict:?}"),
+            }
+        }
+        // Untagged and not declared: classical chess, where `1. Nb3` is illegal.
+        let Verdict::Invalid(r) = verdict_of("\n1. Nb3 Nb6 *\n", &detect) else {
+            panic!("1. Nb3 from the classical start");
+        };
+        assert_eq!(r.reason, RejectReason::IllegalMove);
+        // A game tagged standard chess stays so.
+        let standard = "[Variant \"Standard\"]\n\n1. e4 e5 *\n";
+        let Verdict::Valid(game) = verdict_of(standard, &declared) else {
+            panic!("{standard}");
+        };
+        assert_eq!(game.kind, crate::validate::GameKind::Standard);
+        // An untagged game without a FEN tag is recovered as its pair.
+        let Verdict::Valid(game) = verdict_of(&format!("{PAIR_100_700} *\n"), &declared) else {
+            panic!("{PAIR_100_700}");
+        };
+        let recovered = Repair::StartRecovered {
+            sp: 100,
+            black_sp: Some(700),
+        };
+        assert_eq!(game.repairs, vec![recovered]);
     }
 
     #[test]

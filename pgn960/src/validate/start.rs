@@ -86,7 +86,8 @@ pub enum TaggedStart {
     Other,
 }
 
-/// What a game without a `Variant` tag is played under.
+/// What a game without a `Variant` tag is played under (`--variant`); Double Chess960,
+/// declared for a whole archive, also says what a game tagged Chess960 is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum MissingVariant {
     /// Worked out from the FEN: Chess960 when it is a non-classical start position, its
@@ -97,6 +98,11 @@ pub enum MissingVariant {
     /// Chess960, for archives that never write the tag (the lichess Chess960 dataset). A
     /// game without a FEN tag then starts from SP 518.
     Chess960,
+    /// Double Chess960, for archives of it tagged Chess960 (TCEC's `fischerandom`) or not
+    /// at all: such a game is Double Chess960, so a start not in the file is searched among
+    /// the 921,600 (white SP, black SP) pairs, never among the 960 alone; a game with
+    /// neither a Variant nor a FEN tag has an unknown start.
+    DoubleChess960,
 }
 
 /// Why the tags alone make a game invalid: the reason and a sentence for the user.
@@ -249,7 +255,7 @@ pub fn resolve_start(
             super::cut_text(&name, 2 * super::QUOTE_LIMIT).into_owned(),
         ));
     }
-    let assumed_chess960 = variant == VariantTag::Absent && missing == MissingVariant::Chess960;
+    let assumed_chess960 = variant == VariantTag::Absent && missing != MissingVariant::Detect;
     let chess960 = variant == VariantTag::Chess960 || assumed_chess960;
     if tags.fens.first().is_none_or(|fen| unknown_fen(fen)) {
         if let Some((tag, position)) = start_from_tags(tags) {
@@ -260,7 +266,7 @@ pub fn resolve_start(
         }
     }
     let Some((first, others)) = tags.fens.split_first() else {
-        return start_without_fen(tags, variant, assumed_chess960);
+        return start_without_fen(tags, variant, missing);
     };
     let (position, uses_files) = position_from_fens(first, others, repairs)?;
     Ok(StartOutcome::Chess(chess_start(
@@ -290,20 +296,26 @@ fn chess_start(tagged: bool, position: Position, uses_files: bool, had_fen: bool
 }
 
 /// The start of a game with no FEN tag and no start-position tag: unknown for a game
-/// tagged Chess960, else the classical start (Chess960 rules when `assumed_chess960`).
+/// tagged Chess960 or, untagged, declared Double Chess960; else the classical start
+/// (Chess960 rules when `missing` says an untagged game is Chess960).
 fn start_without_fen(
     tags: &RuleTags<'_>,
     variant: VariantTag,
-    assumed_chess960: bool,
+    missing: MissingVariant,
 ) -> Result<StartOutcome, TagProblem> {
-    if variant == VariantTag::Chess960 {
+    let untagged = variant == VariantTag::Absent;
+    let declared_double = untagged && missing == MissingVariant::DoubleChess960;
+    if variant == VariantTag::Chess960 || declared_double {
         let why = if tags.setup.as_deref().map(str::trim) == Some("1") {
             "SetUp \"1\" without a FEN tag"
+        } else if declared_double {
+            "game without a Variant or FEN tag, read as Double Chess960 (--variant)"
         } else {
             "Chess960 game without a FEN tag"
         };
         return Err((RejectReason::UnknownStartPosition, why.into()));
     }
+    let assumed_chess960 = untagged && missing == MissingVariant::Chess960;
     let position = Position::from_sp(518).map_err(|e| (RejectReason::BadFen, e.to_string()))?;
     let class = position.classify_start();
     Ok(StartOutcome::Chess(Start {
@@ -365,19 +377,23 @@ fn game_kind(
     }
 }
 
-/// Whether a game's `Variant` tag names Double Chess960 (each side its own back rank).
-pub fn marked_double_chess960(tags: &RuleTags<'_>) -> bool {
-    tags.variant
+/// Whether a game is Double Chess960 (each side its own back rank): its `Variant` tag names
+/// it, or `--variant double-chess960` (`missing`) declares the archive so and the game is
+/// marked Chess960 (tagged so, or untagged).
+pub fn marked_double_chess960(tags: &RuleTags<'_>, missing: MissingVariant) -> bool {
+    let named = tags
+        .variant
         .as_deref()
-        .is_some_and(super::variant::names_double_chess960)
+        .is_some_and(super::variant::names_double_chess960);
+    named || (missing == MissingVariant::DoubleChess960 && marked_chess960(tags, missing))
 }
 
 /// Whether a game is marked Chess960: by its `Variant` tag, or, without one, by
-/// `--variant chess960` (`missing`).
+/// `--variant chess960` or `double-chess960` (`missing`).
 pub fn marked_chess960(tags: &RuleTags<'_>, missing: MissingVariant) -> bool {
     match tags.variant.as_deref().map(classify_variant) {
         Some(VariantTag::Chess960) => true,
-        None | Some(VariantTag::Absent) => missing == MissingVariant::Chess960,
+        None | Some(VariantTag::Absent) => missing != MissingVariant::Detect,
         _ => false,
     }
 }
