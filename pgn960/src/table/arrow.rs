@@ -329,6 +329,7 @@ pub fn chunk_batch(
 mod tests {
     use super::super::Grain;
     use super::*;
+    use arrow_array::Array;
 
     #[test]
     fn batch_has_the_schema_and_a_row_per_game() {
@@ -351,5 +352,54 @@ mod tests {
         assert_eq!(counts.rows, 2);
         let sp = batch.column_by_name("sp").unwrap();
         assert_eq!(sp.null_count(), 1);
+    }
+
+    #[test]
+    fn number_lists_keep_gaps_and_null_rows() {
+        // Clocks on every move; an evaluation on the first move only; a game without
+        // annotations (null lists); an invalid game (null lists).
+        let pgn = b"[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 { [%eval 0.25] [%clk 0:01:00] } 1... e5 { [%clk 0:00:59] } *\n\n[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. d4 d5 *\n\n[Variant \"Chess960\"]\n\n1. Zz9 *\n\n";
+        let info = ChunkInfo {
+            offset: 0,
+            len: pgn.len(),
+            source_bytes: 0,
+            first_line: 1,
+            first_game: 0,
+            rows: false,
+            lines: None,
+        };
+        let names = ["clocks", "evals"].map(String::from);
+        let spec = TableSpec::new(Grain::Game, &[], false, &names, true).unwrap();
+        let schema = schema(&spec.columns);
+        let (batch, _) = chunk_batch(pgn, Origin::default(), &info, "t", &spec, &schema);
+        let batch = batch.unwrap();
+        let list = |name: &str| -> Vec<Option<Vec<Option<f64>>>> {
+            let lists = batch
+                .column_by_name(name)
+                .unwrap()
+                .as_any()
+                .downcast_ref::<ListArray>()
+                .unwrap();
+            (0..lists.len())
+                .map(|row| {
+                    lists.is_valid(row).then(|| {
+                        let items = lists.value(row);
+                        let items = items
+                            .as_any()
+                            .downcast_ref::<arrow_array::Float64Array>()
+                            .unwrap();
+                        items.iter().collect()
+                    })
+                })
+                .collect()
+        };
+        assert_eq!(
+            list("clocks"),
+            vec![Some(vec![Some(60.0), Some(59.0)]), None, None]
+        );
+        assert_eq!(
+            list("evals"),
+            vec![Some(vec![Some(0.25), None]), None, None]
+        );
     }
 }
