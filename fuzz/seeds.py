@@ -59,6 +59,37 @@ def write(dir_, name, tbl, **kw):
         f.write(buf.getvalue())
 
 
+def varint(n):
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def claiming_huge_chunks(tbl, **kw):
+    """A file whose footer claims each column chunk holds 1 GiB uncompressed (field 6 of
+    the compact-Thrift ColumnMetaData, an i64 after field 5): the reader then reads the
+    chunk's page headers (`parquet/pages.rs`) before decoding, so mutations reach them."""
+    buf = io.BytesIO()
+    pq.write_table(tbl, buf, **kw)
+    data = buf.getvalue()
+    size = int.from_bytes(data[-8:-4], "little")
+    footer = data[-8 - size:-8]
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    claimed = b"\x16" + varint((1 << 30) * 2)  # zigzag of 1 GiB
+    for g in range(meta.num_row_groups):
+        for c in range(meta.num_columns):
+            col = meta.row_group(g).column(c)
+            # Fields 5, 6, 7 (num_values, total_uncompressed_size, total_compressed_size).
+            fields = [b"\x16" + varint(2 * n) for n in
+                      (col.num_values, col.total_uncompressed_size, col.total_compressed_size)]
+            footer = footer.replace(b"".join(fields), fields[0] + claimed + fields[2], 1)
+    body = data[:-8 - size]
+    return body + footer + len(footer).to_bytes(4, "little") + b"PAR1"
+
+
 def main():
     sel = os.path.join(HERE, "corpus", "selection")
     os.makedirs(sel, exist_ok=True)
@@ -88,6 +119,10 @@ def main():
     write(out, "lists-skipped.parquet",
           pa.table({"movetext": pa.array(["1. e4 *"]), "clocks": pa.array([[1, 2]])}))
     write(out, "no-movetext.parquet", pa.table({"Event": pa.array(["x"])}))
+    for codec in ["none", "zstd"]:
+        with open(os.path.join(out, f"claims-huge-chunks-{codec}.parquet"), "wb") as f:
+            f.write(claiming_huge_chunks(table(pa.string()), compression=codec,
+                                         data_page_size=64, row_group_size=3))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{ByKey, KeyValue};
-use pgn960::stats::table::{strata_noun, GameEvals, Winner};
+use pgn960::stats::table::{strata_noun, GameEvals, SpCounts, Winner};
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
@@ -88,6 +88,9 @@ const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 #[derive(Default)]
 struct ChunkReport {
     tally: Tally,
+    /// Per cut of [`CUTS`]: per value, per SP — labelled into `tally.cuts` when the chunk
+    /// ends ([`ChunkReport::label_cuts`]), so that no game makes a label.
+    by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; 2],
     archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
@@ -156,14 +159,21 @@ impl ChunkReport {
     }
 }
 
-/// The value of each cut of [`CUTS`] for a game, as `stats --by` finds and writes it, with
-/// its sort key ([`value_rank`]).
-fn cut_values(tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> [(u64, String); 2] {
-    CUTS.map(|key| {
-        let value = KeyValue::of(key, tags, facts, band_width);
-        let rank = value_rank(&value);
-        (rank, value.label())
-    })
+impl ChunkReport {
+    /// Moves the chunk's cut cells into its tally, each value with its label and sort key
+    /// ([`value_rank`]), as `stats --by` writes them.
+    fn label_cuts(&mut self) {
+        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
+            for (value, by_sp) in std::mem::take(by_value) {
+                let cell = cells
+                    .entry((value_rank(&value), value.label()))
+                    .or_default();
+                for (sp, counts) in by_sp {
+                    cell.entry(sp).or_default().merge(&counts);
+                }
+            }
+        }
+    }
 }
 
 struct Plan<'a> {
@@ -270,8 +280,8 @@ impl Plan<'_> {
         winner: Winner,
     ) {
         out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
-        let values = cut_values(tags, facts, self.band_width);
-        for ((_, cells), value) in out.tally.cuts.iter_mut().zip(values) {
+        for (key, cells) in CUTS.iter().zip(&mut out.by_cut) {
+            let value = KeyValue::of(*key, tags, facts, self.band_width);
             let cell = cells.entry(value).or_default().entry(sp).or_default();
             cell.add(winner, facts.ratings);
         }
@@ -333,11 +343,13 @@ fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
     if let Some(d) = facts.date {
         out.dates = Some(out.dates.map_or((d, d), |(a, b)| (a.min(d), b.max(d))));
     }
-    let speed = facts
-        .speed
-        .map(|s| s.name().to_string())
-        .unwrap_or_default();
-    *out.speeds.entry(speed).or_default() += 1;
+    let speed = facts.speed.map_or("", |s| s.name());
+    match out.speeds.get_mut(speed) {
+        Some(games) => *games += 1,
+        None => {
+            out.speeds.insert(speed.to_string(), 1);
+        }
+    }
     out.events
         .add(tag(tags, b"Event").as_deref().unwrap_or("?"), 1);
     for side in [&b"White"[..], b"Black"] {
@@ -417,6 +429,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         ReadMode::Replay
     };
     observe_chunk(bytes, origin, &options, mode, false, &mut observer);
+    observer.out.label_cuts();
     observer.out
 }
 

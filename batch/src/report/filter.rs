@@ -5,11 +5,11 @@
 
 use super::value_rank;
 use pgn960::select::{date_span, GameFacts};
-use pgn960::stats::by::{ByKey, KeyValue};
+use pgn960::stats::by::{tag_text, ByKey, KeyValue};
 use pgn960::stats::table::Winner;
 use pgn_parse::Tag;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The most cells the page holds. Past it the event is dropped from the cells (events
 /// pooled: the event filter goes), past it again the rating band (the band filter goes);
@@ -19,10 +19,18 @@ pub const CELL_LIMIT: usize = 100_000;
 /// (month, rating band, speed, event, SP, black's SP for a Double Chess960 pair).
 type CellKey = (KeyValue, KeyValue, KeyValue, String, u16, Option<u16>);
 
+/// A [`CellKey`] as counted: its event an index into [`CellTally`]'s event names, so that
+/// a game's cell is found by hashing without making a string.
+type CountedKey = (KeyValue, KeyValue, KeyValue, u32, u16, Option<u16>);
+
 /// The cells counted so far.
 #[derive(Debug, Clone, Default)]
 pub struct CellTally {
-    cells: BTreeMap<CellKey, [u64; 3]>,
+    cells: HashMap<CountedKey, [u64; 3]>,
+    /// The event names the cells hold, by index.
+    events: Vec<String>,
+    /// The index of each of [`CellTally::events`].
+    event_index: HashMap<String, u32>,
     /// Events were pooled to stay within [`CELL_LIMIT`].
     events_pooled: bool,
     /// Rating bands were pooled too.
@@ -57,9 +65,9 @@ impl CellTally {
             return;
         }
         let event = if self.events_pooled {
-            String::new()
+            self.event("")
         } else {
-            KeyValue::of(ByKey::Event, tags, facts, band_width).label()
+            self.event(tag_text(tags, b"Event").as_deref().unwrap_or(""))
         };
         let band = if self.bands_pooled {
             KeyValue::Band(None)
@@ -83,6 +91,17 @@ impl CellTally {
         self.bound();
     }
 
+    /// The index of the event `name` (empty: unknown, or pooled), given one if new.
+    fn event(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.event_index.get(name) {
+            return i;
+        }
+        let i = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        self.events.push(name.to_string());
+        self.event_index.insert(name.to_string(), i);
+        i
+    }
+
     /// Keeps within [`CELL_LIMIT`]: pools the events, then the bands, then gives up.
     fn bound(&mut self) {
         if self.cells.len() <= CELL_LIMIT {
@@ -104,7 +123,11 @@ impl CellTally {
 
     /// Adds `c` to the cell of `key`, its event and band pooled as this tally pools them.
     fn put(&mut self, (m, b, s, e, sp, black): CellKey, c: [u64; 3]) {
-        let e = if self.events_pooled { String::new() } else { e };
+        let e = if self.events_pooled {
+            self.event("")
+        } else {
+            self.event(&e)
+        };
         let b = if self.bands_pooled {
             KeyValue::Band(None)
         } else {
@@ -116,15 +139,28 @@ impl CellTally {
         }
     }
 
+    /// The cells with their events named, in table order.
+    fn named(&mut self) -> BTreeMap<CellKey, [u64; 3]> {
+        let events = std::mem::take(&mut self.events);
+        self.event_index.clear();
+        std::mem::take(&mut self.cells)
+            .into_iter()
+            .map(|((m, b, s, e, sp, black), c)| {
+                let event = events.get(e as usize).cloned().unwrap_or_default();
+                ((m, b, s, event, sp, black), c)
+            })
+            .collect()
+    }
+
     /// Keys the cells again after a change of what is pooled.
     fn repool(&mut self) {
-        for (key, c) in std::mem::take(&mut self.cells) {
+        for (key, c) in self.named() {
             self.put(key, c);
         }
     }
 
     /// Adds the cells of a later chunk.
-    pub fn merge(&mut self, other: CellTally) {
+    pub fn merge(&mut self, mut other: CellTally) {
         if self.over || other.over {
             self.over = true;
             self.cells.clear();
@@ -137,22 +173,23 @@ impl CellTally {
             self.bands_pooled |= other.bands_pooled;
             self.repool();
         }
-        for (key, c) in other.cells {
+        for (key, c) in other.named() {
             self.put(key, c);
         }
         self.bound();
     }
 
     /// The cells as the page holds them; `None` past the limit.
-    pub fn finish(self) -> Option<FilterCells> {
+    pub fn finish(mut self) -> Option<FilterCells> {
         if self.over {
             return None;
         }
+        let named = self.named();
         let mut months = Labels::default();
         let mut bands = Labels::default();
         let mut speeds = Labels::default();
         let mut events = Labels::default();
-        for (m, b, s, e, _, _) in self.cells.keys() {
+        for (m, b, s, e, _, _) in named.keys() {
             months.note(m);
             bands.note(b);
             speeds.note(s);
@@ -166,7 +203,7 @@ impl CellTally {
         );
         let at = |l: &Labels, v: &KeyValue| l.0.get(&(value_rank(v), v.label())).copied();
         let (mut cells, mut pairs) = (Vec::new(), Vec::new());
-        for ((m, b, s, e, sp, black), c) in &self.cells {
+        for ((m, b, s, e, sp, black), c) in &named {
             let e = events
                 .0
                 .get(&(u64::from(!e.is_empty()), e.clone()))

@@ -20,7 +20,7 @@ use pgn960::stats::significance::{pooled, sp_tests, Funnel, Homogeneity, Wdl, AL
 use pgn960::stats::table::{SpCounts, SpRow, SpTables};
 use pgn960::stats::{write_table, TextFormat};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Everything the page shows; serialised into its JSON data block.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -644,11 +644,13 @@ fn cut_value(value: &str, by_sp: &BTreeMap<u16, SpCounts>) -> CutValue {
     }
 }
 
-/// Tallies names up to [`NAME_CAP`] distinct ones.
+/// Tallies names up to [`NAME_CAP`] distinct ones. Hashed, not sorted: three names per
+/// game are looked up; [`NameTally::merge`] adds names in byte order, so which names are
+/// tallied past the cap does not depend on the hash.
 #[derive(Debug, Clone, Default)]
 pub struct NameTally {
     /// Games per name.
-    pub counts: BTreeMap<String, u64>,
+    pub counts: HashMap<String, u64>,
     /// Games whose name arrived after the cap was reached.
     pub untallied: u64,
 }
@@ -665,10 +667,12 @@ impl NameTally {
         }
     }
 
-    /// Adds another tally.
+    /// Adds another tally, its names in byte order.
     pub fn merge(&mut self, other: NameTally) {
         self.untallied += other.untallied;
-        for (name, n) in other.counts {
+        let mut names: Vec<(String, u64)> = other.counts.into_iter().collect();
+        names.sort_unstable();
+        for (name, n) in names {
             self.add(&name, n);
         }
     }

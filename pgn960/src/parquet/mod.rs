@@ -28,6 +28,8 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use std::fmt::Write as _;
 
+mod compact;
+mod footer;
 mod pages;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -159,6 +161,7 @@ impl ParquetGames {
         // arrow-ipc decodes it with `unwrap`s and panics on a malformed one (found by the
         // `parquet_rows` fuzz target). The Parquet schema alone gives every column a type
         // read here (strings as `Utf8`, dictionaries decoded).
+        footer::check_footer(&bytes).map_err(bad)?;
         let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
         let metadata =
             ArrowReaderMetadata::load(&bytes, options).map_err(|e| bad(e.to_string()))?;

@@ -7,6 +7,7 @@
 //! 5 a v1 data page's header (field 1: its values), 7 a dictionary page's, 8 a v2 data
 //! page's (field 3: its rows). Only those fields are read; the others are skipped by type.
 
+use super::compact::{Compact, I32, STOP, STRUCT};
 use std::ops::Range;
 
 /// The kind of a page (the format's `PageType`).
@@ -80,7 +81,7 @@ pub fn rows_in_pages_over(chunk: &[u8], bound: u64) -> Result<Vec<Range<u64>>, S
 
 /// The header at the start of `bytes`, or `None` if it is not a readable one.
 pub fn read_header(bytes: &[u8]) -> Option<PageHeader> {
-    let mut input = Compact { bytes, at: 0 };
+    let mut input = Compact::new(bytes);
     let (mut kind, mut uncompressed, mut compressed, mut rows) = (None, None, None, 0);
     let mut field = 0i16;
     loop {
@@ -107,160 +108,13 @@ pub fn read_header(bytes: &[u8]) -> Option<PageHeader> {
         uncompressed: uncompressed?,
         compressed: compressed?,
         rows: if kind == PageKind::Data { rows } else { 0 },
-        header_len: input.at,
+        header_len: input.at(),
     })
-}
-
-const STOP: u8 = 0;
-const TRUE: u8 = 1;
-const FALSE: u8 = 2;
-const BYTE: u8 = 3;
-const I16: u8 = 4;
-const I32: u8 = 5;
-const I64: u8 = 6;
-const DOUBLE: u8 = 7;
-const BINARY: u8 = 8;
-const LIST: u8 = 9;
-const SET: u8 = 10;
-const MAP: u8 = 11;
-const STRUCT: u8 = 12;
-
-/// Nesting deeper than this is not a page header (and would only cost stack).
-const MAX_DEPTH: u32 = 16;
-
-/// A reader of the Thrift compact protocol over a byte slice.
-struct Compact<'b> {
-    bytes: &'b [u8],
-    at: usize,
-}
-
-impl Compact<'_> {
-    fn byte(&mut self) -> Option<u8> {
-        let b = *self.bytes.get(self.at)?;
-        self.at += 1;
-        Some(b)
-    }
-
-    fn varint(&mut self) -> Option<u64> {
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            value |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Some(value);
-            }
-        }
-        None
-    }
-
-    /// A zigzag-encoded integer.
-    fn int(&mut self) -> Option<i64> {
-        let v = self.varint()?;
-        Some((v >> 1) as i64 ^ -((v & 1) as i64))
-    }
-
-    /// The next field's id and type; `last` is the id before it (ids may be deltas).
-    fn field_header(&mut self, last: &mut i16) -> Option<(i16, u8)> {
-        let b = self.byte()?;
-        let ty = b & 0x0f;
-        if ty == STOP {
-            return Some((0, STOP));
-        }
-        let delta = i16::from(b >> 4);
-        *last = if delta == 0 {
-            i16::try_from(self.int()?).ok()?
-        } else {
-            last.checked_add(delta)?
-        };
-        Some((*last, ty))
-    }
-
-    /// The i32 field `wanted` of the struct that starts here (0 when absent); the rest of
-    /// the struct skipped.
-    fn struct_field(&mut self, wanted: i16) -> Option<u64> {
-        let mut found = 0;
-        let mut field = 0i16;
-        loop {
-            match self.field_header(&mut field)? {
-                (_, STOP) => return Some(found),
-                (id, I32) if id == wanted => found = u64::try_from(self.int()?).ok()?,
-                (_, ty) => self.skip(ty, 1)?,
-            }
-        }
-    }
-
-    /// Skips a value of type `ty`, `depth` structures deep.
-    fn skip(&mut self, ty: u8, depth: u32) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        match ty {
-            TRUE | FALSE => {}
-            BYTE => {
-                self.byte()?;
-            }
-            I16 | I32 | I64 => {
-                self.varint()?;
-            }
-            DOUBLE => self.advance(8)?,
-            BINARY => {
-                let len = usize::try_from(self.varint()?).ok()?;
-                self.advance(len)?;
-            }
-            LIST | SET => {
-                let head = self.byte()?;
-                let size = match head >> 4 {
-                    15 => self.varint()?,
-                    n => u64::from(n),
-                };
-                let element = head & 0x0f;
-                for _ in 0..size {
-                    self.skip_element(element, depth + 1)?;
-                }
-            }
-            MAP => {
-                let size = self.varint()?;
-                if size > 0 {
-                    let types = self.byte()?;
-                    for _ in 0..size {
-                        self.skip_element(types >> 4, depth + 1)?;
-                        self.skip_element(types & 0x0f, depth + 1)?;
-                    }
-                }
-            }
-            STRUCT => {
-                let mut field = 0i16;
-                loop {
-                    match self.field_header(&mut field)? {
-                        (_, STOP) => break,
-                        (_, inner) => self.skip(inner, depth + 1)?,
-                    }
-                }
-            }
-            _ => return None,
-        }
-        Some(())
-    }
-
-    /// Skips an element of a list, set or map: a boolean there is a byte of its own (a
-    /// field's boolean is in its header), so every element takes at least one byte and a
-    /// collection's claimed size cannot make the reader loop without reading.
-    fn skip_element(&mut self, ty: u8, depth: u32) -> Option<()> {
-        if matches!(ty, TRUE | FALSE) {
-            self.byte().map(|_| ())
-        } else {
-            self.skip(ty, depth)
-        }
-    }
-
-    fn advance(&mut self, n: usize) -> Option<()> {
-        let end = self.at.checked_add(n)?;
-        (end <= self.bytes.len()).then(|| self.at = end)
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::compact::BINARY;
     use super::*;
 
     /// A compact-protocol header: type, sizes, a v1 data page header of `values` values,

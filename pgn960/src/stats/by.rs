@@ -3,6 +3,7 @@
 
 use crate::facts::{GameFacts, Speed};
 use pgn_parse::Tag;
+use std::borrow::Cow;
 
 /// A key of `stats --by`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,26 +146,33 @@ pub const MAX_KEY_BYTES: usize = 200;
 pub const TRUNCATED_MARK: &str = "…[truncated]";
 
 /// `text`, cut to [`MAX_KEY_BYTES`] with [`TRUNCATED_MARK`] when longer.
-fn bounded(text: &str) -> String {
+fn bounded(text: &str) -> Cow<'_, str> {
     if text.len() <= MAX_KEY_BYTES {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     let mut end = MAX_KEY_BYTES;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}{TRUNCATED_MARK}", &text[..end])
+    Cow::Owned(format!("{}{TRUNCATED_MARK}", &text[..end]))
+}
+
+/// The text a tag's key value holds (`Event`, `White`, `Black`): trimmed, cut at
+/// [`MAX_KEY_BYTES`], `None` when absent or empty — [`KeyValue::Text`]'s text, borrowed
+/// from the tags when nothing was cut or unescaped.
+pub fn tag_text<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<Cow<'t, str>> {
+    let tag = tags.iter().find(|t| t.name == name)?;
+    let text = match tag.value_str() {
+        Cow::Borrowed(value) => bounded(value.trim()),
+        Cow::Owned(value) => Cow::Owned(bounded(value.trim()).into_owned()),
+    };
+    (!text.is_empty()).then_some(text)
 }
 
 impl KeyValue {
     /// The value of `key` for a game with these tags and facts.
     pub fn of(key: ByKey, tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> KeyValue {
-        let text = |name: &[u8]| {
-            tags.iter()
-                .find(|t| t.name == name)
-                .map(|t| bounded(t.value_str().trim()))
-                .filter(|t| !t.is_empty())
-        };
+        let text = |name: &[u8]| tag_text(tags, name).map(Cow::into_owned);
         match key {
             ByKey::TimeControl => KeyValue::Speed(facts.speed),
             ByKey::Month => KeyValue::Month(facts.date.map(|d| (d.year, d.month))),
@@ -263,8 +271,36 @@ mod tests {
         assert!(cut.ends_with(TRUNCATED_MARK));
         assert!(cut.len() <= MAX_KEY_BYTES + TRUNCATED_MARK.len());
         assert!(long.starts_with(cut.trim_end_matches(TRUNCATED_MARK)));
-        assert!(KeyValue::Text(Some(cut)).is_truncated());
+        assert!(KeyValue::Text(Some(cut.into_owned())).is_truncated());
         assert!(!KeyValue::Text(Some(long[..10].to_string())).is_truncated());
+    }
+
+    #[test]
+    fn tag_text_trims_unescapes_decodes_and_cuts() {
+        let text = |value: &[u8]| {
+            let tags = [Tag {
+                name: b"Event",
+                raw_value: value,
+                offset: 0,
+            }];
+            tag_text(&tags, b"Event").map(Cow::into_owned)
+        };
+        assert_eq!(text(b"  Open  ").as_deref(), Some("Open"));
+        assert_eq!(text(b""), None);
+        assert_eq!(text(b"  "), None);
+        assert_eq!(text(b"a \\\" q").as_deref(), Some("a \" q"));
+        assert_eq!(text(b"caf\xe9").as_deref(), Some("café"));
+        let long = text("x".repeat(300).as_bytes()).unwrap();
+        assert_eq!(
+            long,
+            format!("{}{TRUNCATED_MARK}", "x".repeat(MAX_KEY_BYTES))
+        );
+        let tags = [Tag {
+            name: b"Event",
+            raw_value: b"x",
+            offset: 0,
+        }];
+        assert_eq!(tag_text(&tags, b"White"), None);
     }
 
     #[test]

@@ -202,3 +202,20 @@ fn a_parquet_page_the_decoder_panics_on_is_an_error_naming_the_row_group() {
     );
     assert!(message.contains("num_bits"), "{message}");
 }
+
+/// A 395-byte file whose footer gives a schema element 5 billion children (found by the
+/// `parquet_rows` fuzz target): the parquet crate reserved room for them and aborted the
+/// process on the failed allocation; the footer is now checked first, and opening it is an
+/// error naming the element.
+#[test]
+fn a_footer_claiming_more_than_it_holds_is_an_error_not_an_abort() {
+    let path = fixture("fuzz-regressions/parquet-rows-schema-claims-children.parquet");
+    let Err(pgn960::Error::Parquet { name, message }) = Archive::open(&path) else {
+        panic!("opened");
+    };
+    assert!(name.ends_with("schema-claims-children.parquet"), "{name}");
+    assert!(
+        message.starts_with("its schema element 0 claims 5100273663 children"),
+        "{message}"
+    );
+}
