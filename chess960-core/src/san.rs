@@ -394,6 +394,12 @@ impl SanText {
     pub fn as_bytes(&self) -> &[u8] {
         &self.0.bytes[..self.0.len]
     }
+
+    /// The text in its 16-byte buffer (zeros after it) and its length: a writer appends
+    /// the whole buffer, a copy of fixed size, and cuts it to the length.
+    pub fn padded(&self) -> (&[u8; 16], usize) {
+        (&self.0.bytes, self.0.len)
+    }
 }
 
 impl fmt::Display for SanPlus {

@@ -436,6 +436,49 @@ impl<'a> Reader<'a> {
         (digits > 0).then(|| nag.min(u32::from(u16::MAX)) as u16)
     }
 
+    /// Reads the comment at `pos` (`{…}`, or `;` to the end of the line) and reports it to
+    /// `v`: where it ends, or the `Stop` of a brace comment not closed.
+    #[inline(always)]
+    fn comment<V: Visitor<'a>>(&mut self, v: &mut V, pos: usize) -> Result<usize, Stop> {
+        let input = self.input;
+        if input[pos] == b';' {
+            let stop = line_end(input, pos);
+            v.comment(&input[pos + 1..stop], self.origin.offset + pos);
+            self.pos = stop;
+            return Ok(stop);
+        }
+        match scan_comment(input, pos) {
+            Ok(close) => {
+                v.comment(&input[pos + 1..close], self.origin.offset + pos);
+                self.pos = close + 1;
+                Ok(self.pos)
+            }
+            Err(unclosed) => Err(self.comment_not_closed(pos, unclosed)),
+        }
+    }
+
+    /// Reads the `(` at `self.pos`, one level deeper than `depth`; a variation `v` skips
+    /// is passed over to its `)`. Where the last element read ends, or the `Stop` when the
+    /// movetext ends inside the skipped variation.
+    fn open_variation<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        depth: &mut usize,
+    ) -> Result<usize, Stop> {
+        *depth += 1;
+        self.pos += 1;
+        if !v.begin_variation().0 {
+            return Ok(self.pos);
+        }
+        match self.skip(*depth, self.pos) {
+            Skipped::Closed(end) => {
+                *depth -= 1;
+                Ok(end)
+            }
+            Skipped::Stopped(stop) => Err(stop),
+        }
+    }
+
     /// Reads the movetext, reporting every element to `v` (but the variations `v` skips).
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, mut last_end: usize) -> Stop {
         let input = self.input;
@@ -453,33 +496,15 @@ impl<'a> Reader<'a> {
                 c if starts_invisible(c) && self.hidden_tag_line(pos) => {
                     return Self::stop_at_next_game(depth, pos, last_end);
                 }
-                b'{' => match scan_comment(input, pos) {
-                    Ok(close) => {
-                        v.comment(&input[pos + 1..close], self.origin.offset + pos);
-                        self.pos = close + 1;
-                        last_end = self.pos;
-                    }
-                    Err(unclosed) => return self.comment_not_closed(pos, unclosed),
+                b'{' | b';' => match self.comment(v, pos) {
+                    Ok(end) => last_end = end,
+                    Err(stop) => return stop,
                 },
-                b';' => {
-                    let stop = line_end(input, pos);
-                    v.comment(&input[pos + 1..stop], self.origin.offset + pos);
-                    self.pos = stop;
-                    last_end = stop;
-                }
                 b'%' if at_line_start(input, pos) => self.skip_line(),
-                b'(' => {
-                    depth += 1;
-                    self.pos += 1;
-                    last_end = self.pos;
-                    if v.begin_variation().0 {
-                        match self.skip(depth, last_end) {
-                            Skipped::Closed(end) => last_end = end,
-                            Skipped::Stopped(stop) => return stop,
-                        }
-                        depth -= 1;
-                    }
-                }
+                b'(' => match self.open_variation(v, &mut depth) {
+                    Ok(end) => last_end = end,
+                    Err(stop) => return stop,
+                },
                 b')' => {
                     self.pos += 1;
                     last_end = self.pos;
@@ -520,24 +545,42 @@ impl<'a> Reader<'a> {
                         }
                         None => {}
                     }
-                    let w = word(&input[pos..]);
-                    self.pos = pos + w.len().max(1);
+                    let ended = self.other_word(v, pos, depth);
                     last_end = self.pos;
-                    let core = after_move_number(w);
-                    match as_result(core) {
-                        Some(result) if depth == 0 => {
-                            v.result(result);
-                            return Stop {
-                                how: MovetextEnd::Result(result),
-                                end: self.pos,
-                                error: None,
-                            };
-                        }
-                        // A result inside a variation is ignored.
-                        Some(_) => {}
-                        None => self.emit_word(v, core, pos + (w.len() - core.len())),
+                    if let Some(result) = ended {
+                        return Stop {
+                            how: MovetextEnd::Result(result),
+                            end: self.pos,
+                            error: None,
+                        };
                     }
                 }
+            }
+        }
+    }
+
+    /// Reads the word at `pos` that is not a SAN in a common form or a move number alone
+    /// (those [`known_word`] reads): a result, or anything else, reported to `v`. Returns
+    /// the result when it ends the movetext (at `depth` 0); reading goes on at `self.pos`.
+    fn other_word<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        pos: usize,
+        depth: usize,
+    ) -> Option<GameResult> {
+        let w = word(&self.input[pos..]);
+        self.pos = pos + w.len().max(1);
+        let core = after_move_number(w);
+        match as_result(core) {
+            Some(result) if depth == 0 => {
+                v.result(result);
+                Some(result)
+            }
+            // A result inside a variation is ignored.
+            Some(_) => None,
+            None => {
+                self.emit_word(v, core, pos + (w.len() - core.len()));
+                None
             }
         }
     }

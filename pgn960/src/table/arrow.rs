@@ -8,11 +8,11 @@ use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
 use crate::validate::MoveRecord;
 use arrow_array::builder::{
-    BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
-    StringBuilder,
+    BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
 };
-use arrow_array::{ArrayRef, ListArray, RecordBatch, StringArray};
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int32Type};
+use arrow_array::{ArrayRef, ListArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field as ArrowField, Schema, SchemaRef};
 use pgn_parse::Origin;
 use std::sync::Arc;
@@ -115,6 +115,83 @@ impl MoveTexts {
     }
 }
 
+/// A list-of-numbers column over moves (clocks, evaluations, move times, depths) written
+/// straight into the buffers of its Arrow arrays, as [`MoveTexts`] does for texts: no
+/// builder call per move.
+struct MoveNumbers<T: ArrowPrimitiveType> {
+    /// Every move's value (the type's default where the move has none).
+    values: Vec<T::Native>,
+    /// Whether each move has a value.
+    present: NullBufferBuilder,
+    /// Where each row's list ends in `values`, after a leading 0.
+    lists: Vec<i32>,
+    /// Whether each row has a list (null otherwise).
+    valid: NullBufferBuilder,
+    /// Whether an offset went past `i32::MAX` (the arrays are refused then).
+    overflow: bool,
+}
+
+impl<T: ArrowPrimitiveType> MoveNumbers<T> {
+    fn new() -> MoveNumbers<T> {
+        MoveNumbers {
+            values: Vec::new(),
+            present: NullBufferBuilder::new(1024),
+            lists: vec![0],
+            valid: NullBufferBuilder::new(1024),
+            overflow: false,
+        }
+    }
+
+    /// Appends a row: the value `number` gives each of `moves`, or null.
+    fn push(
+        &mut self,
+        moves: Option<&[MoveRecord]>,
+        number: impl Fn(&MoveRecord) -> Option<T::Native>,
+    ) {
+        if let Some(moves) = moves {
+            // Values first, in one pass; the validity bits one by one only for a list
+            // with gaps (a clock list seldom has any).
+            let mut gaps = false;
+            self.values.extend(moves.iter().map(|m| {
+                let value = number(m);
+                gaps |= value.is_none();
+                value.unwrap_or_default()
+            }));
+            if gaps {
+                moves
+                    .iter()
+                    .for_each(|m| self.present.append(number(m).is_some()));
+            } else {
+                self.present.append_n_non_nulls(moves.len());
+            }
+        }
+        let end = i32::try_from(self.values.len()).unwrap_or_else(|_| {
+            self.overflow = true;
+            0
+        });
+        self.lists.push(end);
+        self.valid.append(moves.is_some());
+    }
+
+    /// The list array of the rows so far (the buffers start again empty).
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        let mut done = std::mem::replace(self, MoveNumbers::new());
+        if done.overflow {
+            return Err(ArrowError::OffsetOverflowError(done.values.len()));
+        }
+        let items =
+            PrimitiveArray::<T>::try_new(ScalarBuffer::from(done.values), done.present.finish())?;
+        let item = Arc::new(ArrowField::new("item", T::DATA_TYPE, true));
+        let lists = ListArray::try_new(
+            item,
+            OffsetBuffer::new(ScalarBuffer::from(done.lists)),
+            Arc::new(items),
+            done.valid.finish(),
+        )?;
+        Ok(Arc::new(lists))
+    }
+}
+
 /// A column being built.
 enum Builder {
     Text(StringBuilder),
@@ -123,8 +200,8 @@ enum Builder {
     Float(Float64Builder),
     Bool(BooleanBuilder),
     TextList(MoveTexts),
-    FloatList(ListBuilder<Float64Builder>),
-    Int32List(ListBuilder<Int32Builder>),
+    FloatList(MoveNumbers<Float64Type>),
+    Int32List(MoveNumbers<Int32Type>),
 }
 
 impl Builder {
@@ -136,8 +213,8 @@ impl Builder {
             Kind::Float => Builder::Float(Float64Builder::new()),
             Kind::Bool => Builder::Bool(BooleanBuilder::new()),
             Kind::TextList => Builder::TextList(MoveTexts::new()),
-            Kind::FloatList => Builder::FloatList(ListBuilder::new(Float64Builder::new())),
-            Kind::Int32List => Builder::Int32List(ListBuilder::new(Int32Builder::new())),
+            Kind::FloatList => Builder::FloatList(MoveNumbers::new()),
+            Kind::Int32List => Builder::Int32List(MoveNumbers::new()),
         }
     }
 
@@ -159,19 +236,13 @@ impl Builder {
             (Builder::TextList(b), Value::Moves(moves, which)) => b.push(Some((moves, which))),
             (Builder::TextList(b), _) => b.push(None),
             (Builder::FloatList(b), Value::Moves(moves, which)) => {
-                for m in moves {
-                    b.values().append_option(which.float(m));
-                }
-                b.append(true);
+                b.push(Some(moves), |m| which.float(m))
             }
-            (Builder::FloatList(b), _) => b.append(false),
+            (Builder::FloatList(b), _) => b.push(None, |_| None),
             (Builder::Int32List(b), Value::Moves(moves, which)) => {
-                for m in moves {
-                    b.values().append_option(which.int(m));
-                }
-                b.append(true);
+                b.push(Some(moves), |m| which.int(m))
             }
-            (Builder::Int32List(b), _) => b.append(false),
+            (Builder::Int32List(b), _) => b.push(None, |_| None),
         }
     }
 
@@ -183,8 +254,8 @@ impl Builder {
             Builder::Float(b) => Arc::new(b.finish()),
             Builder::Bool(b) => Arc::new(b.finish()),
             Builder::TextList(b) => b.finish()?,
-            Builder::FloatList(b) => Arc::new(b.finish()),
-            Builder::Int32List(b) => Arc::new(b.finish()),
+            Builder::FloatList(b) => b.finish()?,
+            Builder::Int32List(b) => b.finish()?,
         })
     }
 }
@@ -258,6 +329,7 @@ pub fn chunk_batch(
 mod tests {
     use super::super::Grain;
     use super::*;
+    use arrow_array::Array;
 
     #[test]
     fn batch_has_the_schema_and_a_row_per_game() {
@@ -280,5 +352,54 @@ mod tests {
         assert_eq!(counts.rows, 2);
         let sp = batch.column_by_name("sp").unwrap();
         assert_eq!(sp.null_count(), 1);
+    }
+
+    #[test]
+    fn number_lists_keep_gaps_and_null_rows() {
+        // Clocks on every move; an evaluation on the first move only; a game without
+        // annotations (null lists); an invalid game (null lists).
+        let pgn = b"[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 { [%eval 0.25] [%clk 0:01:00] } 1... e5 { [%clk 0:00:59] } *\n\n[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. d4 d5 *\n\n[Variant \"Chess960\"]\n\n1. Zz9 *\n\n";
+        let info = ChunkInfo {
+            offset: 0,
+            len: pgn.len(),
+            source_bytes: 0,
+            first_line: 1,
+            first_game: 0,
+            rows: false,
+            lines: None,
+        };
+        let names = ["clocks", "evals"].map(String::from);
+        let spec = TableSpec::new(Grain::Game, &[], false, &names, true).unwrap();
+        let schema = schema(&spec.columns);
+        let (batch, _) = chunk_batch(pgn, Origin::default(), &info, "t", &spec, &schema);
+        let batch = batch.unwrap();
+        let list = |name: &str| -> Vec<Option<Vec<Option<f64>>>> {
+            let lists = batch
+                .column_by_name(name)
+                .unwrap()
+                .as_any()
+                .downcast_ref::<ListArray>()
+                .unwrap();
+            (0..lists.len())
+                .map(|row| {
+                    lists.is_valid(row).then(|| {
+                        let items = lists.value(row);
+                        let items = items
+                            .as_any()
+                            .downcast_ref::<arrow_array::Float64Array>()
+                            .unwrap();
+                        items.iter().collect()
+                    })
+                })
+                .collect()
+        };
+        assert_eq!(
+            list("clocks"),
+            vec![Some(vec![Some(60.0), Some(59.0)]), None, None]
+        );
+        assert_eq!(
+            list("evals"),
+            vec![Some(vec![Some(0.25), None]), None, None]
+        );
     }
 }

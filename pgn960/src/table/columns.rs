@@ -432,9 +432,13 @@ impl MoveList {
         match self {
             MoveList::Uci(castling) => {
                 let (bytes, len) = castling.uci(m.chess_move).to_ascii();
-                out.extend_from_slice(&bytes[..len]);
+                append_padded(out, &bytes, len);
             }
-            _ => out.extend_from_slice(m.san.to_ascii().as_bytes()),
+            _ => {
+                let text = m.san.to_ascii();
+                let (bytes, len) = text.padded();
+                append_padded(out, bytes, len);
+            }
         }
     }
 
@@ -456,6 +460,16 @@ impl MoveList {
             _ => None,
         }
     }
+}
+
+/// Appends the first `len` bytes of `bytes` to `out`: the whole array is copied (a copy
+/// of fixed size, made inline) and the rest cut off, where a copy of `len` bytes is a call
+/// to `memcpy` for every move.
+#[inline]
+fn append_padded<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let end = out.len() + len.min(N);
+    out.extend_from_slice(bytes);
+    out.truncate(end);
 }
 
 /// A game as the columns see it.
