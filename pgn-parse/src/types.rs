@@ -184,13 +184,6 @@ impl<'a> Tag<'a> {
     /// The value as text: escapes removed, then decoded by [`decode_text`] (UTF-8, else
     /// Latin-1; never fails, never replaces a byte).
     pub fn value_str(&self) -> Cow<'a, str> {
-        // Nearly every value is short ASCII without escapes: one pass settles it.
-        let raw = self.raw_value;
-        if raw.iter().all(|&b| b.is_ascii() && b != b'\\') {
-            if let Ok(text) = std::str::from_utf8(raw) {
-                return Cow::Borrowed(text);
-            }
-        }
         match self.value() {
             Cow::Borrowed(b) => decode_text(b),
             Cow::Owned(v) => Cow::Owned(decode_text(&v).into_owned()),

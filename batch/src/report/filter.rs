@@ -8,8 +8,9 @@ use pgn960::select::{date_span, GameFacts};
 use pgn960::stats::by::{tag_text, ByKey, KeyValue};
 use pgn960::stats::table::Winner;
 use pgn_parse::Tag;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The most cells the page holds. Past it the event is dropped from the cells (events
 /// pooled: the event filter goes), past it again the rating band (the band filter goes);
@@ -26,11 +27,11 @@ type CountedKey = (KeyValue, KeyValue, KeyValue, u32, u16, Option<u16>);
 /// The cells counted so far.
 #[derive(Debug, Clone, Default)]
 pub struct CellTally {
-    cells: HashMap<CountedKey, [u64; 3]>,
+    cells: FxHashMap<CountedKey, [u64; 3]>,
     /// The event names the cells hold, by index.
     events: Vec<String>,
     /// The index of each of [`CellTally::events`].
-    event_index: HashMap<String, u32>,
+    event_index: FxHashMap<String, u32>,
     /// Events were pooled to stay within [`CELL_LIMIT`].
     events_pooled: bool,
     /// Rating bands were pooled too.
@@ -173,8 +174,21 @@ impl CellTally {
             self.bands_pooled |= other.bands_pooled;
             self.repool();
         }
-        for (key, c) in other.named() {
-            self.put(key, c);
+        let events: Vec<u32> = std::mem::take(&mut other.events)
+            .iter()
+            .map(|name| self.event(if self.events_pooled { "" } else { name }))
+            .collect();
+        for ((m, b, s, e, sp, black), c) in other.cells {
+            let b = if self.bands_pooled {
+                KeyValue::Band(None)
+            } else {
+                b
+            };
+            let e = events.get(e as usize).copied().unwrap_or_default();
+            let mine = self.cells.entry((m, b, s, e, sp, black)).or_default();
+            for (m, x) in mine.iter_mut().zip(c) {
+                *m += x;
+            }
         }
         self.bound();
     }

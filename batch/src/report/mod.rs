@@ -19,8 +19,9 @@ use pgn960::stats::groups::{
 use pgn960::stats::significance::{pooled, sp_tests, Funnel, Homogeneity, Wdl, ALPHA};
 use pgn960::stats::table::{SpCounts, SpRow, SpTables};
 use pgn960::stats::{write_table, TextFormat};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Everything the page shows; serialised into its JSON data block.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -645,12 +646,12 @@ fn cut_value(value: &str, by_sp: &BTreeMap<u16, SpCounts>) -> CutValue {
 }
 
 /// Tallies names up to [`NAME_CAP`] distinct ones. Hashed, not sorted: three names per
-/// game are looked up; [`NameTally::merge`] adds names in byte order, so which names are
-/// tallied past the cap does not depend on the hash.
+/// game are looked up. Past the cap, which names are tallied does not depend on the hash:
+/// [`NameTally::merge`] then adds names in byte order.
 #[derive(Debug, Clone, Default)]
 pub struct NameTally {
     /// Games per name.
-    pub counts: HashMap<String, u64>,
+    pub counts: FxHashMap<String, u64>,
     /// Games whose name arrived after the cap was reached.
     pub untallied: u64,
 }
@@ -667,9 +668,16 @@ impl NameTally {
         }
     }
 
-    /// Adds another tally, its names in byte order.
+    /// Adds another tally: in any order while both together stay within the cap (every
+    /// name is tallied then), else in byte order.
     pub fn merge(&mut self, other: NameTally) {
         self.untallied += other.untallied;
+        if self.counts.len() + other.counts.len() <= NAME_CAP {
+            for (name, n) in other.counts {
+                self.add(&name, n);
+            }
+            return;
+        }
         let mut names: Vec<(String, u64)> = other.counts.into_iter().collect();
         names.sort_unstable();
         for (name, n) in names {
