@@ -90,7 +90,7 @@ struct ChunkReport {
     tally: Tally,
     /// Per cut of [`CUTS`]: per value, per SP — labelled into `tally.cuts` when the chunk
     /// ends ([`ChunkReport::label_cuts`]), so that no game makes a label.
-    by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; 2],
+    by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; CUTS.len()],
     archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
@@ -121,6 +121,21 @@ impl ChunkReport {
                 ..Tally::default()
             },
             ..ChunkReport::default()
+        }
+    }
+
+    /// Moves the chunk's cut cells into its tally, each value with its label and sort key
+    /// ([`value_rank`]), as `stats --by` writes them.
+    fn label_cuts(&mut self) {
+        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
+            for (value, by_sp) in std::mem::take(by_value) {
+                let cell = cells
+                    .entry((value_rank(&value), value.label()))
+                    .or_default();
+                for (sp, counts) in by_sp {
+                    cell.entry(sp).or_default().merge(&counts);
+                }
+            }
         }
     }
 
@@ -156,23 +171,6 @@ impl ChunkReport {
             self.games.entry(sp).or_default().merge(list);
         }
         self.cells.merge(other.cells);
-    }
-}
-
-impl ChunkReport {
-    /// Moves the chunk's cut cells into its tally, each value with its label and sort key
-    /// ([`value_rank`]), as `stats --by` writes them.
-    fn label_cuts(&mut self) {
-        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
-            for (value, by_sp) in std::mem::take(by_value) {
-                let cell = cells
-                    .entry((value_rank(&value), value.label()))
-                    .or_default();
-                for (sp, counts) in by_sp {
-                    cell.entry(sp).or_default().merge(&counts);
-                }
-            }
-        }
     }
 }
 

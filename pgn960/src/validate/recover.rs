@@ -247,19 +247,20 @@ fn chosen(fitting: &Fitting, assume_sp: Option<SpPair>) -> Option<(u16, u16, Rep
             _ => None,
         },
     };
-    if let Some((white, black)) = only {
-        let black_sp = (white != black).then_some(black);
-        let repair = Repair::StartRecovered {
+    let (white, black) = match only {
+        Some(start) => start,
+        None => assume_sp.filter(|&start| fitting.contains(start))?,
+    };
+    let black_sp = (white != black).then_some(black);
+    let repair = match only {
+        Some(_) => Repair::StartRecovered {
             sp: white,
             black_sp,
-        };
-        return Some((white, black, repair));
-    }
-    let (white, black) = assume_sp.filter(|&start| fitting.contains(start))?;
-    let black_sp = (white != black).then_some(black);
-    let repair = Repair::StartAssumed {
-        sp: white,
-        black_sp,
+        },
+        None => Repair::StartAssumed {
+            sp: white,
+            black_sp,
+        },
     };
     Some((white, black, repair))
 }
