@@ -88,25 +88,28 @@ impl Annotations {
     /// turned to white's view with `mover` (left out when `mover` is `None`). Anything
     /// unreadable is ignored.
     pub fn parse_move(comment: &[u8], mover: Option<Color>) -> Annotations {
+        let mut found = Annotations::default();
+        found.read_move(comment, mover);
+        found
+    }
+
+    /// [`Annotations::parse_move`] into these annotations: what the comment gives replaces
+    /// what they hold (as [`Annotations::merge`] of its result, without the copy).
+    pub fn read_move(&mut self, comment: &[u8], mover: Option<Color>) {
         // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape: the
         // loop below would find the one command and read its argument the same way.
         if let Some(args) = lone_clock(comment) {
-            return Annotations {
-                clock: shaped_clock(args),
-                ..Annotations::default()
-            };
+            self.clock = shaped_clock(args).or(self.clock);
+            return;
         }
         // Lichess's analysed games, ` [%eval 0.17] [%clk H:MM:SS] `, the same way.
         if let Some((eval, clock)) = eval_and_clock(comment) {
             if let Some(pawns) = decimal(eval) {
-                return Annotations {
-                    clock: shaped_clock(clock),
-                    eval: Some(Eval::Pawns(pawns)),
-                    ..Annotations::default()
-                };
+                self.eval = Some(Eval::Pawns(pawns));
+                self.clock = shaped_clock(clock).or(self.clock);
+                return;
             }
         }
-        let mut found = Annotations::default();
         let mut rest = comment;
         let mut has_command = false;
         while let Some(start) = memchr_percent(rest) {
@@ -122,16 +125,15 @@ impl Annotations {
                 None => (command, &b""[..]),
             };
             match name {
-                b"clk" => found.clock = parse_clock(args).or(found.clock),
-                b"eval" => found.eval = parse_eval(args).or(found.eval),
-                b"emt" => found.emt = parse_clock(args).or(found.emt),
+                b"clk" => self.clock = parse_clock(args).or(self.clock),
+                b"eval" => self.eval = parse_eval(args).or(self.eval),
+                b"emt" => self.emt = parse_clock(args).or(self.emt),
                 _ => {}
             }
         }
         if !has_command {
-            read_engine_comment(comment, mover, &mut found);
+            read_engine_comment(comment, mover, self);
         }
-        found
     }
 
     /// Whether a comment may be a TCEC or cutechess/fastchess engine comment (a look at its
@@ -553,6 +555,35 @@ mod tests {
                 Some(expected.to_bits()),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn reading_into_annotations_is_merging_what_the_comment_gives() {
+        let before = Annotations {
+            clock: Some(60.0),
+            eval: Some(Eval::Mate(3)),
+            emt: Some(2.0),
+            depth: Some(20),
+        };
+        for comment in [
+            &b" [%clk 0:03:00] "[..],
+            b" [%clk 0:63:00] ",
+            b" [%eval 0.17] [%clk 0:02:59] ",
+            b" [%eval 0.17] [%clk 0:72:59] ",
+            b" [%eval #-2] [%clk 0:02:59] ",
+            b"[%emt 0:00:03] [%clk x]",
+            b"+0.31/18 1.2s",
+            b"d=24, mt=1500, tl=60000, wv=0.25",
+            b"just words",
+        ] {
+            for mover in [None, Some(Color::White), Some(Color::Black)] {
+                let mut merged = before;
+                merged.merge(Annotations::parse_move(comment, mover));
+                let mut read = before;
+                read.read_move(comment, mover);
+                assert_eq!(read, merged, "{comment:?} {mover:?}");
+            }
         }
     }
 
