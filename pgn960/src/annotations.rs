@@ -95,13 +95,21 @@ impl Annotations {
 
     /// [`Annotations::parse_move`] into these annotations: what the comment gives replaces
     /// what they hold (as [`Annotations::merge`] of its result, without the copy).
+    #[inline]
     pub fn read_move(&mut self, comment: &[u8], mover: Option<Color>) {
-        // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape: the
-        // loop below would find the one command and read its argument the same way.
+        // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape (in
+        // the caller: a few instructions): the general loop would find the one command and
+        // read its argument the same way.
         if let Some(args) = lone_clock(comment) {
             self.clock = shaped_clock(args).or(self.clock);
             return;
         }
+        self.read_other(comment, mover);
+    }
+
+    /// [`Annotations::read_move`] for a comment other than a lone clock.
+    #[inline(never)]
+    fn read_other(&mut self, comment: &[u8], mover: Option<Color>) {
         // Lichess's analysed games, ` [%eval 0.17] [%clk H:MM:SS] `, the same way.
         if let Some((eval, clock)) = eval_and_clock(comment) {
             if let Some(pawns) = decimal(eval) {
