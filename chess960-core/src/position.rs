@@ -668,14 +668,19 @@ impl Position {
         };
         self.board
             .move_piece(moving, from, to, arriving.role, capture);
-        if let Some(captured) = capture {
-            let captured = Piece {
-                color: us.other(),
-                role: captured,
-            };
-            self.xor_key::<KEY>(|| zobrist::piece_key(captured, to));
+        // The key's update written out, not through `xor_key`: the closure was left out of
+        // line, a call per move.
+        if KEY {
+            let mut key = zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to);
+            if let Some(captured) = capture {
+                let captured = Piece {
+                    color: us.other(),
+                    role: captured,
+                };
+                key ^= zobrist::piece_key(captured, to);
+            }
+            self.hash ^= key;
         }
-        self.xor_key::<KEY>(|| zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to));
         self.halfmoves = if role == Role::Pawn || capture.is_some() {
             0
         } else {
