@@ -7,7 +7,9 @@ use chess960_core::{
     BackRank, CastlingToken, FenRepair, Position, Setup, StartClassification, StartKind,
 };
 use pgn_parse::Tag;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 /// The tags that decide a game's rules, as read from the file (values decoded; borrowed
 /// from the input when they need no unescaping).
@@ -124,11 +126,63 @@ fn castling_uses_file_letters(setup: &Setup) -> bool {
         .any(|t| matches!(t, CastlingToken::File(..)))
 }
 
-/// Reads one FEN tag value into a position, collecting repairs.
+/// A FEN tag's reading, kept for the next game with the same text: the position, whether
+/// its castling field used file letters, and the repairs reading it made.
+struct ReadFen {
+    position: Position,
+    uses_files: bool,
+    repairs: Vec<Repair>,
+}
+
+/// The FEN texts kept per thread at most (a lichess Chess960 archive has 960 start FENs);
+/// the cache is emptied when full.
+const FEN_CACHE_ENTRIES: usize = 2048;
+
+/// The longest FEN text kept (a FEN of a legal position has fewer than 100 bytes).
+const FEN_CACHE_TEXT: usize = 128;
+
+thread_local! {
+    /// The FEN texts this thread read without error, with their reading.
+    static FEN_CACHE: RefCell<FxHashMap<Box<str>, ReadFen>> = RefCell::new(FxHashMap::default());
+}
+
+/// Reads one FEN tag value into a position, collecting repairs: as [`read_fen`], from the
+/// thread's cache when the same text was read before (the start FEN of a Chess960 game is
+/// the same text for the same start position; reading it was about 4,000 instructions).
 fn position_from_fen(
     text: &str,
     repairs: &mut Vec<Repair>,
 ) -> Result<(Position, bool), TagProblem> {
+    let cached = FEN_CACHE.with_borrow(|cache| {
+        cache.get(text).map(|read| {
+            repairs.extend(read.repairs.iter().cloned());
+            (read.position.clone(), read.uses_files)
+        })
+    });
+    if let Some(found) = cached {
+        return Ok(found);
+    }
+    let mut made = Vec::new();
+    let (position, uses_files) = read_fen(text, &mut made)?;
+    if text.len() <= FEN_CACHE_TEXT {
+        FEN_CACHE.with_borrow_mut(|cache| {
+            if cache.len() >= FEN_CACHE_ENTRIES {
+                cache.clear();
+            }
+            let read = ReadFen {
+                position: position.clone(),
+                uses_files,
+                repairs: made.clone(),
+            };
+            cache.insert(text.into(), read);
+        });
+    }
+    repairs.append(&mut made);
+    Ok((position, uses_files))
+}
+
+/// Reads one FEN tag value into a position, collecting repairs.
+fn read_fen(text: &str, repairs: &mut Vec<Repair>) -> Result<(Position, bool), TagProblem> {
     let trimmed = text.trim();
     if unknown_fen(trimmed) {
         return Err((
