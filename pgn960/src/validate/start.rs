@@ -131,6 +131,8 @@ fn castling_uses_file_letters(setup: &Setup) -> bool {
 struct ReadFen {
     position: Position,
     uses_files: bool,
+    /// The position's start classification (what a game from it is: 2,000 instructions).
+    class: StartClassification,
     repairs: Vec<Repair>,
 }
 
@@ -152,11 +154,11 @@ thread_local! {
 fn position_from_fen(
     text: &str,
     repairs: &mut Vec<Repair>,
-) -> Result<(Position, bool), TagProblem> {
+) -> Result<(Position, bool, StartClassification), TagProblem> {
     let cached = FEN_CACHE.with_borrow(|cache| {
         cache.get(text).map(|read| {
             repairs.extend(read.repairs.iter().cloned());
-            (read.position.clone(), read.uses_files)
+            (read.position.clone(), read.uses_files, read.class)
         })
     });
     if let Some(found) = cached {
@@ -164,6 +166,7 @@ fn position_from_fen(
     }
     let mut made = Vec::new();
     let (position, uses_files) = read_fen(text, &mut made)?;
+    let class = position.classify_start();
     if text.len() <= FEN_CACHE_TEXT {
         FEN_CACHE.with_borrow_mut(|cache| {
             if cache.len() >= FEN_CACHE_ENTRIES {
@@ -172,13 +175,14 @@ fn position_from_fen(
             let read = ReadFen {
                 position: position.clone(),
                 uses_files,
+                class,
                 repairs: made.clone(),
             };
             cache.insert(text.into(), read);
         });
     }
     repairs.append(&mut made);
-    Ok((position, uses_files))
+    Ok((position, uses_files, class))
 }
 
 /// Reads one FEN tag value into a position, collecting repairs.
@@ -271,7 +275,7 @@ fn start_from_tag_value(name: &str, value: &str) -> Option<Position> {
     if opening || !value.contains('/') {
         return None;
     }
-    let (position, _) = position_from_fen(value, &mut Vec::new()).ok()?;
+    let (position, _, _) = position_from_fen(value, &mut Vec::new()).ok()?;
     (position.classify_start().kind != StartKind::NotAStart).then_some(position)
 }
 
@@ -322,9 +326,9 @@ pub fn resolve_start(
     let Some((first, others)) = tags.fens.split_first() else {
         return start_without_fen(tags, variant, missing);
     };
-    let (position, uses_files) = position_from_fens(first, others, repairs)?;
-    Ok(StartOutcome::Chess(chess_start(
-        chess960, position, uses_files, true,
+    let (position, uses_files, class) = position_from_fens(first, others, repairs)?;
+    Ok(StartOutcome::Chess(classified_start(
+        chess960, position, class, uses_files, true,
     )))
 }
 
@@ -341,6 +345,17 @@ fn row_problem(why: &str) -> TagProblem {
 /// The start of a game from `position`, its rules by [`game_kind`].
 fn chess_start(tagged: bool, position: Position, uses_files: bool, had_fen: bool) -> Start {
     let class = position.classify_start();
+    classified_start(tagged, position, class, uses_files, had_fen)
+}
+
+/// As [`chess_start`], with the position's classification `class` given.
+fn classified_start(
+    tagged: bool,
+    position: Position,
+    class: StartClassification,
+    uses_files: bool,
+    had_fen: bool,
+) -> Start {
     Start {
         kind: game_kind(tagged, &position, class, uses_files),
         position,
@@ -391,10 +406,10 @@ fn position_from_fens(
     first: &str,
     others: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
-) -> Result<(Position, bool), TagProblem> {
-    let (position, uses_files) = position_from_fen(first, repairs)?;
+) -> Result<(Position, bool, StartClassification), TagProblem> {
+    let (position, uses_files, class) = position_from_fen(first, repairs)?;
     for other in others {
-        let (other_position, _) = position_from_fen(other, &mut Vec::new())?;
+        let (other_position, _, _) = position_from_fen(other, &mut Vec::new())?;
         if !same_position(&position, &other_position) {
             return Err((
                 RejectReason::ConflictingFen,
@@ -407,7 +422,7 @@ fn position_from_fens(
         }
         repairs.push(Repair::DuplicateFenMerged);
     }
-    Ok((position, uses_files))
+    Ok((position, uses_files, class))
 }
 
 /// The rules of a game that starts from `position`: Chess960 when `tagged` so, when the
