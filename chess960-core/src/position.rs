@@ -50,6 +50,32 @@ const _: () = {
     shared_across_threads::<Position>();
 };
 
+/// The king safety of the side to move's non-king moves to one target square (not en
+/// passant), for each origin: from [`Position::king_shield`].
+#[derive(Clone, Copy)]
+pub(crate) struct KingShield {
+    /// Our king.
+    king: Square,
+    /// Whether an enemy knight or pawn not on the target gives check (no move there helps).
+    leaper_check: bool,
+    /// Enemy rooks, bishops and queens on the king's lines, not on the target.
+    sliders: Bitboard,
+    /// The occupied squares with the target filled.
+    occupied: Bitboard,
+}
+
+impl KingShield {
+    /// Whether moving our piece on `from` to the target keeps the king safe: no enemy
+    /// knight or pawn gives check, and a piece stands between each enemy slider and the
+    /// king once `from` is vacated.
+    #[inline(always)]
+    pub(crate) fn allows(&self, from: Square) -> bool {
+        let occupied = self.occupied.without(from);
+        let mut sliders = self.sliders;
+        !self.leaper_check && sliders.all(|slider| (between(self.king, slider) & occupied).any())
+    }
+}
+
 /// What legal move generation needs to know about the side to move's king.
 #[derive(Clone, Copy)]
 struct Legality {
@@ -543,20 +569,28 @@ impl Position {
     /// filled: small tables only, no magic lookup.
     #[inline]
     pub(crate) fn non_king_move_is_safe(&self, from: Square, to: Square) -> bool {
+        self.king_shield(to).allows(from)
+    }
+
+    /// What decides whether our non-king moves to `to` keep the king safe, worked out once
+    /// for every piece that may make the move (see [`Position::non_king_move_is_safe`]).
+    #[inline(always)]
+    pub(crate) fn king_shield(&self, to: Square) -> KingShield {
         let us = self.turn;
         let king = self.king_of(us);
         let board = &self.board;
         let them = board.by_color(us.other()).without(to);
         let leapers = (attacks::knight_attacks(king) & board.by_role(Role::Knight))
             | (attacks::pawn_attacks(us, king) & board.by_role(Role::Pawn));
-        if (leapers & them).any() {
-            return false;
-        }
-        let occupied = board.occupied().without(from) | to;
-        let mut sliders = ((attacks::rook_rays(king) & board.rooks_and_queens())
+        let sliders = ((attacks::rook_rays(king) & board.rooks_and_queens())
             | (attacks::bishop_rays(king) & board.bishops_and_queens()))
             & them;
-        sliders.all(|slider| (between(king, slider) & occupied).any())
+        KingShield {
+            king,
+            leaper_check: (leapers & them).any(),
+            sliders,
+            occupied: board.occupied() | to,
+        }
     }
 
     /// Whether the king of the side to move can step to `to` (not onto own pieces, not attacked).
@@ -668,14 +702,19 @@ impl Position {
         };
         self.board
             .move_piece(moving, from, to, arriving.role, capture);
-        if let Some(captured) = capture {
-            let captured = Piece {
-                color: us.other(),
-                role: captured,
-            };
-            self.xor_key::<KEY>(|| zobrist::piece_key(captured, to));
+        // The key's update written out, not through `xor_key`: the closure was left out of
+        // line, a call per move.
+        if KEY {
+            let mut key = zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to);
+            if let Some(captured) = capture {
+                let captured = Piece {
+                    color: us.other(),
+                    role: captured,
+                };
+                key ^= zobrist::piece_key(captured, to);
+            }
+            self.hash ^= key;
         }
-        self.xor_key::<KEY>(|| zobrist::piece_key(moving, from) ^ zobrist::piece_key(arriving, to));
         self.halfmoves = if role == Role::Pawn || capture.is_some() {
             0
         } else {

@@ -557,10 +557,12 @@ fn resolve_piece(
         _ => attacks::rook_rays(to) | attacks::bishop_rays(to),
     };
     let candidates = reach & board.by_role(role) & board.by_color(pos.turn()) & from_mask;
+    // The king's side of the safety test once, each candidate's square after.
+    let shield = pos.king_shield(to);
     let mut found = None;
     for from in candidates {
         let path_clear = role == Role::Knight || (attacks::between(from, to) & occupied).is_empty();
-        if path_clear && pos.non_king_move_is_safe(from, to) && found.replace(from).is_some() {
+        if path_clear && shield.allows(from) && found.replace(from).is_some() {
             return Err(SanError::Ambiguous);
         }
     }

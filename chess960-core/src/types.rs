@@ -486,7 +486,9 @@ impl Square {
     /// Index 0 (a1) to 63 (h8).
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        // Always below 64: the mask says so to the compiler, so that tables indexed by
+        // square need no bounds check.
+        (self.0 & 63) as usize
     }
 
     /// Its file.
@@ -498,7 +500,7 @@ impl Square {
     /// Its rank.
     #[inline]
     pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 >> 3) as usize]
+        Rank::ALL[((self.0 >> 3) & 7) as usize]
     }
 
     /// The square mirrored across the middle of the board (a1 ⇄ a8).

@@ -45,9 +45,11 @@ const KEYS: [u64; KEY_COUNT] = {
 };
 
 /// Key of `piece` standing on `sq`.
-#[inline]
+#[inline(always)]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    KEYS[(piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()]
+    // A square's index is below 64: the mask says so to the compiler, and the index then
+    // needs no bounds check.
+    KEYS[(piece.color.index() * 6 + piece.role.index()) * 64 + (sq.index() & 63)]
 }
 
 /// Key of a castling right whose rook stands on `rook`.

@@ -231,7 +231,9 @@ impl Replay {
         // SAN without its mark here; `+`/`#` from the position after the move below (the
         // rule of `Position::san_plus`, without playing the move twice).
         let san = (self.opts.canonical_san || record).then(|| line.current.san(m));
-        let before = line.current.clone();
+        // Copied straight into its slot: a copy held across the move and stored after it
+        // went through registers and the stack field by field.
+        line.before_last = Some(line.current.clone());
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
             san,
@@ -271,7 +273,6 @@ impl Replay {
                 self.history.push(line.current.zobrist());
             }
         }
-        line.before_last = Some(before);
     }
 
     /// What a SAN that did not resolve does: `None` when its variation is dropped instead.

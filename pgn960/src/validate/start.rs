@@ -7,7 +7,9 @@ use chess960_core::{
     BackRank, CastlingToken, FenRepair, Position, Setup, StartClassification, StartKind,
 };
 use pgn_parse::Tag;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 /// The tags that decide a game's rules, as read from the file (values decoded; borrowed
 /// from the input when they need no unescaping).
@@ -124,11 +126,67 @@ fn castling_uses_file_letters(setup: &Setup) -> bool {
         .any(|t| matches!(t, CastlingToken::File(..)))
 }
 
-/// Reads one FEN tag value into a position, collecting repairs.
+/// A FEN tag's reading, kept for the next game with the same text: the position, whether
+/// its castling field used file letters, and the repairs reading it made.
+struct ReadFen {
+    position: Position,
+    uses_files: bool,
+    /// The position's start classification (what a game from it is: 2,000 instructions).
+    class: StartClassification,
+    repairs: Vec<Repair>,
+}
+
+/// The FEN texts kept per thread at most (a lichess Chess960 archive has 960 start FENs);
+/// the cache is emptied when full.
+const FEN_CACHE_ENTRIES: usize = 2048;
+
+/// The longest FEN text kept (a FEN of a legal position has fewer than 100 bytes).
+const FEN_CACHE_TEXT: usize = 128;
+
+thread_local! {
+    /// The FEN texts this thread read without error, with their reading.
+    static FEN_CACHE: RefCell<FxHashMap<Box<str>, ReadFen>> = RefCell::new(FxHashMap::default());
+}
+
+/// Reads one FEN tag value into a position, collecting repairs: as [`read_fen`], from the
+/// thread's cache when the same text was read before (the start FEN of a Chess960 game is
+/// the same text for the same start position; reading it was about 4,000 instructions).
 fn position_from_fen(
     text: &str,
     repairs: &mut Vec<Repair>,
-) -> Result<(Position, bool), TagProblem> {
+) -> Result<(Position, bool, StartClassification), TagProblem> {
+    let cached = FEN_CACHE.with_borrow(|cache| {
+        cache.get(text).map(|read| {
+            repairs.extend(read.repairs.iter().cloned());
+            (read.position.clone(), read.uses_files, read.class)
+        })
+    });
+    if let Some(found) = cached {
+        return Ok(found);
+    }
+    let mut made = Vec::new();
+    let (position, uses_files) = read_fen(text, &mut made)?;
+    let class = position.classify_start();
+    if text.len() <= FEN_CACHE_TEXT {
+        FEN_CACHE.with_borrow_mut(|cache| {
+            if cache.len() >= FEN_CACHE_ENTRIES {
+                cache.clear();
+            }
+            let read = ReadFen {
+                position: position.clone(),
+                uses_files,
+                class,
+                repairs: made.clone(),
+            };
+            cache.insert(text.into(), read);
+        });
+    }
+    repairs.append(&mut made);
+    Ok((position, uses_files, class))
+}
+
+/// Reads one FEN tag value into a position, collecting repairs.
+fn read_fen(text: &str, repairs: &mut Vec<Repair>) -> Result<(Position, bool), TagProblem> {
     let trimmed = text.trim();
     if unknown_fen(trimmed) {
         return Err((
@@ -217,7 +275,7 @@ fn start_from_tag_value(name: &str, value: &str) -> Option<Position> {
     if opening || !value.contains('/') {
         return None;
     }
-    let (position, _) = position_from_fen(value, &mut Vec::new()).ok()?;
+    let (position, _, _) = position_from_fen(value, &mut Vec::new()).ok()?;
     (position.classify_start().kind != StartKind::NotAStart).then_some(position)
 }
 
@@ -268,9 +326,9 @@ pub fn resolve_start(
     let Some((first, others)) = tags.fens.split_first() else {
         return start_without_fen(tags, variant, missing);
     };
-    let (position, uses_files) = position_from_fens(first, others, repairs)?;
-    Ok(StartOutcome::Chess(chess_start(
-        chess960, position, uses_files, true,
+    let (position, uses_files, class) = position_from_fens(first, others, repairs)?;
+    Ok(StartOutcome::Chess(classified_start(
+        chess960, position, class, uses_files, true,
     )))
 }
 
@@ -287,6 +345,17 @@ fn row_problem(why: &str) -> TagProblem {
 /// The start of a game from `position`, its rules by [`game_kind`].
 fn chess_start(tagged: bool, position: Position, uses_files: bool, had_fen: bool) -> Start {
     let class = position.classify_start();
+    classified_start(tagged, position, class, uses_files, had_fen)
+}
+
+/// As [`chess_start`], with the position's classification `class` given.
+fn classified_start(
+    tagged: bool,
+    position: Position,
+    class: StartClassification,
+    uses_files: bool,
+    had_fen: bool,
+) -> Start {
     Start {
         kind: game_kind(tagged, &position, class, uses_files),
         position,
@@ -337,10 +406,10 @@ fn position_from_fens(
     first: &str,
     others: &[Cow<'_, str>],
     repairs: &mut Vec<Repair>,
-) -> Result<(Position, bool), TagProblem> {
-    let (position, uses_files) = position_from_fen(first, repairs)?;
+) -> Result<(Position, bool, StartClassification), TagProblem> {
+    let (position, uses_files, class) = position_from_fen(first, repairs)?;
     for other in others {
-        let (other_position, _) = position_from_fen(other, &mut Vec::new())?;
+        let (other_position, _, _) = position_from_fen(other, &mut Vec::new())?;
         if !same_position(&position, &other_position) {
             return Err((
                 RejectReason::ConflictingFen,
@@ -353,7 +422,7 @@ fn position_from_fens(
         }
         repairs.push(Repair::DuplicateFenMerged);
     }
-    Ok((position, uses_files))
+    Ok((position, uses_files, class))
 }
 
 /// The rules of a game that starts from `position`: Chess960 when `tagged` so, when the

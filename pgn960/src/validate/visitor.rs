@@ -121,17 +121,26 @@ impl<'a> Validator<'a> {
     /// `--max-game-bytes`: it is then decided as too-large, and the moves after that point
     /// are not replayed or recorded (a mapped game is read whole, and its records would
     /// grow with it).
-    #[inline]
+    #[inline(always)]
     fn replay_at(&mut self, offset: usize) -> Option<&mut Replay> {
         let limit = self.opts.max_game_bytes;
         if limit > 0 && offset.saturating_sub(self.game_start) > limit {
-            if matches!(self.state, State::Replaying(_)) {
-                let verdict = Verdict::Invalid(super::too_large(limit, self.game_start));
-                self.state = State::Decided(verdict);
-            }
+            self.decide_too_large(limit);
             return None;
         }
         self.replay()
+    }
+
+    /// The game has run past `--max-game-bytes` (`limit`): decided as too large, unless
+    /// already decided (out of line: [`Validator::replay_at`] runs for every move and
+    /// comment, and was a call of its own, 26 instructions each, while this was inside it).
+    #[cold]
+    #[inline(never)]
+    fn decide_too_large(&mut self, limit: usize) {
+        if matches!(self.state, State::Replaying(_)) {
+            let verdict = Verdict::Invalid(super::too_large(limit, self.game_start));
+            self.state = State::Decided(verdict);
+        }
     }
 }
 
