@@ -851,8 +851,9 @@ const fn non_digit_bytes(x: u64) -> u64 {
     (((t & splat(0x7F)).wrapping_add(splat(0x76))) | t) & splat(0x80)
 }
 
-/// [`decode_san`] on the window of the word.
-#[inline]
+/// [`decode_san`] on the window of the word. Always inlined: out of line its result (a
+/// decoded word) went through memory on every move.
+#[inline(always)]
 fn decode_window(w: &[u8; WINDOW]) -> Option<DecodedWord> {
     // At most 9 bytes up to the end of a promotion: the window holds them.
     let (action, mut i) = match w[0] {
