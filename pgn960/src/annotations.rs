@@ -96,6 +96,16 @@ impl Annotations {
                 ..Annotations::default()
             };
         }
+        // Lichess's analysed games, ` [%eval 0.17] [%clk H:MM:SS] `, the same way.
+        if let Some((eval, clock)) = eval_and_clock(comment) {
+            if let Some(pawns) = decimal(eval) {
+                return Annotations {
+                    clock: shaped_clock(clock),
+                    eval: Some(Eval::Pawns(pawns)),
+                    ..Annotations::default()
+                };
+            }
+        }
         let mut found = Annotations::default();
         let mut rest = comment;
         let mut has_command = false;
@@ -204,6 +214,46 @@ pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
         && [7, 9, 10, 12, 13].iter().all(|&i| w[i].is_ascii_digit())
         && w.ends_with(b"] ");
     shape.then(|| &comment[7..14])
+}
+
+/// The evaluation's text and the clock's argument of a comment that is exactly
+/// ` [%eval E] [%clk H:MM:SS] ` (the clock as [`lone_clock`] takes it), else `None`.
+#[inline]
+fn eval_and_clock(comment: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = comment.strip_prefix(b" [%eval ")?;
+    let close = memchr::memchr(b']', rest)?;
+    Some((&rest[..close], lone_clock(&rest[close + 1..])?))
+}
+
+/// Exact powers of ten as `f64` (every one up to 10^22 is).
+const POWERS_OF_TEN: [f64; 7] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+
+/// A decimal `-?D{1,6}(.D{1,6})?` as `str::parse::<f64>` reads it, else `None` (the caller
+/// takes the general parser then). The digits make an integer below 2^53 and the divisor
+/// an exact power of ten, so the one correctly rounded division gives the correctly
+/// rounded value that `parse` gives (Clinger's fast path).
+fn decimal(text: &[u8]) -> Option<f64> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let (whole, fraction) = match memchr::memchr(b'.', digits) {
+        Some(dot) => (&digits[..dot], &digits[dot + 1..]),
+        None => (digits, &b""[..]),
+    };
+    let has_dot = whole.len() < digits.len();
+    if !(1..=6).contains(&whole.len()) || fraction.len() > 6 || (has_dot && fraction.is_empty()) {
+        return None;
+    }
+    let mut mantissa = 0u64;
+    for &b in whole.iter().chain(fraction) {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        mantissa = mantissa * 10 + u64::from(b - b'0');
+    }
+    let value = mantissa as f64 / POWERS_OF_TEN[fraction.len()];
+    Some(if negative { -value } else { value })
 }
 
 /// The seconds of a clock `H:MM:SS` whose shape [`lone_clock`] checked (a digit at each
@@ -436,6 +486,73 @@ mod tests {
         for text in ["0:60:00", "0:00:60", "0:99:99", "9:59:60"] {
             assert_eq!(shaped_clock(text.as_bytes()), None, "{text}");
             assert_eq!(parse_clock(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_eval_and_clock_comment_reads_as_the_general_loop_reads_it() {
+        let general = |c: &[u8]| {
+            let mut longer = c.to_vec();
+            longer.extend_from_slice(b"x ");
+            Annotations::parse(&longer)
+        };
+        for eval in [
+            "0.17",
+            "-0.17",
+            "0",
+            "-0.0",
+            "12.5",
+            "-123.45",
+            "999999.999999",
+            "0.1",
+            "0.3",
+            "1.",
+            ".5",
+            "+1.5",
+            "#-3",
+            "#4",
+            "1e3",
+            "inf",
+            "NaN",
+            "0.17 ",
+            "1234567",
+            "",
+            "-",
+            "1.2.3",
+            "0x1",
+        ] {
+            let text = format!(" [%eval {eval}] [%clk 0:02:59] ");
+            let parsed = Annotations::parse(text.as_bytes());
+            assert_eq!(parsed, general(text.as_bytes()), "{text:?}");
+            if let Some(Eval::Pawns(v)) = parsed.eval {
+                // Bit for bit: -0.0 and 0.0 compare equal.
+                let expected: f64 = eval.trim().parse().unwrap_or(f64::NAN);
+                assert_eq!(v.to_bits(), expected.to_bits(), "{eval}");
+            }
+        }
+        assert!(eval_and_clock(b" [%eval 0.17] [%clk 0:02:59] ").is_some());
+        assert!(eval_and_clock(b" [%eval 0.17] [%clk 0:02:59] x ").is_none());
+        assert!(eval_and_clock(b" [%eval 0.17]  [%clk 0:02:59] ").is_none());
+        // Every decimal of up to 6 + 6 digits reads as `str::parse` reads it, bit for bit.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let whole = state % 1_000_000;
+            let places = (state >> 20) as usize % 7;
+            let fraction = (state >> 24) % 10u64.pow(places as u32);
+            let sign = if state >> 63 == 1 { "-" } else { "" };
+            let text = match places {
+                0 => format!("{sign}{whole}"),
+                _ => format!("{sign}{whole}.{fraction:0places$}"),
+            };
+            let expected: f64 = text.parse().expect("a decimal");
+            assert_eq!(
+                decimal(text.as_bytes()).map(f64::to_bits),
+                Some(expected.to_bits()),
+                "{text}"
+            );
         }
     }
 

@@ -589,69 +589,20 @@ fn write_movetext(
     if matches!(movetext.first(), Some(b'[' | b'%')) {
         text.push(b' ');
     }
-    let (mut in_brace, mut in_semicolon) = (false, false);
-    // Outside comments: the variation depth, where the current word began, and whether a
-    // result was read at depth 0.
-    let (mut depth, mut word_start, mut ended) = (0usize, None::<usize>, false);
+    let mut line = OneLine::default();
+    let mut words = Words::default();
     for (i, &b) in movetext.iter().enumerate() {
-        if !in_brace && !in_semicolon {
-            let word_byte = !b.is_ascii_whitespace() && !matches!(b, b'{' | b';' | b'(' | b')');
-            if word_byte {
-                if ended {
-                    return Err(TEXT_AFTER_RESULT);
-                }
-                word_start.get_or_insert(i);
-            } else {
-                if let Some(start) = word_start.take() {
-                    ended = depth == 0 && is_result(&movetext[start..i]);
-                }
-                if ended && !b.is_ascii_whitespace() {
-                    return Err(TEXT_AFTER_RESULT);
-                }
-                match b {
-                    b'(' => depth += 1,
-                    b')' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-            }
+        if line.outside_comments() {
+            words.read(movetext, i)?;
         }
-        if in_semicolon {
-            match b {
-                b'\n' | b'\r' => {
-                    text.extend_from_slice(b" } ");
-                    in_semicolon = false;
-                }
-                b'}' => text.push(b')'),
-                _ => text.push(b),
-            }
-        } else if in_brace {
-            if b == b'}' {
-                in_brace = false;
-            }
-            text.push(if b == b'\n' || b == b'\r' { b' ' } else { b });
-        } else {
-            match b {
-                b'{' => {
-                    in_brace = true;
-                    text.push(b);
-                }
-                b';' => {
-                    in_semicolon = true;
-                    text.push(b'{');
-                }
-                b'\n' | b'\r' => text.push(b' '),
-                _ => text.push(b),
-            }
-        }
+        line.push(b, text);
     }
-    if in_semicolon || in_brace {
-        text.extend_from_slice(b" }");
-    }
+    let comment_left_open = line.close(text);
     let last_word = movetext
         .rsplit(|b| b.is_ascii_whitespace())
         .next()
         .unwrap_or_default();
-    let left_open = in_brace || in_semicolon || depth > 0;
+    let left_open = comment_left_open || words.depth > 0;
     if left_open || !is_result(last_word) {
         // The Result column's result ends the game. Without one (`*`, null, no column) a
         // whole movetext stays as it is, a game cut short (`truncated`, as in a PGN file);
@@ -665,6 +616,98 @@ fn write_movetext(
         }
     }
     Ok(())
+}
+
+/// Which comment a movetext written on one line is in.
+#[derive(Default)]
+struct OneLine {
+    in_brace: bool,
+    in_semicolon: bool,
+}
+
+impl OneLine {
+    /// Whether the next byte is outside comments.
+    fn outside_comments(&self) -> bool {
+        !self.in_brace && !self.in_semicolon
+    }
+
+    /// Appends `b` as it stands on one line: a line break is a space, and a `;` comment
+    /// is written as a `{ }` comment.
+    fn push(&mut self, b: u8, text: &mut Vec<u8>) {
+        if self.in_semicolon {
+            match b {
+                b'\n' | b'\r' => {
+                    text.extend_from_slice(b" } ");
+                    self.in_semicolon = false;
+                }
+                b'}' => text.push(b')'),
+                _ => text.push(b),
+            }
+        } else if self.in_brace {
+            if b == b'}' {
+                self.in_brace = false;
+            }
+            text.push(if b == b'\n' || b == b'\r' { b' ' } else { b });
+        } else {
+            match b {
+                b'{' => {
+                    self.in_brace = true;
+                    text.push(b);
+                }
+                b';' => {
+                    self.in_semicolon = true;
+                    text.push(b'{');
+                }
+                b'\n' | b'\r' => text.push(b' '),
+                _ => text.push(b),
+            }
+        }
+    }
+
+    /// Closes a comment left open; whether there was one.
+    fn close(&self, text: &mut Vec<u8>) -> bool {
+        let open = !self.outside_comments();
+        if open {
+            text.extend_from_slice(b" }");
+        }
+        open
+    }
+}
+
+/// The words of a movetext outside comments: the variation depth, where the current word
+/// began, and whether a result was read at depth 0.
+#[derive(Default)]
+struct Words {
+    depth: usize,
+    word_start: Option<usize>,
+    ended: bool,
+}
+
+impl Words {
+    /// Takes the byte at `i` (outside comments); an error when it goes on after a result.
+    fn read(&mut self, movetext: &[u8], i: usize) -> Result<(), &'static str> {
+        let b = movetext[i];
+        let word_byte = !b.is_ascii_whitespace() && !matches!(b, b'{' | b';' | b'(' | b')');
+        if word_byte {
+            if self.ended {
+                return Err(TEXT_AFTER_RESULT);
+            }
+            self.word_start.get_or_insert(i);
+            return Ok(());
+        }
+        if let Some(start) = self.word_start.take() {
+            self.ended = self.depth == 0 && is_result(&movetext[start..i]);
+        }
+        if self.ended && !b.is_ascii_whitespace() {
+            return Err(TEXT_AFTER_RESULT);
+        }
+        match b {
+            b'(' => self.depth += 1,
+            b')' => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// About how many bytes a cell adds to a row's text: a text or binary cell's length, 32
