@@ -1062,14 +1062,14 @@ fn blank_line_between(input: &[u8], from: usize, line: usize) -> bool {
 
 /// `b` in every byte of a word.
 #[inline(always)]
-const fn splat(b: u8) -> u64 {
+pub(crate) const fn splat(b: u8) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
 /// The high bit of each zero byte of `x` (exact for the lowest zero byte, which is all
 /// [`scan_comment`] uses).
 #[inline(always)]
-const fn zero_bytes(x: u64) -> u64 {
+pub(crate) const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(splat(1)) & !x & splat(0x80)
 }
 
