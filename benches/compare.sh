@@ -81,6 +81,24 @@ if ! cargo build -q --release --ignore-rust-version --manifest-path benches/peer
   echo "peer-latest (pgn-reader 0.29.1) did not build: its rows are left out" >&2
   latest=
 fi
+# pgn-reader 0.29.1's own examples (`validate`, `stats`), the figures its README gives: built
+# from its registry source (fetched by the peer-latest build) with shakmaty held at 0.30.1,
+# the newest that builds here. Left out, and said so, when that fails.
+examples=target/pgn-reader-examples
+if [ -n "$latest" ] && [ ! -x "$examples/target/release/examples/stats" ]; then
+  source_dir=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/pgn-reader-0.29.1 2>/dev/null | head -1)
+  if [ -n "$source_dir" ]; then
+    rm -rf "$examples" && cp -r "$source_dir" "$examples"
+    (cd "$examples" && cargo update -q -p shakmaty --precise 0.30.1 --ignore-rust-version \
+      && cargo build -q --release --ignore-rust-version --example stats --example validate) \
+      || echo "pgn-reader's examples did not build: their rows are left out" >&2
+  fi
+fi
+example_validate= example_stats=
+if [ -x "$examples/target/release/examples/stats" ]; then
+  example_validate="|validate-example|$examples/target/release/examples/validate $corpus"
+  example_stats="|stats-example|$examples/target/release/examples/stats $corpus"
+fi
 bytes=$(stat -c %s "$corpus")
 games=$($peer parse "$corpus" | awk '{print $2}')
 echo "corpus: $corpus ($bytes bytes, $games games); FEN list: $fens (1,000,000 lines); $runs runs each, alternating within each group"
@@ -103,11 +121,11 @@ if [ -n "$latest" ]; then
   peer_parse="parse-peer|$latest parse $corpus|$peer_parse"
 fi
 groups=(
-  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|$peer_check"
+  "check-j1|$pgn960 -q -j1 check --max-errors 0 $corpus|$peer_check$example_validate"
   "parse-ours|$peer ours-parse $corpus|$peer_parse"
   "check-j2|$pgn960 -q -j2 check --max-errors 0 $corpus|check-j1b|$pgn960 -q -j1 check --max-errors 0 $corpus"
   "clean-j2|$pgn960 -j2 $clean_cmd|clean-j1|$pgn960 -j1 $clean_cmd"
-  "stats-headers-j1|$pgn960 -q -j1 stats --headers-only -o /dev/null $corpus|stats-replay-j1|$pgn960 -q -j1 stats -o /dev/null $corpus"
+  "stats-headers-j1|$pgn960 -q -j1 stats --headers-only -o /dev/null $corpus|stats-replay-j1|$pgn960 -q -j1 stats -o /dev/null $corpus$example_stats"
   "xfen-j1|$pgn960 -q -j1 xfen --to shredder -o /dev/null $fens|xfen-peer|$peer xfen $fens"
   "check-j2-zst|$pgn960 -q -j2 check --max-errors 0 $zst|check-j1-zst|$pgn960 -q -j1 check --max-errors 0 $zst|cut-zst|$peer cut $zst"
   "check-j2-gz|$pgn960 -q -j2 check --max-errors 0 $gz|check-j1-gz|$pgn960 -q -j1 check --max-errors 0 $gz|cut-gz|$peer cut $gz"
@@ -159,7 +177,7 @@ ratio() { # ratio A B : time(B) / time(A) = throughput(A) / throughput(B)
 }
 echo
 for l in check-j1 peer-check peer-check-buffered peer-check-0.29.0 peer-check-buffered-0.29.0 \
-  parse-ours parse-peer parse-peer-0.29.0 check-j2 check-j1b clean-j2 clean-j1 \
+  validate-example stats-example parse-ours parse-peer parse-peer-0.29.0 check-j2 check-j1b clean-j2 clean-j1 \
   stats-headers-j1 stats-replay-j1 check-j2-zst check-j1-zst cut-zst check-j2-gz check-j1-gz cut-gz; do
   report "$l" games
 done
@@ -176,6 +194,8 @@ ratio check-j1 peer-check
 ratio check-j1 peer-check-buffered
 ratio check-j1 peer-check-0.29.0
 ratio check-j1 peer-check-buffered-0.29.0
+ratio check-j1 validate-example
+ratio stats-headers-j1 stats-example
 ratio parse-ours parse-peer
 ratio parse-ours parse-peer-0.29.0
 ratio check-j2 check-j1b

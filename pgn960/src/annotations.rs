@@ -88,25 +88,28 @@ impl Annotations {
     /// turned to white's view with `mover` (left out when `mover` is `None`). Anything
     /// unreadable is ignored.
     pub fn parse_move(comment: &[u8], mover: Option<Color>) -> Annotations {
+        let mut found = Annotations::default();
+        found.read_move(comment, mover);
+        found
+    }
+
+    /// [`Annotations::parse_move`] into these annotations: what the comment gives replaces
+    /// what they hold (as [`Annotations::merge`] of its result, without the copy).
+    pub fn read_move(&mut self, comment: &[u8], mover: Option<Color>) {
         // A lichess clock comment alone, ` [%clk H:MM:SS] `, recognised by its shape: the
         // loop below would find the one command and read its argument the same way.
         if let Some(args) = lone_clock(comment) {
-            return Annotations {
-                clock: shaped_clock(args),
-                ..Annotations::default()
-            };
+            self.clock = shaped_clock(args).or(self.clock);
+            return;
         }
         // Lichess's analysed games, ` [%eval 0.17] [%clk H:MM:SS] `, the same way.
         if let Some((eval, clock)) = eval_and_clock(comment) {
             if let Some(pawns) = decimal(eval) {
-                return Annotations {
-                    clock: shaped_clock(clock),
-                    eval: Some(Eval::Pawns(pawns)),
-                    ..Annotations::default()
-                };
+                self.eval = Some(Eval::Pawns(pawns));
+                self.clock = shaped_clock(clock).or(self.clock);
+                return;
             }
         }
-        let mut found = Annotations::default();
         let mut rest = comment;
         let mut has_command = false;
         while let Some(start) = memchr_percent(rest) {
@@ -122,16 +125,15 @@ impl Annotations {
                 None => (command, &b""[..]),
             };
             match name {
-                b"clk" => found.clock = parse_clock(args).or(found.clock),
-                b"eval" => found.eval = parse_eval(args).or(found.eval),
-                b"emt" => found.emt = parse_clock(args).or(found.emt),
+                b"clk" => self.clock = parse_clock(args).or(self.clock),
+                b"eval" => self.eval = parse_eval(args).or(self.eval),
+                b"emt" => self.emt = parse_clock(args).or(self.emt),
                 _ => {}
             }
         }
         if !has_command {
-            read_engine_comment(comment, mover, &mut found);
+            read_engine_comment(comment, mover, self);
         }
-        found
     }
 
     /// Whether a comment may be a TCEC or cutechess/fastchess engine comment (a look at its
@@ -206,20 +208,46 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
 /// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
 /// they stand here), else `None`.
 #[inline]
-pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8]> {
+pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8; 7]> {
     let w: &[u8; 16] = comment.try_into().ok()?;
-    let shape = w.starts_with(b" [%clk ")
-        && w[8] == b':'
-        && w[11] == b':'
-        && [7, 9, 10, 12, 13].iter().all(|&i| w[i].is_ascii_digit())
-        && w.ends_with(b"] ");
-    shape.then(|| &comment[7..14])
+    // One 128-bit word: the fixed bytes and each digit's high nibble (3) in one compare;
+    // then each digit's low nibble below 10 (adding 6 to 10 or more carries into the high
+    // nibble; the sums stay within their bytes).
+    let word = u128::from_le_bytes(*w);
+    let shape = word & CLOCK_FIXED == u128::from_le_bytes(*CLOCK_SHAPE) & CLOCK_FIXED;
+    let digits = ((word & CLOCK_LOW) + CLOCK_SIX) & (CLOCK_LOW << 4) == 0;
+    if !(shape && digits) {
+        return None;
+    }
+    w[7..14].try_into().ok()
+}
+
+/// A lone clock comment, with zeros where its digits go.
+const CLOCK_SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
+/// Where a lone clock comment's digits stand.
+const CLOCK_DIGITS: [usize; 5] = [7, 9, 10, 12, 13];
+/// Every byte of a lone clock comment but its digits' low nibbles.
+const CLOCK_FIXED: u128 = !bytes_at(&CLOCK_DIGITS, 0x0F);
+/// The low nibbles of the digits.
+const CLOCK_LOW: u128 = bytes_at(&CLOCK_DIGITS, 0x0F);
+/// 6 in each digit's byte.
+const CLOCK_SIX: u128 = bytes_at(&CLOCK_DIGITS, 0x06);
+
+/// `byte` at each of `places` of a little-endian 128-bit word.
+const fn bytes_at(places: &[usize], byte: u8) -> u128 {
+    let mut word = 0u128;
+    let mut i = 0;
+    while i < places.len() {
+        word |= (byte as u128) << (8 * places[i]);
+        i += 1;
+    }
+    word
 }
 
 /// The evaluation's text and the clock's argument of a comment that is exactly
 /// ` [%eval E] [%clk H:MM:SS] ` (the clock as [`lone_clock`] takes it), else `None`.
 #[inline]
-fn eval_and_clock(comment: &[u8]) -> Option<(&[u8], &[u8])> {
+fn eval_and_clock(comment: &[u8]) -> Option<(&[u8], &[u8; 7])> {
     let rest = comment.strip_prefix(b" [%eval ")?;
     let close = memchr::memchr(b']', rest)?;
     Some((&rest[..close], lone_clock(&rest[close + 1..])?))
@@ -260,8 +288,8 @@ fn decimal(text: &[u8]) -> Option<f64> {
 /// place but the colons): [`parse_clock`]'s value, read at fixed places; `None` for
 /// minutes or seconds of 60 or more, as there.
 #[inline]
-fn shaped_clock(text: &[u8]) -> Option<f64> {
-    let digit = |i: usize| text.get(i).map_or(0, |&b| u32::from(b.wrapping_sub(b'0')));
+fn shaped_clock(text: &[u8; 7]) -> Option<f64> {
+    let digit = |i: usize| u32::from(text[i].wrapping_sub(b'0'));
     let minutes = digit(2) * 10 + digit(3);
     let seconds = digit(5) * 10 + digit(6);
     (minutes < 60 && seconds < 60).then(|| f64::from(digit(0) * 3600 + minutes * 60 + seconds))
@@ -470,6 +498,23 @@ mod tests {
         ] {
             assert_eq!(Annotations::parse(text), general(text), "{text:?}");
         }
+        // Every one-byte change of a lone clock comment reads as the general loop reads it.
+        let valid = *b" [%clk 1:23:45] ";
+        for place in 0..valid.len() {
+            for byte in (0..=255u8).step_by(3).chain(*b"0123456789:/ []%") {
+                let mut text = valid;
+                text[place] = byte;
+                assert_eq!(Annotations::parse(&text), general(&text), "{text:?}");
+                let shaped = lone_clock(&text).is_some();
+                let digit_places = [7, 9, 10, 12, 13];
+                let expected = if digit_places.contains(&place) {
+                    byte.is_ascii_digit()
+                } else {
+                    byte == valid[place]
+                };
+                assert_eq!(shaped, expected, "{text:?}");
+            }
+        }
         assert!(lone_clock(b" [%clk 0:03:00] ").is_some());
         assert!(lone_clock(b" [%clk 0:0a:00] ").is_none());
         assert_eq!(Annotations::parse(b" [%clk 1:02:03] ").clock, Some(3723.0));
@@ -477,14 +522,15 @@ mod tests {
         for seconds in (0..10 * 3600).step_by(7).chain([599, 3599, 35999]) {
             let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
             let text = format!("{h}:{m:02}:{s:02}");
-            assert_eq!(
-                shaped_clock(text.as_bytes()),
-                parse_clock(text.as_bytes()),
-                "{text}"
-            );
+            let shaped = text.as_bytes().try_into().ok().map(shaped_clock);
+            assert_eq!(shaped, Some(parse_clock(text.as_bytes())), "{text}");
         }
         for text in ["0:60:00", "0:00:60", "0:99:99", "9:59:60"] {
-            assert_eq!(shaped_clock(text.as_bytes()), None, "{text}");
+            assert_eq!(
+                shaped_clock(text.as_bytes().try_into().unwrap()),
+                None,
+                "{text}"
+            );
             assert_eq!(parse_clock(text.as_bytes()), None, "{text}");
         }
     }
@@ -553,6 +599,35 @@ mod tests {
                 Some(expected.to_bits()),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn reading_into_annotations_is_merging_what_the_comment_gives() {
+        let before = Annotations {
+            clock: Some(60.0),
+            eval: Some(Eval::Mate(3)),
+            emt: Some(2.0),
+            depth: Some(20),
+        };
+        for comment in [
+            &b" [%clk 0:03:00] "[..],
+            b" [%clk 0:63:00] ",
+            b" [%eval 0.17] [%clk 0:02:59] ",
+            b" [%eval 0.17] [%clk 0:72:59] ",
+            b" [%eval #-2] [%clk 0:02:59] ",
+            b"[%emt 0:00:03] [%clk x]",
+            b"+0.31/18 1.2s",
+            b"d=24, mt=1500, tl=60000, wv=0.25",
+            b"just words",
+        ] {
+            for mover in [None, Some(Color::White), Some(Color::Black)] {
+                let mut merged = before;
+                merged.merge(Annotations::parse_move(comment, mover));
+                let mut read = before;
+                read.read_move(comment, mover);
+                assert_eq!(read, merged, "{comment:?} {mover:?}");
+            }
         }
     }
 

@@ -396,14 +396,11 @@ impl Replay {
             (false, Some(line)) => Some(line.current.turn().other()),
             _ => None,
         };
-        let found = Annotations::parse_move(text, mover);
-        if found.is_empty() {
-            return;
-        }
-        match self.moves.last_mut() {
-            Some(last) => last.annotations.merge(found),
-            None => self.start_annotations.merge(found),
-        }
+        let annotations = match self.moves.last_mut() {
+            Some(last) => &mut last.annotations,
+            None => &mut self.start_annotations,
+        };
+        annotations.read_move(text, mover);
     }
 
     /// A NAG or suffix (counted, for token indices).
