@@ -447,7 +447,12 @@ impl<'a> Reader<'a> {
             self.pos = stop;
             return Ok(stop);
         }
-        match scan_comment(input, pos) {
+        // The lone clock is recognised here, without a call.
+        let scanned = match clock_comment_close(input, pos) {
+            Some(close) => Ok(close),
+            None => scan_other_comment(input, pos),
+        };
+        match scanned {
             Ok(close) => {
                 v.comment(&input[pos + 1..close], self.origin.offset + pos);
                 self.pos = close + 1;
@@ -801,9 +806,25 @@ fn known_word(rest: &[u8]) -> Option<KnownWord> {
 }
 
 /// The length of a move number alone at the start of the window (digits, then dots, then a
-/// delimiter): a word the movetext reader would pass over without an event.
-#[inline]
+/// delimiter): a word the movetext reader would pass over without an event. The first eight
+/// bytes are classified at once; a number or dots running past them take the byte loop.
+#[inline(always)]
 fn move_number(w: &[u8; WINDOW]) -> Option<usize> {
+    let (head, _) = w.split_first_chunk::<8>()?;
+    let x = u64::from_le_bytes(*head);
+    let digits = (non_digit_bytes(x).trailing_zeros() / 8) as usize;
+    // Dots from `digits` on: the first byte after them that is not a dot.
+    let after = non_zero_bytes(x ^ splat(b'.')) & (u64::MAX << (digits * 8 % 64));
+    let end = (after.trailing_zeros() / 8) as usize;
+    if digits == 8 || end == 8 {
+        return move_number_bytewise(w);
+    }
+    (end > digits && DELIMITER[usize::from(w[end])]).then_some(end)
+}
+
+/// [`move_number`] one byte at a time, over the whole window.
+#[cold]
+fn move_number_bytewise(w: &[u8; WINDOW]) -> Option<usize> {
     let mut i = 0;
     while i < WINDOW - 1 && byte_at(w, i).is_ascii_digit() {
         i += 1;
@@ -815,8 +836,24 @@ fn move_number(w: &[u8; WINDOW]) -> Option<usize> {
     (i > digits && DELIMITER[byte_at(w, i) as usize]).then_some(i)
 }
 
-/// [`decode_san`] on the window of the word.
-#[inline]
+/// The high bit of each byte of `x` that is not zero (exact for every byte).
+#[inline(always)]
+const fn non_zero_bytes(x: u64) -> u64 {
+    (((x & splat(0x7F)).wrapping_add(splat(0x7F))) | x) & splat(0x80)
+}
+
+/// The high bit of each byte of `x` that is not an ASCII digit (exact for every byte).
+#[inline(always)]
+const fn non_digit_bytes(x: u64) -> u64 {
+    // A digit XOR `0` is below 10: adding 0x76 to its low seven bits leaves the high bit
+    // clear; any other byte sets it, here or in the byte itself.
+    let t = x ^ splat(b'0');
+    (((t & splat(0x7F)).wrapping_add(splat(0x76))) | t) & splat(0x80)
+}
+
+/// [`decode_san`] on the window of the word. Always inlined: out of line its result (a
+/// decoded word) went through memory on every move.
+#[inline(always)]
 fn decode_window(w: &[u8; WINDOW]) -> Option<DecodedWord> {
     // At most 9 bytes up to the end of a promotion: the window holds them.
     let (action, mut i) = match w[0] {
@@ -1025,14 +1062,14 @@ fn blank_line_between(input: &[u8], from: usize, line: usize) -> bool {
 
 /// `b` in every byte of a word.
 #[inline(always)]
-const fn splat(b: u8) -> u64 {
+pub(crate) const fn splat(b: u8) -> u64 {
     0x0101_0101_0101_0101 * b as u64
 }
 
 /// The high bit of each zero byte of `x` (exact for the lowest zero byte, which is all
 /// [`scan_comment`] uses).
 #[inline(always)]
-const fn zero_bytes(x: u64) -> u64 {
+pub(crate) const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(splat(1)) & !x & splat(0x80)
 }
 
@@ -1047,28 +1084,39 @@ enum Unclosed {
 
 /// The `}` of a comment opened at `open` that is exactly a lichess clock, recognised by its
 /// shape: `{ [%clk H:MM:SS] }` (18 bytes; most comments of a lichess export). It holds no
-/// `}` or line break before its end, so [`scan_comment`] would find the same `}`.
+/// `}` or line break before its end, so [`scan_comment`] would find the same `}`. Three
+/// fixed-width compares: the first eight bytes, the clock (digits tested eight bytes at a
+/// time), the last two.
 #[inline(always)]
 fn clock_comment_close(input: &[u8], open: usize) -> Option<usize> {
+    /// `H:MM:SS]` with `0` for each digit.
+    const CLOCK: u64 = u64::from_le_bytes(*b"0:00:00]");
+    /// Bits that must be clear in the clock XOR [`CLOCK`]: all of a fixed byte, the high
+    /// nibble of a digit.
+    const FIXED: u64 = u64::from_le_bytes([0xF0, 0xFF, 0xF0, 0xF0, 0xFF, 0xF0, 0xF0, 0xFF]);
+    /// Six added to each digit's low nibble carries into bit 4 when the nibble is over 9.
+    const SIX: u64 = u64::from_le_bytes([6, 0, 6, 6, 0, 6, 6, 0]);
+    const OVER_NINE: u64 = u64::from_le_bytes([0x10, 0, 0x10, 0x10, 0, 0x10, 0x10, 0]);
     let w: &[u8; 18] = input.get(open..)?.first_chunk()?;
-    let digits = |range: std::ops::Range<usize>| w[range].iter().all(u8::is_ascii_digit);
-    (w.starts_with(b"{ [%clk ")
-        && digits(8..9)
-        && w[9] == b':'
-        && digits(10..12)
-        && w[12] == b':'
-        && digits(13..15)
-        && w.ends_with(b"] }"))
-    .then_some(open + 17)
+    let (head, rest) = w.split_first_chunk::<8>()?;
+    let (clock, tail) = rest.split_first_chunk::<8>()?;
+    let clock = u64::from_le_bytes(*clock) ^ CLOCK;
+    (head == b"{ [%clk " && clock & FIXED == 0 && (clock + SIX) & OVER_NINE == 0 && tail == b" }")
+        .then_some(open + 17)
 }
 
 /// Finds the `}` closing the comment opened at `open`. A comment that runs over a tag line
 /// that would start a game ([`is_boundary_line`]) is a comment quoting a game if it closes
 /// within [`crate::boundary::QUOTE_WINDOW`] ([`quoted_close`]), else unterminated.
 fn scan_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
-    if let Some(close) = clock_comment_close(input, open) {
-        return Ok(close);
+    match clock_comment_close(input, open) {
+        Some(close) => Ok(close),
+        None => scan_other_comment(input, open),
     }
+}
+
+/// [`scan_comment`] for a comment that is not a lone clock.
+fn scan_other_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
     let mut p = open + 1;
     // Most comments are short (`{ [%clk 0:01:00] }`): look at the first bytes directly
     // before paying for a vectorised search.
@@ -1157,6 +1205,69 @@ mod tests {
         }
         assert_eq!(clock_comment_close(b"{ [%clk 0:03:00.5] }", 0), None);
         assert_eq!(clock_comment_close(b"{ [%clk 10:03:00] }", 0), None);
+    }
+
+    #[test]
+    fn move_numbers_agree_with_the_bytewise_reading() {
+        let alphabet = b"0123456789....  .x}{(";
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            let mut w = [b' '; WINDOW];
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 17) as usize;
+            for slot in w.iter_mut().take(len) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *slot = alphabet[(state % alphabet.len() as u64) as usize];
+            }
+            w[0] = b'1' + (state % 9) as u8;
+            assert_eq!(move_number(&w), move_number_bytewise(&w), "{w:?}");
+        }
+        for b in 0..=255u8 {
+            for i in 1..10 {
+                let mut w = *b"123...         x";
+                w[i] = b;
+                assert_eq!(move_number(&w), move_number_bytewise(&w), "{w:?}");
+            }
+        }
+        assert_eq!(move_number(b"12.             "), Some(3));
+        assert_eq!(move_number(b"12...e4         "), None);
+        assert_eq!(move_number(b"1234567.        "), Some(8));
+        assert_eq!(move_number(b"12345678.       "), Some(9));
+        assert_eq!(move_number(b"1-0             "), None);
+    }
+
+    /// The lone clock's shape, byte by byte, for comparison.
+    fn is_clock_comment_bytewise(w: &[u8]) -> bool {
+        let digits = |range: std::ops::Range<usize>| w[range].iter().all(u8::is_ascii_digit);
+        w.len() >= 18
+            && w.starts_with(b"{ [%clk ")
+            && digits(8..9)
+            && w[9] == b':'
+            && digits(10..12)
+            && w[12] == b':'
+            && digits(13..15)
+            && w[15..18] == *b"] }"
+    }
+
+    #[test]
+    fn clock_shape_agrees_with_a_bytewise_test_for_every_byte() {
+        for clock in [&b"{ [%clk 0:03:00] }"[..], b"{ [%clk 9:59:59] }x"] {
+            for i in 0..18 {
+                for b in 0..=255u8 {
+                    let mut input = clock.to_vec();
+                    input[i] = b;
+                    let expected = is_clock_comment_bytewise(&input).then_some(17);
+                    assert_eq!(clock_comment_close(&input, 0), expected, "{i} {b}");
+                    // The same shape further into an input.
+                    input.insert(0, b' ');
+                    assert_eq!(clock_comment_close(&input, 1), expected.map(|c| c + 1));
+                }
+            }
+        }
     }
 
     #[test]
