@@ -202,15 +202,22 @@ pub fn black_moves_first(tags: &[Tag<'_>]) -> bool {
 /// (`report` too): whether the game has any, and those after plies 10 and 20, capped at
 /// ±10 pawns. Every producer's form [`Annotations`] reads counts; a score written from the
 /// mover's side is turned to white's (`black_first`: see [`black_moves_first`]).
+#[inline]
 pub fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bool) {
     // Most comments are clocks: only one that holds an evaluation and could change what is
     // kept (the first of the game, or after ply 10 or 20) is parsed. A lichess clock alone
-    // (` [%clk H:MM:SS] `, known by its shape) holds none, and is not searched for `%eval`.
+    // (` [%clk H:MM:SS] `, known by its shape) holds none, and is not searched for `%eval`:
+    // these tests run in the caller, the rest out of line.
     let wanted = !evals.any || plies == 10 || plies == 20;
-    if !wanted
-        || lone_clock(text).is_some()
-        || !(has_eval(text) || Annotations::may_be_engine_comment(text))
-    {
+    if wanted && lone_clock(text).is_none() {
+        note_other_eval(evals, text, plies, black_first);
+    }
+}
+
+/// [`note_eval`] for a comment that may change what is kept and is not a lone clock.
+#[inline(never)]
+fn note_other_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bool) {
+    if !(has_eval(text) || Annotations::may_be_engine_comment(text)) {
         return;
     }
     let mover = match (plies, (plies % 2 == 1) != black_first) {

@@ -231,8 +231,7 @@ impl Replay {
         // SAN without its mark here; `+`/`#` from the position after the move below (the
         // rule of `Position::san_plus`, without playing the move twice).
         let san = (self.opts.canonical_san || record).then(|| line.current.san(m));
-        // Copied straight into its slot: a copy held across the move and stored after it
-        // went through registers and the stack field by field.
+        // Copied straight into its slot (held across the move, it went through the stack).
         line.before_last = Some(line.current.clone());
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
