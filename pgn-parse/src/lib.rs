@@ -75,7 +75,7 @@ mod writer;
 pub use error::{ErrorKind, ParseError};
 pub use games::{read_games, read_games_at, BadGame, Games};
 pub use lines::{count_line_breaks, LineIndex};
-pub use reader::{Origin, Reader};
+pub use reader::{lone_clock, Origin, Reader};
 pub use split::{split_at_game_boundaries, Chunk};
 pub use stream::{for_each_game, Block, Cut, Part, StreamReader};
 pub use types::{

@@ -447,12 +447,7 @@ impl<'a> Reader<'a> {
             self.pos = stop;
             return Ok(stop);
         }
-        // The lone clock is recognised here, without a call.
-        let scanned = match clock_comment_close(input, pos) {
-            Some(close) => Ok(close),
-            None => scan_other_comment(input, pos),
-        };
-        match scanned {
+        match scan_comment(input, pos) {
             Ok(close) => {
                 v.comment(&input[pos + 1..close], self.origin.offset + pos);
                 self.pos = close + 1;
@@ -1082,13 +1077,24 @@ enum Unclosed {
     Ambiguous(usize),
 }
 
-/// The `}` of a comment opened at `open` that is exactly a lichess clock, recognised by its
-/// shape: `{ [%clk H:MM:SS] }` (18 bytes; most comments of a lichess export). It holds no
-/// `}` or line break before its end, so [`scan_comment`] would find the same `}`. Three
-/// fixed-width compares: the first eight bytes, the clock (digits tested eight bytes at a
-/// time), the last two.
+/// The clock `H:MM:SS` of a comment whose text (between its braces) is exactly
+/// ` [%clk H:MM:SS] `, a digit at each place but the colons: the lone lichess clock, most
+/// comments of a lichess export; else `None`.
 #[inline(always)]
-fn clock_comment_close(input: &[u8], open: usize) -> Option<usize> {
+pub fn lone_clock(text: &[u8]) -> Option<&[u8; 7]> {
+    let w: &[u8; 16] = text.try_into().ok()?;
+    let (head, rest) = w.split_first_chunk::<7>()?;
+    let (clock, tail) = rest.split_first_chunk::<8>()?;
+    if !(head == b" [%clk " && is_clock(clock) && tail == b" ") {
+        return None;
+    }
+    clock.first_chunk()
+}
+
+/// Whether eight bytes are `H:MM:SS]` with a digit at each place but the colons: one XOR
+/// against the shape, then the digits tested eight bytes at a time.
+#[inline(always)]
+fn is_clock(clock: &[u8; 8]) -> bool {
     /// `H:MM:SS]` with `0` for each digit.
     const CLOCK: u64 = u64::from_le_bytes(*b"0:00:00]");
     /// Bits that must be clear in the clock XOR [`CLOCK`]: all of a fixed byte, the high
@@ -1097,17 +1103,27 @@ fn clock_comment_close(input: &[u8], open: usize) -> Option<usize> {
     /// Six added to each digit's low nibble carries into bit 4 when the nibble is over 9.
     const SIX: u64 = u64::from_le_bytes([6, 0, 6, 6, 0, 6, 6, 0]);
     const OVER_NINE: u64 = u64::from_le_bytes([0x10, 0, 0x10, 0x10, 0, 0x10, 0x10, 0]);
+    let shape = u64::from_le_bytes(*clock) ^ CLOCK;
+    shape & FIXED == 0 && (shape + SIX) & OVER_NINE == 0
+}
+
+/// The `}` of a comment opened at `open` that is exactly a lone clock (`{ [%clk H:MM:SS] }`,
+/// 18 bytes: [`lone_clock`] with its braces, the first eight bytes and the last two each
+/// one compare). It holds no `}` or line break before its end, so [`scan_other_comment`]
+/// would find the same `}`.
+#[inline(always)]
+fn clock_comment_close(input: &[u8], open: usize) -> Option<usize> {
     let w: &[u8; 18] = input.get(open..)?.first_chunk()?;
     let (head, rest) = w.split_first_chunk::<8>()?;
     let (clock, tail) = rest.split_first_chunk::<8>()?;
-    let clock = u64::from_le_bytes(*clock) ^ CLOCK;
-    (head == b"{ [%clk " && clock & FIXED == 0 && (clock + SIX) & OVER_NINE == 0 && tail == b" }")
-        .then_some(open + 17)
+    (head == b"{ [%clk " && is_clock(clock) && tail == b" }").then_some(open + 17)
 }
 
 /// Finds the `}` closing the comment opened at `open`. A comment that runs over a tag line
 /// that would start a game ([`is_boundary_line`]) is a comment quoting a game if it closes
-/// within [`crate::boundary::QUOTE_WINDOW`] ([`quoted_close`]), else unterminated.
+/// within [`crate::boundary::QUOTE_WINDOW`] ([`quoted_close`]), else unterminated. The lone
+/// clock is recognised inline, in the caller; other comments take a call.
+#[inline(always)]
 fn scan_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
     match clock_comment_close(input, open) {
         Some(close) => Ok(close),

@@ -21,6 +21,7 @@
 //! ```
 
 use chess960_core::Color;
+pub(crate) use pgn_parse::lone_clock;
 use std::fmt;
 
 /// An engine evaluation from white's point of view.
@@ -211,45 +212,6 @@ fn memchr_percent(bytes: &[u8]) -> Option<usize> {
         from = at + 1;
     }
     None
-}
-
-/// The argument of a comment that is exactly ` [%clk H:MM:SS] ` (digits and colons where
-/// they stand here), else `None`.
-#[inline]
-pub(crate) fn lone_clock(comment: &[u8]) -> Option<&[u8; 7]> {
-    let w: &[u8; 16] = comment.try_into().ok()?;
-    // One 128-bit word: the fixed bytes and each digit's high nibble (3) in one compare;
-    // then each digit's low nibble below 10 (adding 6 to 10 or more carries into the high
-    // nibble; the sums stay within their bytes).
-    let word = u128::from_le_bytes(*w);
-    let shape = word & CLOCK_FIXED == u128::from_le_bytes(*CLOCK_SHAPE) & CLOCK_FIXED;
-    let digits = ((word & CLOCK_LOW) + CLOCK_SIX) & (CLOCK_LOW << 4) == 0;
-    if !(shape && digits) {
-        return None;
-    }
-    w[7..14].try_into().ok()
-}
-
-/// A lone clock comment, with zeros where its digits go.
-const CLOCK_SHAPE: &[u8; 16] = b" [%clk 0:00:00] ";
-/// Where a lone clock comment's digits stand.
-const CLOCK_DIGITS: [usize; 5] = [7, 9, 10, 12, 13];
-/// Every byte of a lone clock comment but its digits' low nibbles.
-const CLOCK_FIXED: u128 = !bytes_at(&CLOCK_DIGITS, 0x0F);
-/// The low nibbles of the digits.
-const CLOCK_LOW: u128 = bytes_at(&CLOCK_DIGITS, 0x0F);
-/// 6 in each digit's byte.
-const CLOCK_SIX: u128 = bytes_at(&CLOCK_DIGITS, 0x06);
-
-/// `byte` at each of `places` of a little-endian 128-bit word.
-const fn bytes_at(places: &[usize], byte: u8) -> u128 {
-    let mut word = 0u128;
-    let mut i = 0;
-    while i < places.len() {
-        word |= (byte as u128) << (8 * places[i]);
-        i += 1;
-    }
-    word
 }
 
 /// The evaluation's text and the clock's argument of a comment that is exactly
