@@ -89,6 +89,8 @@ if [ -n "$latest" ] && [ ! -x "$examples/target/release/examples/stats" ]; then
   source_dir=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/pgn-reader-0.29.1 2>/dev/null | head -1)
   if [ -n "$source_dir" ]; then
     rm -rf "$examples" && cp -r "$source_dir" "$examples"
+    # A crate of its own, not a member of this workspace (the copy sits under its target/).
+    printf '\n[workspace]\n' >> "$examples/Cargo.toml"
     (cd "$examples" && cargo update -q -p shakmaty --precise 0.30.1 --ignore-rust-version \
       && cargo build -q --release --ignore-rust-version --example stats --example validate) \
       || echo "pgn-reader's examples did not build: their rows are left out" >&2
