@@ -252,7 +252,7 @@ impl Plan<'_> {
             return Err("classical");
         }
         let facts = GameFacts::from_tags(tags);
-        let date = pgn960::select::date_span(tags);
+        let date = self.filters.date_for(tags);
         if let Some(f) = self.filters.check(&facts, date, self.plies(tags, game)) {
             return Err(f.name());
         }

@@ -7,7 +7,7 @@ use super::table::{GameEvals, SpTables, Winner, EVAL_CAP_CENTIPAWNS};
 use crate::annotations::{lone_clock, Annotations};
 use crate::facts::GameFacts;
 use crate::pipeline::ChunkOutput;
-use crate::select::{date_span, tag_text, FilteredBy, Filters};
+use crate::select::{tag_text, FilteredBy, Filters};
 use crate::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Repair,
     ValidateOptions, Verdict,
@@ -334,7 +334,10 @@ fn admit(
         return Err(Excluded::Classical);
     }
     let facts = GameFacts::from_tags(tags);
-    if let Some(f) = options.filters.check(&facts, date_span(tags), game.plies) {
+    if let Some(f) = options
+        .filters
+        .check(&facts, options.filters.date_for(tags), game.plies)
+    {
         return Err(Excluded::Filtered(f));
     }
     Ok((winner, facts))
