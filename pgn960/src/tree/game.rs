@@ -302,6 +302,8 @@ impl<'a> GameObserver<'a> for TreeObserver<'_> {
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
         self.first.comment(text, plies);
     }
+    /// A lone clock holds no evaluation ([`FirstMoves::comment`] finds none in it).
+    fn main_clock(&mut self, _text: &'a [u8], _plies: u32) {}
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let out = &mut self.out;
         out.games_read += 1;
