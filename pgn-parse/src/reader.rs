@@ -447,7 +447,12 @@ impl<'a> Reader<'a> {
             self.pos = stop;
             return Ok(stop);
         }
-        match scan_comment(input, pos) {
+        if let Some(close) = clock_comment_close(input, pos) {
+            v.clock_comment(&input[pos + 1..close], self.origin.offset + pos);
+            self.pos = close + 1;
+            return Ok(self.pos);
+        }
+        match scan_other_comment(input, pos) {
             Ok(close) => {
                 v.comment(&input[pos + 1..close], self.origin.offset + pos);
                 self.pos = close + 1;

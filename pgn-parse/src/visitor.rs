@@ -80,6 +80,14 @@ pub trait Visitor<'a> {
     fn null_move(&mut self, _offset: usize) {}
     /// A comment, without its delimiters.
     fn comment(&mut self, _text: &'a [u8], _offset: usize) {}
+    /// A brace comment whose text is a lone lichess clock, ` [%clk H:MM:SS] `
+    /// ([`crate::lone_clock`] holds), which the reader recognised: a visitor that reads
+    /// nothing from clocks need not test the text again. The default hands it to
+    /// [`Visitor::comment`].
+    #[inline(always)]
+    fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
+        self.comment(text, offset);
+    }
     /// A NAG `$n`.
     fn nag(&mut self, _nag: u16) {}
     /// A suffix annotation (`!`, `?`, ...).

@@ -98,6 +98,37 @@ impl FromStr for Date {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Date, String> {
+        match full_date(text.as_bytes()) {
+            Some(date) if (1..=12).contains(&date.month) && (1..=31).contains(&date.day) => {
+                Ok(date)
+            }
+            _ => Date::parse_general(text),
+        }
+    }
+}
+
+/// The common form of a date, exactly `YYYY.MM.DD` in ASCII digits (with any of the
+/// separators `.`, `-`, `/`), read without splitting the text; `None` for any other text.
+/// The month and day are as written, not checked against 1-12 and 1-31.
+pub(crate) fn full_date(text: &[u8]) -> Option<Date> {
+    let w: &[u8; 10] = text.try_into().ok()?;
+    let separator = |b: u8| matches!(b, b'.' | b'-' | b'/');
+    let digits = |r: &[u8]| r.iter().all(u8::is_ascii_digit);
+    let (year, month, day) = (&w[..4], &w[5..7], &w[8..]);
+    if !(separator(w[4]) && separator(w[7]) && digits(year) && digits(month) && digits(day)) {
+        return None;
+    }
+    let number = |r: &[u8]| r.iter().fold(0u16, |n, &b| n * 10 + u16::from(b - b'0'));
+    Some(Date {
+        year: number(year),
+        month: number(month) as u8,
+        day: number(day) as u8,
+    })
+}
+
+impl Date {
+    /// [`Date::from_str`] for any text: split at the separators, each part parsed.
+    fn parse_general(text: &str) -> Result<Date, String> {
         let parts: Vec<&str> = text.trim().split(['.', '-', '/']).collect();
         let bad = || format!("expected a date like 2024.01.31, found {text:?}");
         let [y, m, d] = parts.as_slice() else {
@@ -129,21 +160,110 @@ pub struct GameFacts {
 impl GameFacts {
     /// Reads the facts from a game's tags.
     pub fn from_tags(tags: &[pgn_parse::Tag<'_>]) -> GameFacts {
-        let text = |name: &[u8]| tags.iter().find(|t| t.name == name).map(|t| t.value_str());
-        let elo = |name: &[u8]| text(name).and_then(|v| v.trim().parse::<u32>().ok());
+        // The first tag of each name, found in one pass over the tags.
+        let mut found: [Option<&pgn_parse::Tag<'_>>; 5] = [None; 5];
+        for tag in tags {
+            let slot = match tag.name {
+                b"WhiteElo" => 0,
+                b"BlackElo" => 1,
+                b"TimeControl" => 2,
+                b"UTCDate" => 3,
+                b"Date" => 4,
+                _ => continue,
+            };
+            found[slot].get_or_insert(tag);
+        }
+        let text = |slot: usize| found[slot].map(|t| t.value_str());
+        // A rating of plain digits and a full date are read from the bytes (what decoding,
+        // `trim` and `parse` give for them); any other value as text.
+        let elo = |slot: usize| {
+            let raw = found[slot]?.raw_value;
+            plain_number(raw).or_else(|| text(slot)?.trim().parse::<u32>().ok())
+        };
+        let date = |slot: usize| {
+            let raw = found[slot]?.raw_value;
+            match full_date(raw) {
+                Some(d) if (1..=12).contains(&d.month) && (1..=31).contains(&d.day) => Some(d),
+                _ => text(slot)?.parse().ok(),
+            }
+        };
         GameFacts {
-            ratings: elo(b"WhiteElo").zip(elo(b"BlackElo")),
-            speed: text(b"TimeControl").and_then(|t| speed_of(&t)),
-            date: text(b"UTCDate")
-                .and_then(|d| d.parse().ok())
-                .or_else(|| text(b"Date").and_then(|d| d.parse().ok())),
+            ratings: elo(0).zip(elo(1)),
+            speed: text(2).and_then(|t| speed_of(&t)),
+            date: date(3).or_else(|| date(4)),
         }
     }
+}
+
+/// The number written as one to nine ASCII digits (no sign, no space), else `None`.
+fn plain_number(raw: &[u8]) -> Option<u32> {
+    if raw.is_empty() || raw.len() > 9 || !raw.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(raw.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0')))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Dates near the common form: digits, separators, `?`, spaces, other bytes.
+    fn date_texts() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            "2024", "1999", "0000", "9999", "01", "12", "13", "00", "31", "32", "1", "??", ".",
+            "-", "/", " ", "x", "+1", "\u{e9}",
+        ]);
+        proptest::collection::vec(piece, 0..7).prop_map(|p| p.concat())
+    }
+
+    proptest! {
+        /// The full-date fast path of `Date::from_str` agrees with the general reader.
+        #[test]
+        fn dates_read_as_the_general_reader_reads_them(text in date_texts()) {
+            prop_assert_eq!(text.parse::<Date>(), Date::parse_general(&text));
+        }
+
+        /// `GameFacts::from_tags`, one pass over the tags, agrees with one search a tag.
+        #[test]
+        fn facts_read_in_one_pass_as_by_searches(
+            tags in proptest::collection::vec(
+                (
+                    prop::sample::select(vec!["WhiteElo", "BlackElo", "TimeControl", "UTCDate", "Date", "Event"]),
+                    prop::sample::select(vec![
+                        "1500", " 2000 ", "x", "180+2", "-", "2024.01.31", "2024.13.01",
+                        "2023.05.??", "", "0", "0123", "999999999", "4294967295", "99999999999",
+                        "+1500", "15\\00", "2024/02/30", "2024-1-5", "2024.00.10", "\u{e9}",
+                    ]),
+                ),
+                0..8,
+            )
+        ) {
+            let tags: Vec<pgn_parse::Tag<'_>> = tags
+                .iter()
+                .map(|(n, v)| pgn_parse::Tag { name: n.as_bytes(), raw_value: v.as_bytes(), offset: 0 })
+                .collect();
+            let text = |name: &[u8]| tags.iter().find(|t| t.name == name).map(|t| t.value_str());
+            let elo = |name: &[u8]| text(name).and_then(|v| v.trim().parse::<u32>().ok());
+            let expected = GameFacts {
+                ratings: elo(b"WhiteElo").zip(elo(b"BlackElo")),
+                speed: text(b"TimeControl").and_then(|t| speed_of(&t)),
+                date: text(b"UTCDate")
+                    .and_then(|d| Date::parse_general(&d).ok())
+                    .or_else(|| text(b"Date").and_then(|d| Date::parse_general(&d).ok())),
+            };
+            prop_assert_eq!(GameFacts::from_tags(&tags), expected);
+        }
+
+        /// The full-date fast path of `parse_date_span` agrees with the general reader.
+        #[test]
+        fn date_spans_read_as_the_general_reader_reads_them(text in date_texts()) {
+            prop_assert_eq!(
+                crate::select::parse_date_span(&text),
+                crate::select::date_span_general(&text)
+            );
+        }
+    }
 
     #[test]
     fn huge_time_controls_are_classical() {

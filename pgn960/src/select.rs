@@ -124,6 +124,16 @@ impl FilteredBy {
 }
 
 impl Filters {
+    /// The game's [`date_span`] when a date filter (`since`, `until`) reads it, else `None`
+    /// without reading the tags ([`Filters::check`] looks at the date only for those).
+    pub fn date_for(&self, tags: &[Tag<'_>]) -> Option<(Date, Date)> {
+        if self.since.is_some() || self.until.is_some() {
+            date_span(tags)
+        } else {
+            None
+        }
+    }
+
     /// The first filter that rejects the game, if any: `date` is the span of days its date
     /// may be ([`date_span`]), `plies` known when the moves were replayed (or counted).
     pub fn check(
@@ -175,6 +185,16 @@ pub fn date_span(tags: &[Tag<'_>]) -> Option<(Date, Date)> {
 
 /// The span of days of a date that may be partial (`2024.??.??`, `2024.05.??`).
 pub fn parse_date_span(text: &str) -> Option<(Date, Date)> {
+    // The common full date, read without splitting.
+    if let Some(date) = crate::facts::full_date(text.as_bytes()) {
+        let known = (1..=12).contains(&date.month) && (1..=31).contains(&date.day);
+        return known.then_some((date, date));
+    }
+    date_span_general(text)
+}
+
+/// [`parse_date_span`] for any text: split at the separators, each part read.
+pub(crate) fn date_span_general(text: &str) -> Option<(Date, Date)> {
     let mut parts = text.trim().split(['.', '-', '/']);
     let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() {
@@ -500,7 +520,10 @@ impl Selection {
         }
         let facts = GameFacts::from_tags(tags);
         // --min-plies is decided by the replay.
-        if let Some(f) = self.filters.check(&facts, date_span(tags), None) {
+        if let Some(f) = self
+            .filters
+            .check(&facts, self.filters.date_for(tags), None)
+        {
             return Some(f);
         }
         if let Some(max) = self.max_elo {
@@ -626,6 +649,29 @@ fn reaches(game: &ValidGame, target: &Reaches) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_date_is_read_for_date_filters_only() {
+        let tags = [Tag {
+            name: b"UTCDate",
+            raw_value: b"2024.03.05",
+            offset: 0,
+        }];
+        assert_eq!(Filters::default().date_for(&tags), None);
+        for f in [
+            Filters {
+                since: "2024.01.01".parse().ok(),
+                ..Filters::default()
+            },
+            Filters {
+                until: "2024.01.01".parse().ok(),
+                ..Filters::default()
+            },
+        ] {
+            assert_eq!(f.date_for(&tags), date_span(&tags));
+            assert!(f.date_for(&tags).is_some());
+        }
+    }
 
     #[test]
     fn filters() {

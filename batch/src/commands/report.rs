@@ -252,7 +252,7 @@ impl Plan<'_> {
             return Err("classical");
         }
         let facts = GameFacts::from_tags(tags);
-        let date = pgn960::select::date_span(tags);
+        let date = self.filters.date_for(tags);
         if let Some(f) = self.filters.check(&facts, date, self.plies(tags, game)) {
             return Err(f.name());
         }
@@ -357,28 +357,34 @@ fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
 }
 
 /// The observer of `report`: the archive's counts and, for the tree, the first moves.
-struct ReportObserver<'p, 'o> {
+struct ReportObserver<'p, 'o, 'a> {
     plan: &'p Plan<'o>,
     first: FirstMoves,
     evals: GameEvals,
-    /// Whether the game's FEN gives black the first move (for engines' mover-side scores).
-    black_first: bool,
+    /// The game's FEN tag: whether it gives black the first move (for engines' mover-side
+    /// scores) is read when a score is.
+    fen: Option<Tag<'a>>,
     out: ChunkReport,
 }
 
-impl<'a> GameObserver<'a> for ReportObserver<'_, '_> {
+impl<'a> GameObserver<'a> for ReportObserver<'_, '_, 'a> {
     fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
         self.first.clear();
         self.evals = GameEvals::default();
-        self.black_first = black_moves_first(tags);
+        self.fen = tags.iter().find(|t| t.name == b"FEN").copied();
         Skip(false)
     }
     fn main_move(&mut self, step: MainMove<'_, 'a>) {
         self.first.push(&step);
     }
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        note_eval(&mut self.evals, text, plies, self.black_first);
+        let fen = &self.fen;
+        note_eval(&mut self.evals, text, plies, || {
+            black_moves_first(fen.as_slice())
+        });
     }
+    /// A lone clock holds no evaluation (`note_eval` passes over it).
+    fn main_clock(&mut self, _text: &'a [u8], _plies: u32) {}
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let out = &mut self.out;
         out.archive.games_read += 1;
@@ -418,7 +424,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         plan,
         first: FirstMoves::new(plan.depth, false),
         evals: GameEvals::default(),
-        black_first: false,
+        fen: None,
         out: ChunkReport::new(),
     };
     let mode = if plan.headers_only {

@@ -371,3 +371,67 @@ fn strip(tokens: &[Token<'_>]) -> Vec<String> {
         })
         .collect()
 }
+
+/// Movetext of moves and comments: lone lichess clocks, near misses and other comments.
+fn clock_soup() -> impl Strategy<Value = Vec<u8>> {
+    let element = prop_oneof![
+        2 => "[a-h][1-8]".prop_map(|s| s),
+        3 => "[0-9]:[0-9]{2}:[0-9]{2}".prop_map(|c| format!("{{ [%clk {c}] }}")),
+        2 => "[ \\[%clk0-9:a\\]]{0,18}".prop_map(|c| format!("{{{c}}}")),
+        1 => Just("{ [%clk 0:03:00]}".to_string()),
+        1 => Just("{ [%clk 10:03:00] }".to_string()),
+        1 => Just("{ [%clk 0:03:00.5] }".to_string()),
+        1 => Just("( e4 { [%clk 0:01:00] } )".to_string()),
+        1 => Just("; [%clk 0:01:00]\n".to_string()),
+    ];
+    proptest::collection::vec(element, 0..30)
+        .prop_map(|e| format!("[Event \"x\"]\n\n{} *\n", e.join(" ")).into_bytes())
+}
+
+/// Every comment of `input` (offset, text), and whether it came as a lone clock; with
+/// `clocks` false the visitor keeps the default `clock_comment`.
+fn comments(input: &[u8], clocks: bool) -> Vec<(usize, Vec<u8>, bool)> {
+    struct Comments {
+        clocks: bool,
+        seen: Vec<(usize, Vec<u8>, bool)>,
+    }
+    impl<'a> Visitor<'a> for Comments {
+        type Output = ();
+        fn comment(&mut self, text: &'a [u8], offset: usize) {
+            self.seen.push((offset, text.to_vec(), false));
+        }
+        fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
+            if self.clocks {
+                self.seen.push((offset, text.to_vec(), true));
+            } else {
+                self.comment(text, offset);
+            }
+        }
+        fn end_game(&mut self, _end: GameEnd) {}
+    }
+    let mut reader = Reader::new(input);
+    let mut visitor = Comments {
+        clocks,
+        seen: Vec::new(),
+    };
+    while reader.read_game(&mut visitor).is_some() {}
+    visitor.seen
+}
+
+proptest! {
+    /// The reader hands a brace comment to `clock_comment` exactly when its text is a lone
+    /// clock (`lone_clock`), and the comments are the same with or without that hook.
+    #[test]
+    fn lone_clocks_come_as_clock_comments_and_only_they(input in clock_soup()) {
+        let with = comments(&input, true);
+        let without = comments(&input, false);
+        let strip = |c: &[(usize, Vec<u8>, bool)]| -> Vec<(usize, Vec<u8>)> {
+            c.iter().map(|(o, t, _)| (*o, t.clone())).collect()
+        };
+        prop_assert_eq!(strip(&with), strip(&without));
+        for (offset, text, clock) in &with {
+            let brace = input[*offset] == b'{';
+            prop_assert_eq!(*clock, brace && pgn_parse::lone_clock(text).is_some());
+        }
+    }
+}

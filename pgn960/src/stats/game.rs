@@ -7,7 +7,7 @@ use super::table::{GameEvals, SpTables, Winner, EVAL_CAP_CENTIPAWNS};
 use crate::annotations::{lone_clock, Annotations};
 use crate::facts::GameFacts;
 use crate::pipeline::ChunkOutput;
-use crate::select::{date_span, tag_text, FilteredBy, Filters};
+use crate::select::{tag_text, FilteredBy, Filters};
 use crate::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MissingVariant, ReadMode, RejectReason, Repair,
     ValidateOptions, Verdict,
@@ -174,7 +174,7 @@ pub fn count_chunk(bytes: &[u8], origin: Origin, options: &StatsOptions) -> Stat
     let mut observer = StatsObserver {
         options,
         evals: GameEvals::default(),
-        black_first: false,
+        fen: None,
         counts: StatsCounts::new(options.by.clone()),
     };
     observer.counts.tables.strata = options.strata;
@@ -201,9 +201,15 @@ pub fn black_moves_first(tags: &[Tag<'_>]) -> bool {
 /// Notes the evaluation in a main-line comment after `plies` plies, as `stats` counts it
 /// (`report` too): whether the game has any, and those after plies 10 and 20, capped at
 /// ±10 pawns. Every producer's form [`Annotations`] reads counts; a score written from the
-/// mover's side is turned to white's (`black_first`: see [`black_moves_first`]).
+/// mover's side is turned to white's (`black_first`: see [`black_moves_first`], asked only
+/// for a comment that may hold an evaluation).
 #[inline]
-pub fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bool) {
+pub fn note_eval(
+    evals: &mut GameEvals,
+    text: &[u8],
+    plies: u32,
+    black_first: impl FnOnce() -> bool,
+) {
     // Most comments are clocks: only one that holds an evaluation and could change what is
     // kept (the first of the game, or after ply 10 or 20) is parsed. A lichess clock alone
     // (` [%clk H:MM:SS] `, known by its shape) holds none, and is not searched for `%eval`:
@@ -216,11 +222,16 @@ pub fn note_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bo
 
 /// [`note_eval`] for a comment that may change what is kept and is not a lone clock.
 #[inline(never)]
-fn note_other_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: bool) {
+fn note_other_eval(
+    evals: &mut GameEvals,
+    text: &[u8],
+    plies: u32,
+    black_first: impl FnOnce() -> bool,
+) {
     if !(has_eval(text) || Annotations::may_be_engine_comment(text)) {
         return;
     }
-    let mover = match (plies, (plies % 2 == 1) != black_first) {
+    let mover = match (plies, (plies % 2 == 1) != black_first()) {
         (0, _) => None,
         (_, true) => Some(Color::White),
         (_, false) => Some(Color::Black),
@@ -239,24 +250,29 @@ fn note_other_eval(evals: &mut GameEvals, text: &[u8], plies: u32, black_first: 
 
 /// The observer of `stats`: reads the evaluations of the main line (every producer's form
 /// [`Annotations`] reads) and counts each judged game.
-struct StatsObserver<'o> {
+struct StatsObserver<'o, 'a> {
     options: &'o StatsOptions,
     evals: GameEvals,
-    /// Whether the game's FEN tag gives black the first move (the mover of each ply, for
-    /// the scores engines write from the mover's side).
-    black_first: bool,
+    /// The game's FEN tag: whether it gives black the first move (the mover of each ply,
+    /// for the scores engines write from the mover's side) is read when a score is.
+    fen: Option<Tag<'a>>,
     counts: StatsCounts,
 }
 
-impl<'a> GameObserver<'a> for StatsObserver<'_> {
+impl<'a> GameObserver<'a> for StatsObserver<'_, 'a> {
     fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
         self.evals = GameEvals::default();
-        self.black_first = black_moves_first(tags);
+        self.fen = tags.iter().find(|t| t.name == b"FEN").copied();
         Skip(false)
     }
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
-        note_eval(&mut self.evals, text, plies, self.black_first);
+        let fen = &self.fen;
+        note_eval(&mut self.evals, text, plies, || {
+            black_moves_first(fen.as_slice())
+        });
     }
+    /// A lone clock holds no evaluation ([`note_eval`] passes over it).
+    fn main_clock(&mut self, _text: &'a [u8], _plies: u32) {}
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let verdict = match game.verdict {
             Verdict::Valid(v) => Ok(CountedGame {
@@ -334,7 +350,10 @@ fn admit(
         return Err(Excluded::Classical);
     }
     let facts = GameFacts::from_tags(tags);
-    if let Some(f) = options.filters.check(&facts, date_span(tags), game.plies) {
+    if let Some(f) = options
+        .filters
+        .check(&facts, options.filters.date_for(tags), game.plies)
+    {
         return Err(Excluded::Filtered(f));
     }
     Ok((winner, facts))

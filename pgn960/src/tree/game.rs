@@ -6,7 +6,7 @@ use super::{GameOutcome, Overflow, Pruning, Tree, EVAL_CAP_CP};
 use crate::annotations::Annotations;
 use crate::facts::GameFacts;
 use crate::pipeline::ChunkOutput;
-use crate::select::{date_span, sp_out_of_range, FilteredBy, Filters};
+use crate::select::{sp_out_of_range, FilteredBy, Filters};
 use crate::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode,
     RejectReason, ValidateOptions, Verdict,
@@ -302,6 +302,8 @@ impl<'a> GameObserver<'a> for TreeObserver<'_> {
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
         self.first.comment(text, plies);
     }
+    /// A lone clock holds no evaluation ([`FirstMoves::comment`] finds none in it).
+    fn main_clock(&mut self, _text: &'a [u8], _plies: u32) {}
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         let out = &mut self.out;
         out.games_read += 1;
@@ -359,7 +361,10 @@ fn judge(
     }
     let facts = GameFacts::from_tags(tags);
     let plies = Some(valid.plies);
-    if let Some(f) = options.filters.check(&facts, date_span(tags), plies) {
+    if let Some(f) = options
+        .filters
+        .check(&facts, options.filters.date_for(tags), plies)
+    {
         return Err(TreeExcluded::Filtered(f));
     }
     Ok((

@@ -274,6 +274,8 @@ pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> io::R
     let out = RefCell::new(out);
     // Whether the next node is the first of its array, per open array.
     let firsts = RefCell::new(vec![true]);
+    // One node's line, its buffer kept from node to node.
+    let line = RefCell::new(Vec::new());
     out.borrow_mut().write_all(b"[")?;
     walk(
         tree,
@@ -287,14 +289,13 @@ pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> io::R
                 }
                 *first = false;
             }
-            let row = serde_json::to_string(&v.row)?;
-            let Some(fields) = row.strip_suffix('}') else {
-                return Err(io::Error::other(
-                    "internal error: a row is not a JSON object",
-                ));
-            };
-            let indent = " ".repeat(2 * (v.ply as usize + 1));
-            write!(out, "\n{indent}{fields},\"moves\":[")?;
+            let mut line = line.borrow_mut();
+            line.clear();
+            line.push(b'\n');
+            line.resize(1 + 2 * (v.ply as usize + 1), b' ');
+            json_fields(&v.row, &mut line)?;
+            line.extend_from_slice(b",\"moves\":[");
+            out.write_all(&line)?;
             firsts.push(true);
             Ok(())
         },
@@ -306,6 +307,43 @@ pub fn write_json(tree: &Tree, opts: WriteOptions, out: &mut dyn Write) -> io::R
     )?;
     out.borrow_mut().write_all(b"\n]\n")?;
     Ok(())
+}
+
+/// `row` as `serde_json::to_vec` writes it, without its closing `}`: the names (plain
+/// ASCII) written as they are, each value by serde_json (`tree`'s JSON has a row a node,
+/// and serde's names cost more than its values).
+fn json_fields(row: &NodeRow, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    fn field<T: Serialize + ?Sized>(
+        out: &mut Vec<u8>,
+        name: &str,
+        value: &T,
+    ) -> serde_json::Result<()> {
+        out.push(if name == "sp" { b'{' } else { b',' });
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\":");
+        serde_json::to_writer(&mut *out, value)
+    }
+    field(out, "sp", &row.sp)?;
+    field(out, "path", &row.path)?;
+    field(out, "san", &row.san)?;
+    field(out, "uci", &row.uci)?;
+    field(out, "games", &row.games)?;
+    field(out, "white_wins", &row.white_wins)?;
+    field(out, "draws", &row.draws)?;
+    field(out, "black_wins", &row.black_wins)?;
+    field(out, "white_score", &row.white_score)?;
+    field(out, "mean_white_elo", &row.mean_white_elo)?;
+    field(out, "mean_black_elo", &row.mean_black_elo)?;
+    field(out, "performance", &row.performance)?;
+    field(out, "mean_eval", &row.mean_eval)?;
+    field(out, "complete", &row.complete)?;
+    field(out, "rated_games", &row.rated_games)?;
+    field(out, "white_elo_sum", &row.white_elo_sum)?;
+    field(out, "black_elo_sum", &row.black_elo_sum)?;
+    field(out, "rated_white_half_points", &row.rated_white_half_points)?;
+    field(out, "eval_games", &row.eval_games)?;
+    field(out, "eval_centipawns", &row.eval_centipawns)
 }
 
 /// Reads a CSV table written by `pgn960 tree` (`name` names it in messages) into a tree,
@@ -404,6 +442,58 @@ fn add_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn float() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            Just(Some(f64::NAN)),
+            Just(Some(f64::INFINITY)),
+            Just(Some(1601.0)),
+            any::<f64>().prop_map(Some),
+            (-2_000_000i64..2_000_000).prop_map(|n| Some(n as f64 / 1e3)),
+        ]
+    }
+
+    proptest! {
+        /// A node's JSON written field by field is serde's, but for the closing brace.
+        #[test]
+        fn json_fields_are_serdes(
+            sp in any::<u16>(),
+            texts in proptest::collection::vec("[a-h1-8 +#=QRBNKO\\-\"\\\\\u{e9}\n]{0,12}", 3),
+            counts in proptest::collection::vec(any::<u64>(), 10),
+            floats in proptest::collection::vec(float(), 5),
+            complete in any::<bool>(),
+            centipawns in any::<i64>(),
+        ) {
+            let row = NodeRow {
+                sp,
+                path: texts[0].clone(),
+                san: texts[1].clone(),
+                uci: texts[2].clone(),
+                games: counts[0],
+                white_wins: counts[1],
+                draws: counts[2],
+                black_wins: counts[3],
+                white_score: floats[0],
+                mean_white_elo: floats[1],
+                mean_black_elo: floats[2],
+                performance: floats[3],
+                mean_eval: floats[4],
+                complete,
+                rated_games: counts[4],
+                white_elo_sum: counts[5],
+                black_elo_sum: counts[6],
+                rated_white_half_points: counts[7],
+                eval_games: counts[8],
+                eval_centipawns: centipawns,
+            };
+            let mut ours = Vec::new();
+            json_fields(&row, &mut ours).unwrap();
+            ours.push(b'}');
+            prop_assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&row).unwrap());
+        }
+    }
 
     #[test]
     fn performance_is_linear_in_the_margin() {

@@ -66,6 +66,13 @@ pub trait GameObserver<'a> {
     fn main_move(&mut self, _step: MainMove<'_, 'a>) {}
     /// A comment on the main line after `ply` plies (0: before the first move).
     fn main_comment(&mut self, _text: &'a [u8], _ply: u32) {}
+    /// A main-line comment that is a lone clock, ` [%clk H:MM:SS] ` (the reader's
+    /// [`pgn_parse::lone_clock`]): by default [`GameObserver::main_comment`]; an observer that
+    /// reads only evaluations does nothing here.
+    #[inline(always)]
+    fn main_clock(&mut self, text: &'a [u8], ply: u32) {
+        self.main_comment(text, ply);
+    }
     /// The game, judged.
     fn end_game(&mut self, game: Judged<'_, 'a>);
     /// A game whose moves the observer skipped and that nothing rejected.
@@ -361,6 +368,13 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
     fn comment(&mut self, text: &'a [u8], offset: usize) {
         if self.main_line {
             self.observer.main_comment(text, self.plies);
+        }
+        self.validator.comment(text, offset);
+    }
+    #[inline(always)]
+    fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
+        if self.main_line {
+            self.observer.main_clock(text, self.plies);
         }
         self.validator.comment(text, offset);
     }
