@@ -62,24 +62,6 @@ enum Items<'a> {
 }
 
 impl Items<'_> {
-    /// The 16-byte key of item `i` (a valid item), or `None` for a text over 15 bytes.
-    fn key(&self, i: usize) -> Option<u128> {
-        match self {
-            Items::Text(a) => {
-                let text = a.value(i).as_bytes();
-                if text.len() > 15 {
-                    return None;
-                }
-                let mut b = [0u8; 16];
-                b[..text.len()].copy_from_slice(text);
-                b[15] = text.len() as u8;
-                Some(u128::from_le_bytes(b))
-            }
-            Items::Float(a) => Some(u128::from(a.value(i).to_bits())),
-            Items::Int(a) => Some(u128::from(a.value(i) as u32)),
-        }
-    }
-
     /// Appends the PLAIN encoding of a key's value.
     fn plain(&self, key: u128, out: &mut Vec<u8>) {
         let b = key.to_le_bytes();
@@ -137,6 +119,7 @@ impl Dictionary {
     }
 
     /// The index of `key`, added if new.
+    #[inline(always)]
     fn index(&mut self, key: u128) -> u32 {
         let mask = self.slots.len() - 1;
         let mut s = self.slot(key);
@@ -246,24 +229,46 @@ fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
     for run in keys.chunks(63 * 8) {
         let groups = run.len().div_ceil(8);
         out.push(((groups as u8) << 1) | 1);
-        let start = out.len();
-        let mut acc: u64 = 0;
-        let mut held: u32 = 0;
-        for &k in run {
-            acc |= u64::from(k) << held;
-            held += u32::from(width);
-            while held >= 8 {
-                out.push(acc as u8);
-                acc >>= 8;
-                held -= 8;
-            }
+        if width <= 16 {
+            pack_narrow(run, width, out);
+        } else {
+            pack_wide(run, width, out);
         }
-        // Pad to whole groups of 8 values: a group of 8 is `width` bytes.
-        let end = start + groups * usize::from(width);
-        while out.len() < end {
+    }
+}
+
+/// Bit-packs `run` in groups of 8 (the last padded with zeros), `width` at most 16: a
+/// group in one 128-bit word.
+fn pack_narrow(run: &[u32], width: u8, out: &mut Vec<u8>) {
+    let w = usize::from(width);
+    for group in run.chunks(8) {
+        let mut acc: u128 = 0;
+        for (j, &k) in group.iter().enumerate() {
+            acc |= u128::from(k) << (j * w);
+        }
+        out.extend_from_slice(&acc.to_le_bytes()[..w]);
+    }
+}
+
+/// Bit-packs `run` in groups of 8 (the last padded with zeros), any width up to 32.
+fn pack_wide(run: &[u32], width: u8, out: &mut Vec<u8>) {
+    let start = out.len();
+    let mut acc: u64 = 0;
+    let mut held: u32 = 0;
+    for &k in run {
+        acc |= u64::from(k) << held;
+        held += u32::from(width);
+        while held >= 8 {
             out.push(acc as u8);
             acc >>= 8;
+            held -= 8;
         }
+    }
+    // Pad to whole groups of 8 values: a group of 8 is `width` bytes.
+    let end = start + run.len().div_ceil(8) * usize::from(width);
+    while out.len() < end {
+        out.push(acc as u8);
+        acc >>= 8;
     }
 }
 
@@ -309,12 +314,67 @@ pub fn encode(array: &ArrayRef, descr: &ColumnDescPtr) -> Result<Option<ListChun
 }
 
 /// Every valid item's dictionary key, and the rows' sizes; `None` for a text too long.
+#[inline(never)]
 fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
+    match *items {
+        Items::Text(a) => {
+            let (offsets, data) = (a.value_offsets(), a.value_data());
+            keys_of(lists, a, |i| text_key(offsets, data, i))
+        }
+        Items::Float(a) => {
+            let values = a.values();
+            keys_of(lists, a, |i| Some(u128::from(values[i].to_bits())))
+        }
+        Items::Int(a) => {
+            let values = a.values();
+            keys_of(lists, a, |i| Some(u128::from(values[i] as u32)))
+        }
+    }
+}
+
+/// The low `n` bytes of 16, for `n` up to 15.
+const TEXT_MASKS: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut n = 0;
+    while n < 16 {
+        masks[n] = (1u128 << (n * 8)) - 1;
+        n += 1;
+    }
+    masks
+};
+
+/// The key of text `i`: its bytes and its length in the top byte; `None` past 15 bytes.
+#[inline]
+fn text_key(offsets: &[i32], data: &[u8], i: usize) -> Option<u128> {
+    let start = offsets[i] as usize;
+    let len = (offsets[i + 1] as usize).checked_sub(start)?;
+    if len > 15 {
+        return None;
+    }
+    let tag = (len as u128) << 120;
+    if let Some(word) = data.get(start..start + 16) {
+        // 16 bytes at once, the ones past the text masked off.
+        let mut b = [0u8; 16];
+        b.copy_from_slice(word);
+        return Some((u128::from_le_bytes(b) & TEXT_MASKS[len]) | tag);
+    }
+    let mut b = [0u8; 16];
+    b[..len].copy_from_slice(data.get(start..start + len)?);
+    Some(u128::from_le_bytes(b) | tag)
+}
+
+/// [`keys`] for one kind of item, `key` giving a valid item's key.
+#[inline(always)]
+fn keys_of(
+    lists: &ListArray,
+    values: &dyn Array,
+    key: impl Fn(usize) -> Option<u128>,
+) -> Option<Encoded> {
     let mut dictionary = Dictionary::new();
-    let mut keys = Vec::with_capacity(lists.values().len());
+    let mut keys = Vec::with_capacity(values.len());
     let mut rows = Vec::with_capacity(lists.len());
     let offsets = lists.value_offsets();
-    let nulls = items.has_nulls();
+    let nulls = values.nulls().filter(|n| n.null_count() > 0);
     for row in 0..lists.len() {
         let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
         if lists.is_null(row) || start == end {
@@ -322,11 +382,17 @@ fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
             continue;
         }
         let before = keys.len();
-        for i in start..end {
-            if nulls && items.is_null(i) {
-                continue;
+        match nulls {
+            None => {
+                for i in start..end {
+                    keys.push(dictionary.index(key(i)?));
+                }
             }
-            keys.push(dictionary.index(items.key(i)?));
+            Some(nulls) => {
+                for i in (start..end).filter(|&i| nulls.is_valid(i)) {
+                    keys.push(dictionary.index(key(i)?));
+                }
+            }
         }
         rows.push(((end - start) as u32, (keys.len() - before) as u32));
     }
@@ -370,9 +436,14 @@ fn levels(
 }
 
 /// A page compressed with zstd, as the page writer takes it.
-fn compressed(page: &[u8], make: impl FnOnce(Bytes) -> Page) -> Result<CompressedPage> {
-    let buf =
-        zstd::bulk::compress(page, ZSTD_LEVEL).map_err(|e| ParquetError::External(Box::new(e)))?;
+fn compressed(
+    zstd: &mut zstd::bulk::Compressor<'_>,
+    page: &[u8],
+    make: impl FnOnce(Bytes) -> Page,
+) -> Result<CompressedPage> {
+    let buf = zstd
+        .compress(page)
+        .map_err(|e| ParquetError::External(Box::new(e)))?;
     Ok(CompressedPage::new(make(Bytes::from(buf)), page.len()))
 }
 
@@ -387,7 +458,9 @@ fn write_chunk(
     let mut sink = TrackedWrite::new(Vec::new());
     let mut pages = SerializedPageWriter::new(&mut sink);
     let entries = encoded.dictionary.keys.len() as u32;
-    let page = compressed(&dictionary, |buf| Page::DictionaryPage {
+    let mut zstd =
+        zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| ParquetError::External(Box::new(e)))?;
+    let page = compressed(&mut zstd, &dictionary, |buf| Page::DictionaryPage {
         buf,
         num_values: entries,
         encoding: Encoding::PLAIN,
@@ -414,7 +487,7 @@ fn write_chunk(
         rep.take_into(&mut page);
         def.take_into(&mut page);
         put_keys(&encoded.keys[first_key..key], width, &mut page);
-        let data = compressed(&page, |buf| Page::DataPage {
+        let data = compressed(&mut zstd, &page, |buf| Page::DataPage {
             buf,
             num_values: levels_n as u32,
             encoding: Encoding::RLE_DICTIONARY,
