@@ -403,7 +403,7 @@ fn keys_of(
     })
 }
 
-/// The levels of rows `rows` (starting at row `first`) into `rep` and `def`.
+/// The repetition and definition levels of rows `rows` into `rep` and `def`.
 fn levels(
     lists: &ListArray,
     items: &Items<'_>,
