@@ -5,6 +5,8 @@
 //! `export`).
 
 #[cfg(feature = "parquet")]
+mod lists;
+#[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod text;
 
@@ -49,7 +51,7 @@ pub enum Rows {
     Text(Vec<u8>),
     /// Encoded column chunks of one row group.
     #[cfg(feature = "parquet")]
-    Parquet(Vec<::parquet::arrow::arrow_writer::ArrowColumnChunk>),
+    Parquet(Vec<parquet::Chunk>),
 }
 
 /// Where the workers put rows.

@@ -4,15 +4,17 @@
 //! row group per chunk.
 
 use super::columns::{Column, Field, GameView, Kind, PlyView};
+use super::lists::{self, ListChunk};
 use crate::output::{OutputError, Result};
 use crate::table::arrow::{schema, ArrowRows};
-use arrow_schema::SchemaRef;
+use arrow_array::ArrayRef;
+use arrow_schema::{DataType, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -31,30 +33,12 @@ impl ParquetRows {
     }
 
     /// Encodes the columns (in the worker): the column chunks of one row group.
-    pub fn encode(mut self, encoder: &Encoder) -> Result<Vec<ArrowColumnChunk>> {
-        let mut writers = encoder.factory.create_column_writers(0).map_err(written)?;
-        let mut writer = writers.iter_mut();
+    pub fn encode(mut self, encoder: &Encoder) -> Result<Vec<Chunk>> {
         let arrays = self.0.finish_arrays().map_err(|e| OutputError::Failed {
             message: format!("internal error: the Arrow arrays of a chunk: {e}"),
             cause: None,
         })?;
-        for (array, field) in arrays.iter().zip(encoder.schema.fields()) {
-            for leaf in compute_leaves(field, array).map_err(written)? {
-                let Some(column) = writer.next() else {
-                    return Err(OutputError::Failed {
-                        message: "internal error: more Parquet leaves than column writers".into(),
-                        cause: None,
-                    });
-                };
-                column.write(&leaf).map_err(written)?;
-            }
-        }
-        let chunks = writers
-            .into_iter()
-            .map(|w| w.close())
-            .collect::<parquet::errors::Result<Vec<_>>>()
-            .map_err(written)?;
-        Ok(chunks)
+        encode_arrays(&arrays, encoder)
     }
 
     /// Rows so far.
@@ -68,10 +52,55 @@ impl ParquetRows {
     }
 }
 
+/// The column chunks of one row group from its arrays (one per field of the encoder's
+/// schema): the list columns by our own encoder ([`super::lists`]) where it can, the rest
+/// by the crate.
+fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
+    let mut writers = encoder.factory.create_column_writers(0).map_err(written)?;
+    let mut chunks = Vec::with_capacity(writers.len());
+    let mut writer = writers.drain(..).zip(encoder.leaves.iter());
+    let missing = || OutputError::Failed {
+        message: "internal error: more Parquet leaves than column writers".into(),
+        cause: None,
+    };
+    for (array, field) in arrays.iter().zip(encoder.schema.fields()) {
+        if let DataType::List(_) = field.data_type() {
+            let (mut column, (descr, own)) = writer.next().ok_or_else(missing)?;
+            if *own {
+                if let Some(chunk) = lists::encode(array, descr).map_err(written)? {
+                    chunks.push(Chunk::Own(chunk));
+                    continue;
+                }
+            }
+            for leaf in compute_leaves(field, array).map_err(written)? {
+                column.write(&leaf).map_err(written)?;
+            }
+            chunks.push(Chunk::Crate(column.close().map_err(written)?));
+            continue;
+        }
+        for leaf in compute_leaves(field, array).map_err(written)? {
+            let (mut column, _) = writer.next().ok_or_else(missing)?;
+            column.write(&leaf).map_err(written)?;
+            chunks.push(Chunk::Crate(column.close().map_err(written)?));
+        }
+    }
+    Ok(chunks)
+}
+
 /// What the workers share to encode column chunks for one file.
 pub struct Encoder {
     schema: SchemaRef,
     factory: ArrowRowGroupWriterFactory,
+    /// The Parquet leaf columns, in order, and whether our list encoder may write each.
+    leaves: Vec<(ColumnDescPtr, bool)>,
+}
+
+/// One encoded column chunk: by the crate's column writer or by our list encoder.
+pub enum Chunk {
+    /// Written by the crate.
+    Crate(ArrowColumnChunk),
+    /// Written by [`super::lists`].
+    Own(ListChunk),
 }
 
 /// The Parquet file being written (in the sink).
@@ -84,23 +113,45 @@ pub struct ParquetFile<W: Write + Send> {
 /// items), dictionaries where values repeat ([`column_settings`]), the Arrow schema embedded
 /// (so readers get the list and integer types back).
 pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFile<W>, Encoder)> {
-    let schema = schema(columns);
     let level = ZstdLevel::try_new(1).map_err(written)?;
     let builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_statistics_truncate_length(Some(64));
-    let mut props = column_settings(builder, columns).build();
+    let props = column_settings(builder, columns).build();
+    create_with(out, schema(columns), props, true)
+}
+
+/// [`create`] for an Arrow schema and writer properties; `own_lists`: whether the list
+/// columns may take our encoder (where the properties are the ones it writes).
+fn create_with<W: Write + Send>(
+    out: W,
+    schema: SchemaRef,
+    mut props: WriterProperties,
+    own_lists: bool,
+) -> Result<(ParquetFile<W>, Encoder)> {
     add_encoded_arrow_schema_to_metadata(&schema, &mut props);
     let props = Arc::new(props);
     let parquet_schema = ArrowSchemaConverter::new()
         .with_coerce_types(props.coerce_types())
         .convert(&schema)
         .map_err(written)?;
+    let leaves = parquet_schema
+        .columns()
+        .iter()
+        .map(|c| (Arc::clone(c), own_lists && lists::fits(&props, c.path())))
+        .collect();
     let writer =
         SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props).map_err(written)?;
     let factory = ArrowRowGroupWriterFactory::new(&writer, Arc::clone(&schema));
-    Ok((ParquetFile { writer }, Encoder { schema, factory }))
+    Ok((
+        ParquetFile { writer },
+        Encoder {
+            schema,
+            factory,
+            leaves,
+        },
+    ))
 }
 
 /// Per-column settings, measured on a lichess-style file (issue 25): no statistics for the
@@ -144,10 +195,14 @@ fn rarely_repeats(field: &Field) -> bool {
 
 impl<W: Write + Send> ParquetFile<W> {
     /// Appends a chunk's column chunks as one row group.
-    pub fn append(&mut self, chunks: Vec<ArrowColumnChunk>) -> Result<()> {
+    pub fn append(&mut self, chunks: Vec<Chunk>) -> Result<()> {
         let mut group = self.writer.next_row_group().map_err(written)?;
         for chunk in chunks {
-            chunk.append_to_row_group(&mut group).map_err(written)?;
+            match chunk {
+                Chunk::Crate(c) => c.append_to_row_group(&mut group),
+                Chunk::Own(c) => group.append_column(&c.data, c.close),
+            }
+            .map_err(written)?;
         }
         group.close().map_err(written)?;
         Ok(())
@@ -177,5 +232,338 @@ fn written(error: parquet::errors::ParquetError) -> OutputError {
             message: other.to_string(),
             cause: None,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Our list encoder against the crate's: the same arrays written both ways, read back
+    //! by the parquet crate (and pyarrow, DuckDB, polars where installed) as the same table.
+
+    use super::*;
+    use arrow_array::builder::{Float64Builder, Int32Builder, ListBuilder, StringBuilder};
+    use arrow_array::{Array, RecordBatch};
+    use arrow_schema::{Field as ArrowField, Schema};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::file::properties::WriterVersion;
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// How one test's random lists look.
+    #[derive(Clone, Copy)]
+    struct Shape {
+        /// Distinct values to draw from (`u64::MAX`: any).
+        distinct: u64,
+        /// The longest list.
+        longest: u64,
+        /// Texts as long as this (some over the dictionary key's 15 bytes).
+        text_len: usize,
+        /// One in this many lists null, one in this many items null (0: none).
+        null_lists: u64,
+        null_items: u64,
+    }
+
+    /// The length of the next row's list, or `None` for a null list.
+    fn list_len(rng: &mut Rng, shape: Shape) -> Option<u64> {
+        if shape.null_lists > 0 && rng.below(shape.null_lists) == 0 {
+            return None;
+        }
+        Some(if rng.below(8) == 0 {
+            0
+        } else {
+            rng.below(shape.longest + 1)
+        })
+    }
+
+    fn null_item(rng: &mut Rng, shape: Shape) -> bool {
+        shape.null_items > 0 && rng.below(shape.null_items) == 0
+    }
+
+    /// Three random list columns (texts, floats, ints) of `rows` rows.
+    fn arrays(rng: &mut Rng, rows: usize, shape: Shape) -> Vec<ArrayRef> {
+        let mut texts = ListBuilder::new(StringBuilder::new());
+        let mut floats = ListBuilder::new(Float64Builder::new());
+        let mut ints = ListBuilder::new(Int32Builder::new());
+        let special = [0.0, -0.0, f64::NAN, f64::INFINITY, -1.5];
+        for _ in 0..rows {
+            for column in 0..3 {
+                let Some(n) = list_len(rng, shape) else {
+                    match column {
+                        0 => texts.append_null(),
+                        1 => floats.append_null(),
+                        _ => ints.append_null(),
+                    }
+                    continue;
+                };
+                for _ in 0..n {
+                    let v = rng.below(shape.distinct);
+                    let null = null_item(rng, shape);
+                    match column {
+                        0 if null => texts.values().append_null(),
+                        0 => {
+                            let len = (v as usize) % (shape.text_len + 1);
+                            let text: String = format!("{v:x}{}", "é".repeat(len))
+                                .chars()
+                                .take(len)
+                                .collect();
+                            texts.values().append_value(text);
+                        }
+                        1 if null => floats.values().append_null(),
+                        1 if v < 5 => floats.values().append_value(special[v as usize]),
+                        1 => floats.values().append_value(f64::from_bits(v)),
+                        _ if null => ints.values().append_null(),
+                        _ => ints.values().append_value(v as i32),
+                    }
+                }
+                match column {
+                    0 => texts.append(true),
+                    1 => floats.append(true),
+                    _ => ints.append(true),
+                }
+            }
+        }
+        vec![
+            Arc::new(texts.finish()),
+            Arc::new(floats.finish()),
+            Arc::new(ints.finish()),
+        ]
+    }
+
+    fn test_schema() -> SchemaRef {
+        let list = |t| DataType::List(Arc::new(ArrowField::new("item", t, true)));
+        Arc::new(Schema::new(vec![
+            ArrowField::new("texts", list(DataType::Utf8), true),
+            ArrowField::new("floats", list(DataType::Float64), true),
+            ArrowField::new("ints", list(DataType::Int32), true),
+        ]))
+    }
+
+    fn test_props() -> WriterProperties {
+        let mut builder = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_writer_version(WriterVersion::PARQUET_1_0);
+        for name in ["texts", "floats", "ints"] {
+            let path = ColumnPath::new(vec![name.into(), "list".into(), "item".into()]);
+            builder = builder.set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
+        builder.build()
+    }
+
+    /// The row groups written into a file, by our encoder (`own`) or by the crate; with
+    /// how many list chunks our encoder wrote.
+    fn write(groups: &[Vec<ArrayRef>], own: bool) -> (Vec<u8>, usize) {
+        let (mut file, encoder) =
+            create_with(Vec::new(), test_schema(), test_props(), own).unwrap();
+        let mut ours = 0;
+        for arrays in groups {
+            let chunks = encode_arrays(arrays, &encoder).unwrap();
+            ours += chunks.iter().filter(|c| matches!(c, Chunk::Own(_))).count();
+            file.append(chunks).unwrap();
+        }
+        (file.finish().unwrap(), ours)
+    }
+
+    /// The file read back by the parquet crate, one batch per row.
+    fn read(file: Vec<u8>) -> Vec<RecordBatch> {
+        let reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(file))
+            .unwrap()
+            .with_batch_size(1)
+            .build()
+            .unwrap();
+        reader.collect::<std::result::Result<Vec<_>, _>>().unwrap()
+    }
+
+    /// Each row's arrays.
+    fn rows(batches: &[RecordBatch]) -> Vec<Vec<arrow_array::ArrayRef>> {
+        batches
+            .iter()
+            .flat_map(|b| {
+                (0..b.num_rows()).map(|r| b.columns().iter().map(|c| c.slice(r, 1)).collect())
+            })
+            .collect()
+    }
+
+    /// Writes `groups` both ways; both read back equal to the arrays (NaN bit for bit, as
+    /// the arrays' data); returns the two files and how many chunks were ours.
+    fn both_ways(groups: &[Vec<ArrayRef>]) -> (Vec<u8>, Vec<u8>, usize) {
+        let (own, ours) = write(groups, true);
+        let (theirs, none) = write(groups, false);
+        assert_eq!(none, 0);
+        let wanted: Vec<RecordBatch> = groups
+            .iter()
+            .map(|g| RecordBatch::try_new(test_schema(), g.clone()).unwrap())
+            .collect();
+        let a = rows(&read(own.clone()));
+        let b = rows(&read(theirs.clone()));
+        assert_eq!(a.len(), wanted.iter().map(|w| w.num_rows()).sum::<usize>());
+        assert!(a == b, "our chunks read back other than the crate's");
+        assert!(
+            a == rows(&wanted),
+            "our chunks read back other than the arrays"
+        );
+        (own, theirs, ours)
+    }
+
+    fn shape() -> Shape {
+        Shape {
+            distinct: 300,
+            longest: 40,
+            text_len: 8,
+            null_lists: 10,
+            null_items: 0,
+        }
+    }
+
+    #[test]
+    fn our_list_chunks_read_back_as_the_crates() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for shape in [
+            shape(),
+            Shape {
+                null_items: 5,
+                ..shape()
+            },
+            Shape {
+                distinct: 1,
+                ..shape()
+            },
+            Shape {
+                distinct: 2,
+                null_lists: 2,
+                ..shape()
+            },
+            Shape {
+                text_len: 15,
+                ..shape()
+            },
+            Shape {
+                distinct: 70_000,
+                longest: 300,
+                ..shape()
+            },
+        ] {
+            let groups: Vec<_> = [1, 1, 7, 500, 3000]
+                .into_iter()
+                .map(|rows| arrays(&mut rng, rows, shape))
+                .collect();
+            let (_, _, ours) = both_ways(&groups);
+            assert!(ours > 0);
+        }
+    }
+
+    #[test]
+    fn long_texts_and_large_dictionaries_fall_back_to_the_crate() {
+        let mut rng = Rng(7);
+        // Texts of up to 30 bytes: over the 15-byte key, so the crate writes those chunks.
+        let long = Shape {
+            text_len: 30,
+            ..shape()
+        };
+        let (_, _, ours) = both_ways(&[arrays(&mut rng, 400, long)]);
+        assert_eq!(ours, 2);
+        // Any 64-bit value: a float dictionary over 1 MB (the crate then goes PLAIN).
+        // (The texts and ints still ours: over 131,072 items, so several data pages.)
+        let any = Shape {
+            distinct: u64::MAX,
+            longest: 200,
+            text_len: 4,
+            null_lists: 10,
+            null_items: 0,
+        };
+        let (_, _, ours) = both_ways(&[arrays(&mut rng, 2500, any)]);
+        assert_eq!(ours, 2);
+        // Only null and empty lists: no items, left to the crate.
+        let empty = Shape {
+            longest: 0,
+            ..shape()
+        };
+        let (_, _, ours) = both_ways(&[arrays(&mut rng, 50, empty)]);
+        assert_eq!(ours, 0);
+    }
+
+    #[test]
+    fn pyarrow_duckdb_and_polars_read_our_chunks_as_the_crates() {
+        let test = "pyarrow_duckdb_and_polars_read_our_chunks_as_the_crates";
+        let Some(py) = test_support::python_with(test, &["pyarrow", "duckdb", "polars"]) else {
+            return;
+        };
+        let mut rng = Rng(11);
+        let groups: Vec<_> = [
+            (1, shape()),
+            (
+                2000,
+                Shape {
+                    null_items: 4,
+                    ..shape()
+                },
+            ),
+            (
+                3000,
+                Shape {
+                    distinct: 5000,
+                    longest: 120,
+                    ..shape()
+                },
+            ),
+            (
+                300,
+                Shape {
+                    text_len: 30,
+                    ..shape()
+                },
+            ),
+        ]
+        .into_iter()
+        .map(|(rows, shape)| arrays(&mut rng, rows, shape))
+        .collect();
+        let (own, theirs, ours) = both_ways(&groups);
+        assert!(ours >= 8);
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (
+            dir.path().join("own.parquet"),
+            dir.path().join("crate.parquet"),
+        );
+        std::fs::write(&a, own).unwrap();
+        std::fs::write(&b, theirs).unwrap();
+        let script = r#"
+import sys, duckdb, pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq, polars as pl
+a, b = sys.argv[1:3]
+ta, tb = pq.read_table(a), pq.read_table(b)
+assert ta.schema.equals(tb.schema, check_metadata=True)
+# NaN is not equal to itself: the floats compared as text.
+norm = lambda t: t.set_column(1, "floats", pc.cast(t.column("floats"), pa.list_(pa.string())))
+assert norm(ta).equals(norm(tb)), "pyarrow"
+q = "select texts, floats::varchar, ints from '{}'"
+assert duckdb.sql(q.format(a)).fetchall() == duckdb.sql(q.format(b)).fetchall(), "duckdb"
+assert pl.read_parquet(a).equals(pl.read_parquet(b)), "polars"
+print(ta.num_rows)
+"#;
+        let out = std::process::Command::new(&py)
+            .arg("-c")
+            .arg(script)
+            .arg(&a)
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5301");
     }
 }

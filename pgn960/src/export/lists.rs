@@ -1,0 +1,547 @@
+//! Our own Parquet encoder for the list columns (move texts, clocks and the other numbers
+//! per move): a column chunk written page by page without the crate's column writer, the
+//! same table as the crate writes. A dictionary keyed by the value's 16 bytes (a text of
+//! at most 15 bytes with its length, a number's bits: one hash, no compare of bytes);
+//! repetition and definition levels written as RLE runs per row; the keys bit-packed;
+//! data pages v1 (RLE_DICTIONARY), zstd level 1. A chunk it cannot write so (a longer
+//! text, a large dictionary, no items at all, another shape of schema) is left to the
+//! crate ([`encode`] returns `None`).
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int32Type};
+use arrow_array::{Array, ArrayRef, ListArray};
+use arrow_schema::DataType;
+use bytes::Bytes;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::{ParquetError, Result};
+use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
+
+/// The largest dictionary page we write (PLAIN bytes): the crate's default limit, past
+/// which it falls back to PLAIN pages; we leave such a chunk to the crate.
+const DICTIONARY_LIMIT: usize = 1024 * 1024;
+
+/// A data page ends at the first row boundary after this many items.
+const PAGE_ITEMS: usize = 1 << 17;
+
+/// The zstd level the file's writer properties name.
+const ZSTD_LEVEL: i32 = 1;
+
+/// Whether the writer properties of the column at `path` are the ones this encoder
+/// writes: a dictionary, zstd level 1, no statistics or bloom filter, data pages v1,
+/// an offset index.
+pub fn fits(props: &WriterProperties, path: &ColumnPath) -> bool {
+    let zstd = ZstdLevel::try_new(ZSTD_LEVEL).map(Compression::ZSTD).ok();
+    props.dictionary_enabled(path)
+        && Some(props.compression(path)) == zstd
+        && props.statistics_enabled(path) == EnabledStatistics::None
+        && props.bloom_filter_properties(path).is_none()
+        && props.writer_version() == WriterVersion::PARQUET_1_0
+        && !props.offset_index_disabled()
+        && props.dictionary_page_size_limit() >= DICTIONARY_LIMIT
+}
+
+/// One encoded column chunk: its bytes (dictionary page first) and what the row group
+/// needs to append them.
+pub struct ListChunk {
+    /// The pages, as they go into the file.
+    pub data: Bytes,
+    /// The chunk's metadata, offsets relative to `data`.
+    pub close: ColumnCloseResult,
+}
+
+/// The item values of a list column.
+enum Items<'a> {
+    Text(&'a arrow_array::StringArray),
+    Float(&'a arrow_array::Float64Array),
+    Int(&'a arrow_array::Int32Array),
+}
+
+impl Items<'_> {
+    /// Appends the PLAIN encoding of a key's value.
+    fn plain(&self, key: u128, out: &mut Vec<u8>) {
+        let b = key.to_le_bytes();
+        match self {
+            Items::Text(_) => {
+                let len = usize::from(b[15]);
+                out.extend_from_slice(&(len as u32).to_le_bytes());
+                out.extend_from_slice(&b[..len]);
+            }
+            Items::Float(_) => out.extend_from_slice(&b[..8]),
+            Items::Int(_) => out.extend_from_slice(&b[..4]),
+        }
+    }
+
+    /// Whether item `i` is null.
+    fn is_null(&self, i: usize) -> bool {
+        match self {
+            Items::Text(a) => a.is_null(i),
+            Items::Float(a) => a.is_null(i),
+            Items::Int(a) => a.is_null(i),
+        }
+    }
+
+    /// Whether any item is null.
+    fn has_nulls(&self) -> bool {
+        match self {
+            Items::Text(a) => a.null_count() > 0,
+            Items::Float(a) => a.null_count() > 0,
+            Items::Int(a) => a.null_count() > 0,
+        }
+    }
+}
+
+/// The distinct keys in order of first sight, with an open-addressing table of indices.
+struct Dictionary {
+    keys: Vec<u128>,
+    slots: Vec<u32>,
+    shift: u32,
+}
+
+impl Dictionary {
+    fn new() -> Dictionary {
+        Dictionary {
+            keys: Vec::new(),
+            slots: vec![u32::MAX; 1024],
+            shift: 64 - 10,
+        }
+    }
+
+    fn slot(&self, key: u128) -> usize {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        let (lo, hi) = (key as u64, (key >> 64) as u64);
+        let h = (lo.wrapping_mul(K).rotate_left(26) ^ hi).wrapping_mul(K);
+        (h >> self.shift) as usize
+    }
+
+    /// The index of `key`, added if new.
+    #[inline(always)]
+    fn index(&mut self, key: u128) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut s = self.slot(key);
+        loop {
+            let at = self.slots[s];
+            if at == u32::MAX {
+                break;
+            }
+            if self.keys[at as usize] == key {
+                return at;
+            }
+            s = (s + 1) & mask;
+        }
+        let at = self.keys.len() as u32;
+        self.slots[s] = at;
+        self.keys.push(key);
+        if self.keys.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        at
+    }
+
+    fn grow(&mut self) {
+        self.slots = vec![u32::MAX; self.slots.len() * 2];
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for (at, &key) in self.keys.iter().enumerate() {
+            let mut s = self.slot(key);
+            while self.slots[s] != u32::MAX {
+                s = (s + 1) & mask;
+            }
+            self.slots[s] = at as u32;
+        }
+    }
+}
+
+/// RLE runs of the RLE/bit-packing hybrid (levels of at most 8 bits), adjacent runs of
+/// one value merged.
+struct Runs {
+    out: Vec<u8>,
+    value: u8,
+    count: u64,
+}
+
+impl Runs {
+    fn new() -> Runs {
+        Runs {
+            out: Vec::new(),
+            value: 0,
+            count: 0,
+        }
+    }
+
+    fn push(&mut self, value: u8, n: u64) {
+        if n == 0 {
+            return;
+        }
+        if value != self.value {
+            self.flush();
+            self.value = value;
+        }
+        self.count += n;
+    }
+
+    fn flush(&mut self) {
+        if self.count > 0 {
+            varint(self.count << 1, &mut self.out);
+            self.out.push(self.value);
+            self.count = 0;
+        }
+    }
+
+    /// The runs with their 4-byte length before them (data page v1); starts again empty.
+    fn take_into(&mut self, page: &mut Vec<u8>) {
+        self.flush();
+        page.extend_from_slice(&(self.out.len() as u32).to_le_bytes());
+        page.append(&mut self.out);
+    }
+}
+
+/// Appends `v` as a ULEB128 varint.
+fn varint(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The bits needed for values up to `max`.
+fn bits(max: u64) -> u8 {
+    (64 - max.leading_zeros()) as u8
+}
+
+/// Appends `keys` as the values of an RLE_DICTIONARY page: the bit width, then bit-packed
+/// runs of at most 63 groups of 8 (the last group padded with zeros); one RLE run when
+/// the width is 0.
+fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
+    out.push(width);
+    if keys.is_empty() {
+        return;
+    }
+    if width == 0 {
+        varint((keys.len() as u64) << 1, out);
+        return;
+    }
+    for run in keys.chunks(63 * 8) {
+        let groups = run.len().div_ceil(8);
+        out.push(((groups as u8) << 1) | 1);
+        if width <= 16 {
+            pack_narrow(run, width, out);
+        } else {
+            pack_wide(run, width, out);
+        }
+    }
+}
+
+/// Bit-packs `run` in groups of 8 (the last padded with zeros), `width` at most 16: a
+/// group in one 128-bit word.
+fn pack_narrow(run: &[u32], width: u8, out: &mut Vec<u8>) {
+    let w = usize::from(width);
+    for group in run.chunks(8) {
+        let mut acc: u128 = 0;
+        for (j, &k) in group.iter().enumerate() {
+            acc |= u128::from(k) << (j * w);
+        }
+        out.extend_from_slice(&acc.to_le_bytes()[..w]);
+    }
+}
+
+/// Bit-packs `run` in groups of 8 (the last padded with zeros), any width up to 32.
+fn pack_wide(run: &[u32], width: u8, out: &mut Vec<u8>) {
+    let start = out.len();
+    let mut acc: u64 = 0;
+    let mut held: u32 = 0;
+    for &k in run {
+        acc |= u64::from(k) << held;
+        held += u32::from(width);
+        while held >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            held -= 8;
+        }
+    }
+    // Pad to whole groups of 8 values: a group of 8 is `width` bytes.
+    let end = start + run.len().div_ceil(8) * usize::from(width);
+    while out.len() < end {
+        out.push(acc as u8);
+        acc >>= 8;
+    }
+}
+
+/// The keys and levels of one column chunk, before paging.
+struct Encoded {
+    dictionary: Dictionary,
+    /// The dictionary index of every non-null item.
+    keys: Vec<u32>,
+    /// Per row: (repetition/definition levels, keys) counts, for paging at row ends.
+    rows: Vec<(u32, u32)>,
+}
+
+/// Encodes `array` (a list column of texts or numbers) as one column chunk for `descr`,
+/// or `None` when the chunk is better left to the crate.
+pub fn encode(array: &ArrayRef, descr: &ColumnDescPtr) -> Result<Option<ListChunk>> {
+    if descr.max_def_level() != 3 || descr.max_rep_level() != 1 {
+        return Ok(None);
+    }
+    let Some(lists) = array.as_list_opt::<i32>() else {
+        return Ok(None);
+    };
+    let values = lists.values();
+    let items = match values.data_type() {
+        DataType::Utf8 => Items::Text(values.as_string::<i32>()),
+        DataType::Float64 => Items::Float(values.as_primitive::<Float64Type>()),
+        DataType::Int32 => Items::Int(values.as_primitive::<Int32Type>()),
+        _ => return Ok(None),
+    };
+    let Some(encoded) = keys(lists, &items) else {
+        return Ok(None);
+    };
+    if encoded.keys.is_empty() {
+        return Ok(None);
+    }
+    let mut dictionary = Vec::new();
+    for &key in &encoded.dictionary.keys {
+        items.plain(key, &mut dictionary);
+    }
+    if dictionary.len() > DICTIONARY_LIMIT {
+        return Ok(None);
+    }
+    write_chunk(lists, &items, &encoded, dictionary, descr).map(Some)
+}
+
+/// Every valid item's dictionary key, and the rows' sizes; `None` for a text too long.
+#[inline(never)]
+fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
+    match *items {
+        Items::Text(a) => {
+            let (offsets, data) = (a.value_offsets(), a.value_data());
+            keys_of(lists, a, |i| text_key(offsets, data, i))
+        }
+        Items::Float(a) => {
+            let values = a.values();
+            keys_of(lists, a, |i| Some(u128::from(values[i].to_bits())))
+        }
+        Items::Int(a) => {
+            let values = a.values();
+            keys_of(lists, a, |i| Some(u128::from(values[i] as u32)))
+        }
+    }
+}
+
+/// The low `n` bytes of 16, for `n` up to 15.
+const TEXT_MASKS: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut n = 0;
+    while n < 16 {
+        masks[n] = (1u128 << (n * 8)) - 1;
+        n += 1;
+    }
+    masks
+};
+
+/// The key of text `i`: its bytes and its length in the top byte; `None` past 15 bytes.
+#[inline]
+fn text_key(offsets: &[i32], data: &[u8], i: usize) -> Option<u128> {
+    let start = offsets[i] as usize;
+    let len = (offsets[i + 1] as usize).checked_sub(start)?;
+    if len > 15 {
+        return None;
+    }
+    let tag = (len as u128) << 120;
+    if let Some(word) = data.get(start..start + 16) {
+        // 16 bytes at once, the ones past the text masked off.
+        let mut b = [0u8; 16];
+        b.copy_from_slice(word);
+        return Some((u128::from_le_bytes(b) & TEXT_MASKS[len]) | tag);
+    }
+    let mut b = [0u8; 16];
+    b[..len].copy_from_slice(data.get(start..start + len)?);
+    Some(u128::from_le_bytes(b) | tag)
+}
+
+/// [`keys`] for one kind of item, `key` giving a valid item's key.
+#[inline(always)]
+fn keys_of(
+    lists: &ListArray,
+    values: &dyn Array,
+    key: impl Fn(usize) -> Option<u128>,
+) -> Option<Encoded> {
+    let mut dictionary = Dictionary::new();
+    let mut keys = Vec::with_capacity(values.len());
+    let mut rows = Vec::with_capacity(lists.len());
+    let offsets = lists.value_offsets();
+    let nulls = values.nulls().filter(|n| n.null_count() > 0);
+    for row in 0..lists.len() {
+        let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+        if lists.is_null(row) || start == end {
+            rows.push((1, 0));
+            continue;
+        }
+        let before = keys.len();
+        match nulls {
+            None => {
+                for i in start..end {
+                    keys.push(dictionary.index(key(i)?));
+                }
+            }
+            Some(nulls) => {
+                for i in (start..end).filter(|&i| nulls.is_valid(i)) {
+                    keys.push(dictionary.index(key(i)?));
+                }
+            }
+        }
+        rows.push(((end - start) as u32, (keys.len() - before) as u32));
+    }
+    Some(Encoded {
+        dictionary,
+        keys,
+        rows,
+    })
+}
+
+/// The repetition and definition levels of rows `rows` into `rep` and `def`.
+fn levels(
+    lists: &ListArray,
+    items: &Items<'_>,
+    rows: std::ops::Range<usize>,
+    rep: &mut Runs,
+    def: &mut Runs,
+) {
+    let offsets = lists.value_offsets();
+    let nulls = items.has_nulls();
+    for row in rows {
+        let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+        if lists.is_null(row) {
+            rep.push(0, 1);
+            def.push(0, 1);
+        } else if start == end {
+            rep.push(0, 1);
+            def.push(1, 1);
+        } else {
+            rep.push(0, 1);
+            rep.push(1, (end - start - 1) as u64);
+            if nulls {
+                for i in start..end {
+                    def.push(if items.is_null(i) { 2 } else { 3 }, 1);
+                }
+            } else {
+                def.push(3, (end - start) as u64);
+            }
+        }
+    }
+}
+
+/// A page compressed with zstd, as the page writer takes it.
+fn compressed(
+    zstd: &mut zstd::bulk::Compressor<'_>,
+    page: &[u8],
+    make: impl FnOnce(Bytes) -> Page,
+) -> Result<CompressedPage> {
+    let buf = zstd
+        .compress(page)
+        .map_err(|e| ParquetError::External(Box::new(e)))?;
+    Ok(CompressedPage::new(make(Bytes::from(buf)), page.len()))
+}
+
+/// Writes the dictionary page and the data pages, and builds the chunk's metadata.
+fn write_chunk(
+    lists: &ListArray,
+    items: &Items<'_>,
+    encoded: &Encoded,
+    dictionary: Vec<u8>,
+    descr: &ColumnDescPtr,
+) -> Result<ListChunk> {
+    let mut sink = TrackedWrite::new(Vec::new());
+    let mut pages = SerializedPageWriter::new(&mut sink);
+    let entries = encoded.dictionary.keys.len() as u32;
+    let mut zstd =
+        zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| ParquetError::External(Box::new(e)))?;
+    let page = compressed(&mut zstd, &dictionary, |buf| Page::DictionaryPage {
+        buf,
+        num_values: entries,
+        encoding: Encoding::PLAIN,
+        is_sorted: false,
+    })?;
+    let dict_spec = pages.write_page(page)?;
+    let width = bits(u64::from(entries.saturating_sub(1)));
+    let mut specs: Vec<(PageWriteSpec, usize)> = Vec::new();
+    let (mut rep, mut def) = (Runs::new(), Runs::new());
+    let (mut row, mut key) = (0, 0);
+    let mut page = Vec::new();
+    while row < encoded.rows.len() {
+        let (first, first_key) = (row, key);
+        let (mut levels_n, mut items_n) = (0usize, 0usize);
+        while row < encoded.rows.len() && items_n < PAGE_ITEMS {
+            let (l, k) = encoded.rows[row];
+            levels_n += l as usize;
+            items_n += k as usize;
+            row += 1;
+        }
+        key += items_n;
+        levels(lists, items, first..row, &mut rep, &mut def);
+        page.clear();
+        rep.take_into(&mut page);
+        def.take_into(&mut page);
+        put_keys(&encoded.keys[first_key..key], width, &mut page);
+        let data = compressed(&mut zstd, &page, |buf| Page::DataPage {
+            buf,
+            num_values: levels_n as u32,
+            encoding: Encoding::RLE_DICTIONARY,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        })?;
+        specs.push((pages.write_page(data)?, row - first));
+    }
+    pages.close()?;
+    let data = Bytes::from(sink.into_inner()?);
+    close_result(data, dict_spec, &specs, encoded.rows.len(), descr)
+}
+
+/// The chunk's metadata and offset index from what the page writer reported.
+fn close_result(
+    data: Bytes,
+    dict: PageWriteSpec,
+    specs: &[(PageWriteSpec, usize)],
+    rows: usize,
+    descr: &ColumnDescPtr,
+) -> Result<ListChunk> {
+    let mut offsets = OffsetIndexBuilder::new();
+    let (mut compressed, mut uncompressed) = (dict.compressed_size, dict.uncompressed_size);
+    let mut values = 0i64;
+    for (spec, page_rows) in specs {
+        offsets.append_offset_and_size(spec.offset as i64, spec.compressed_size as i32);
+        offsets.append_row_count(*page_rows as i64);
+        compressed += spec.compressed_size;
+        uncompressed += spec.uncompressed_size;
+        values += i64::from(spec.num_values);
+    }
+    let first_data = specs.first().map_or(0, |(s, _)| s.offset as i64);
+    let level = ZstdLevel::try_new(ZSTD_LEVEL)?;
+    let metadata = ColumnChunkMetaData::builder(descr.clone())
+        .set_encodings(vec![
+            Encoding::PLAIN,
+            Encoding::RLE,
+            Encoding::RLE_DICTIONARY,
+        ])
+        .set_compression(Compression::ZSTD(level))
+        .set_num_values(values)
+        .set_total_compressed_size(compressed as i64)
+        .set_total_uncompressed_size(uncompressed as i64)
+        .set_data_page_offset(first_data)
+        .set_dictionary_page_offset(Some(dict.offset as i64))
+        .build()?;
+    let close = ColumnCloseResult {
+        bytes_written: data.len() as u64,
+        rows_written: rows as u64,
+        metadata,
+        bloom_filter: None,
+        column_index: None,
+        offset_index: Some(offsets.build()),
+    };
+    Ok(ListChunk { data, close })
+}
