@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
-use pgn960::stats::by::{ByKey, KeyValue};
+use pgn960::stats::by::{key_text, ByKey, KeyValue};
 use pgn960::stats::table::{strata_noun, GameEvals, SpCounts, Winner};
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
@@ -24,6 +24,7 @@ use pgn960::validate::{
     ValidateOptions, Verdict,
 };
 use pgn_parse::{GameResult, Origin, Skip, Tag};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -186,8 +187,31 @@ struct Plan<'a> {
     strata: Option<ByKey>,
 }
 
-fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<std::borrow::Cow<'t, str>> {
+fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<Cow<'t, str>> {
     tags.iter().find(|t| t.name == name).map(|t| t.value_str())
+}
+
+/// The texts of a counted game's tags that the page uses more than once, each read once
+/// ([`Tag::value_str`]) and passed down.
+struct GameTexts<'t> {
+    /// The Event tag's text, as read.
+    event: Option<Cow<'t, str>>,
+    /// The Event as a key value ([`key_text`]: trimmed, bounded; `None` when empty).
+    event_key: Option<Cow<'t, str>>,
+    white: Option<Cow<'t, str>>,
+    black: Option<Cow<'t, str>>,
+}
+
+impl<'t> GameTexts<'t> {
+    fn of(tags: &'t [Tag<'_>]) -> GameTexts<'t> {
+        let event = tag(tags, b"Event");
+        GameTexts {
+            event_key: event.clone().and_then(key_text),
+            event,
+            white: tag(tags, b"White"),
+            black: tag(tags, b"Black"),
+        }
+    }
 }
 
 impl Plan<'_> {
@@ -201,12 +225,13 @@ impl Plan<'_> {
         evals: &GameEvals,
     ) -> Result<(), &'static str> {
         let (winner, white_half_points, facts) = self.admit(tags, game)?;
+        let texts = GameTexts::of(tags);
         match game.class.kind {
             StartKind::Chess960(sp) if sp < 960 => {
-                self.count_sp(out, tags, &facts, sp, winner);
+                self.count_sp(out, tags, &texts, &facts, sp, winner);
                 out.tally.overall[usize::from(sp)].add_evals(evals);
                 let plies = self.plies(tags, game);
-                let line = || game_line(tags, game.result, plies);
+                let line = || game_line(tags, &texts, game.result, plies);
                 out.games.entry(sp).or_default().add(line);
                 if self.depth > 0 {
                     let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
@@ -224,11 +249,13 @@ impl Plan<'_> {
                 pair.add_evals(evals);
                 out.counted_pairs += 1;
                 let at = (white, Some(black));
-                out.cells.add(tags, &facts, self.band_width, at, winner);
+                let event = texts.event_key.as_deref().unwrap_or("");
+                out.cells
+                    .add_event(event, tags, &facts, self.band_width, at, winner);
             }
             _ => return Err("mid-game-fen"),
         }
-        note_facts(out, tags, &facts);
+        note_facts(out, &texts, &facts);
         Ok(())
     }
 
@@ -273,6 +300,7 @@ impl Plan<'_> {
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
+        texts: &GameTexts<'_>,
         facts: &GameFacts,
         sp: u16,
         winner: Winner,
@@ -284,7 +312,10 @@ impl Plan<'_> {
             cell.add(winner, facts.ratings);
         }
         if let Some(by) = self.strata {
-            let value = KeyValue::of(by, tags, facts, self.band_width);
+            let value = match by {
+                ByKey::Event => KeyValue::Text(texts.event_key.as_deref().map(str::to_string)),
+                _ => KeyValue::of(by, tags, facts, self.band_width),
+            };
             out.tally.strata = Some(by);
             let row = out
                 .tally
@@ -299,27 +330,30 @@ impl Plan<'_> {
                 Winner::Black => row.black_wins += 1,
             }
         }
+        let event = texts.event_key.as_deref().unwrap_or("");
+        let at = (sp, None);
         out.cells
-            .add(tags, facts, self.band_width, (sp, None), winner);
+            .add_event(event, tags, facts, self.band_width, at, winner);
         out.counted += 1;
     }
 }
 
 /// A game's line in its SP's list (the site only when it is an http(s) URL).
-fn game_line(tags: &[Tag<'_>], result: GameResult, plies: Option<u32>) -> GameLine {
-    let text = |name: &[u8]| {
-        tag(tags, name)
-            .map(|v| cut_chars(v.trim(), 200))
-            .unwrap_or_default()
-    };
-    let site = text(b"Site");
+fn game_line(
+    tags: &[Tag<'_>],
+    texts: &GameTexts<'_>,
+    result: GameResult,
+    plies: Option<u32>,
+) -> GameLine {
+    let cut = |v: Option<&str>| v.map(|v| cut_chars(v.trim(), 200)).unwrap_or_default();
+    let site = cut(tag(tags, b"Site").as_deref());
     let lower = site.to_ascii_lowercase();
     let web = lower.starts_with("https://") || lower.starts_with("http://");
     let date = tag(tags, b"UTCDate").or_else(|| tag(tags, b"Date"));
     GameLine(
-        text(b"White"),
-        text(b"Black"),
-        text(b"Event"),
+        cut(texts.white.as_deref()),
+        cut(texts.black.as_deref()),
+        cut(texts.event.as_deref()),
         date.map(|d| d.trim().to_string()).unwrap_or_default(),
         result.as_str().to_string(),
         if web { site } else { String::new() },
@@ -337,7 +371,7 @@ fn cut_chars(text: &str, max: usize) -> String {
 }
 
 /// Notes a counted game's date, speed, event and players.
-fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
+fn note_facts(out: &mut ChunkReport, texts: &GameTexts<'_>, facts: &GameFacts) {
     if let Some(d) = facts.date {
         out.dates = Some(out.dates.map_or((d, d), |(a, b)| (a.min(d), b.max(d))));
     }
@@ -348,11 +382,9 @@ fn note_facts(out: &mut ChunkReport, tags: &[Tag<'_>], facts: &GameFacts) {
             out.speeds.insert(speed.to_string(), 1);
         }
     }
-    out.events
-        .add(tag(tags, b"Event").as_deref().unwrap_or("?"), 1);
-    for side in [&b"White"[..], b"Black"] {
-        out.players
-            .add(tag(tags, side).as_deref().unwrap_or("?"), 1);
+    out.events.add(texts.event.as_deref().unwrap_or("?"), 1);
+    for side in [&texts.white, &texts.black] {
+        out.players.add(side.as_deref().unwrap_or("?"), 1);
     }
 }
 

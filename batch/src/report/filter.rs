@@ -59,6 +59,22 @@ impl CellTally {
         tags: &[Tag<'_>],
         facts: &GameFacts,
         band_width: u32,
+        at: (u16, Option<u16>),
+        winner: Winner,
+    ) {
+        let event = tag_text(tags, b"Event");
+        let event = event.as_deref().unwrap_or("");
+        self.add_event(event, tags, facts, band_width, at, winner);
+    }
+
+    /// [`CellTally::add`] with the game's event already read ([`tag_text`] of its Event
+    /// tag, empty when none).
+    pub fn add_event(
+        &mut self,
+        event: &str,
+        tags: &[Tag<'_>],
+        facts: &GameFacts,
+        band_width: u32,
         (sp, black): (u16, Option<u16>),
         winner: Winner,
     ) {
@@ -68,7 +84,7 @@ impl CellTally {
         let event = if self.events_pooled {
             self.event("")
         } else {
-            self.event(tag_text(tags, b"Event").as_deref().unwrap_or(""))
+            self.event(event)
         };
         let band = if self.bands_pooled {
             KeyValue::Band(None)

@@ -161,8 +161,13 @@ fn bounded(text: &str) -> Cow<'_, str> {
 /// [`MAX_KEY_BYTES`], `None` when absent or empty — [`KeyValue::Text`]'s text, borrowed
 /// from the tags when nothing was cut or unescaped.
 pub fn tag_text<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<Cow<'t, str>> {
-    let tag = tags.iter().find(|t| t.name == name)?;
-    let text = match tag.value_str() {
+    key_text(tags.iter().find(|t| t.name == name)?.value_str())
+}
+
+/// [`tag_text`] of a tag's value already read with [`Tag::value_str`]: trimmed, cut at
+/// [`MAX_KEY_BYTES`], `None` when empty.
+pub fn key_text(value: Cow<'_, str>) -> Option<Cow<'_, str>> {
+    let text = match value {
         Cow::Borrowed(value) => bounded(value.trim()),
         Cow::Owned(value) => Cow::Owned(bounded(value.trim()).into_owned()),
     };
