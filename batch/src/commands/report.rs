@@ -664,7 +664,43 @@ fn date_text(d: Date) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::cut_chars;
+    use super::{cut_chars, tag, GameTexts};
+    use pgn960::stats::by::tag_text;
+    use pgn_parse::Tag;
+
+    #[test]
+    fn a_games_texts_read_once_are_the_tags_read_each_time() {
+        let long = "é".repeat(150);
+        let values: [&[u8]; 6] = [
+            b"  Open  ",
+            b"",
+            b"  ",
+            b"a \\\" q",
+            b"caf\xe9",
+            long.as_bytes(),
+        ];
+        for event in values {
+            for white in values {
+                let tags = [
+                    Tag {
+                        name: b"Event",
+                        raw_value: event,
+                        offset: 0,
+                    },
+                    Tag {
+                        name: b"White",
+                        raw_value: white,
+                        offset: 0,
+                    },
+                ];
+                let texts = GameTexts::of(&tags);
+                assert_eq!(texts.event, tag(&tags, b"Event"));
+                assert_eq!(texts.event_key, tag_text(&tags, b"Event"));
+                assert_eq!(texts.white, tag(&tags, b"White"));
+                assert_eq!(texts.black, None);
+            }
+        }
+    }
 
     #[test]
     fn names_are_cut_at_a_number_of_characters_not_bytes() {
