@@ -291,9 +291,6 @@ const GAME_BYTES: usize = 2048;
 /// comments 7, and the buffers grow).
 const PLY_BYTES: usize = 16;
 
-/// The most bytes of a chunk its buffers are sized for (chunks are about 2 MiB).
-const SIZED_CHUNK_BYTES: usize = 4 << 20;
-
 /// Room for the rows and list items of a chunk, so that its buffers are made once
 /// instead of grown (and copied) from empty.
 #[derive(Debug, Clone, Copy, Default)]
@@ -303,11 +300,8 @@ struct Capacity {
 }
 
 impl Capacity {
-    /// About what a chunk of `bytes` bytes of PGN makes in a table of `grain`. A larger
-    /// chunk than [`SIZED_CHUNK_BYTES`] (a streamed piece of a game over the size limit,
-    /// say) is sized as one of that many: the buffers grow if it holds more.
+    /// About what a chunk of `bytes` bytes of PGN makes in a table of `grain`.
     fn of_chunk(grain: Grain, bytes: usize) -> Capacity {
-        let bytes = bytes.min(SIZED_CHUNK_BYTES);
         let plies = bytes / PLY_BYTES;
         match grain {
             Grain::Game => Capacity {
