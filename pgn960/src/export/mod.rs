@@ -92,13 +92,13 @@ enum Builder {
 
 impl Builder {
     #[cfg_attr(not(feature = "parquet"), allow(unused_variables))]
-    fn new(encoding: &Encoding, plan: &TableSpec, bytes: usize) -> Builder {
+    fn new(encoding: &Encoding, plan: &TableSpec) -> Builder {
         match encoding {
             Encoding::Csv => Builder::Csv(text::CsvRows::new()),
             Encoding::Jsonl => Builder::Jsonl(Vec::new()),
             #[cfg(feature = "parquet")]
             Encoding::Parquet(encoder) => Builder::Parquet(
-                parquet::ParquetRows::for_chunk(plan, bytes),
+                parquet::ParquetRows::new(&plan.columns),
                 std::sync::Arc::clone(encoder),
             ),
         }
@@ -133,7 +133,7 @@ pub fn export_chunk(
     plan: &TableSpec,
     encoding: &Encoding,
 ) -> ChunkExport {
-    let mut builder = Builder::new(encoding, plan, bytes.len());
+    let mut builder = Builder::new(encoding, plan);
     let counts = table_rows(bytes, origin, info, source, plan, |game, ply| {
         builder.push(&plan.columns, game, ply)
     });

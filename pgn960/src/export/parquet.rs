@@ -5,7 +5,6 @@
 
 use super::columns::{Column, Field, GameView, Kind, PlyView};
 use super::lists::{self, ListChunk};
-use super::TableSpec;
 use crate::output::{OutputError, Result};
 use crate::table::arrow::{schema, ArrowRows};
 use arrow_array::ArrayRef;
@@ -26,11 +25,6 @@ impl ParquetRows {
     /// Empty columns for `columns`.
     pub fn new(columns: &[Column]) -> ParquetRows {
         ParquetRows(ArrowRows::new(columns))
-    }
-
-    /// Empty columns for `spec`'s table, sized for a chunk of `bytes` bytes of PGN.
-    pub fn for_chunk(spec: &TableSpec, bytes: usize) -> ParquetRows {
-        ParquetRows(ArrowRows::for_chunk(spec, bytes))
     }
 
     /// Appends one row.

@@ -4,7 +4,7 @@
 //! pyarrow.
 
 use super::columns::{value, Column, GameView, Kind, MoveList, PlyView, Value};
-use super::{table_rows, ExportCounts, Grain, TableSpec};
+use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
 use crate::validate::MoveRecord;
 use arrow_array::builder::{
@@ -60,20 +60,11 @@ struct MoveTexts {
 
 impl MoveTexts {
     fn new() -> MoveTexts {
-        MoveTexts::with_capacity(Capacity::default())
-    }
-
-    /// Empty, with room for `room`'s rows and moves.
-    fn with_capacity(room: Capacity) -> MoveTexts {
-        let mut ends = Vec::with_capacity(room.items + 1);
-        ends.push(0);
-        let mut lists = Vec::with_capacity(room.rows + 1);
-        lists.push(0);
         MoveTexts {
-            bytes: Vec::with_capacity(room.items * MOVE_TEXT_BYTES),
-            ends,
-            lists,
-            valid: BooleanBufferBuilder::new(room.rows.max(1024)),
+            bytes: Vec::new(),
+            ends: vec![0],
+            lists: vec![0],
+            valid: BooleanBufferBuilder::new(1024),
             overflow: false,
         }
     }
@@ -142,18 +133,11 @@ struct MoveNumbers<T: ArrowPrimitiveType> {
 
 impl<T: ArrowPrimitiveType> MoveNumbers<T> {
     fn new() -> MoveNumbers<T> {
-        MoveNumbers::with_capacity(Capacity::default())
-    }
-
-    /// Empty, with room for `room`'s rows and moves.
-    fn with_capacity(room: Capacity) -> MoveNumbers<T> {
-        let mut lists = Vec::with_capacity(room.rows + 1);
-        lists.push(0);
         MoveNumbers {
-            values: Vec::with_capacity(room.items),
-            present: NullBufferBuilder::new(room.items.max(1024)),
-            lists,
-            valid: NullBufferBuilder::new(room.rows.max(1024)),
+            values: Vec::new(),
+            present: NullBufferBuilder::new(1024),
+            lists: vec![0],
+            valid: NullBufferBuilder::new(1024),
             overflow: false,
         }
     }
@@ -221,17 +205,16 @@ enum Builder {
 }
 
 impl Builder {
-    fn new(kind: Kind, room: Capacity) -> Builder {
-        let rows = room.rows;
+    fn new(kind: Kind) -> Builder {
         match kind {
-            Kind::Text => Builder::Text(StringBuilder::with_capacity(rows, rows * TEXT_BYTES)),
-            Kind::Int32 => Builder::Int32(Int32Builder::with_capacity(rows)),
-            Kind::Int64 => Builder::Int64(Int64Builder::with_capacity(rows)),
-            Kind::Float => Builder::Float(Float64Builder::with_capacity(rows)),
-            Kind::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
-            Kind::TextList => Builder::TextList(MoveTexts::with_capacity(room)),
-            Kind::FloatList => Builder::FloatList(MoveNumbers::with_capacity(room)),
-            Kind::Int32List => Builder::Int32List(MoveNumbers::with_capacity(room)),
+            Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::Int32 => Builder::Int32(Int32Builder::new()),
+            Kind::Int64 => Builder::Int64(Int64Builder::new()),
+            Kind::Float => Builder::Float(Float64Builder::new()),
+            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+            Kind::TextList => Builder::TextList(MoveTexts::new()),
+            Kind::FloatList => Builder::FloatList(MoveNumbers::new()),
+            Kind::Int32List => Builder::Int32List(MoveNumbers::new()),
         }
     }
 
@@ -277,45 +260,6 @@ impl Builder {
     }
 }
 
-/// Bytes of a move's text (SAN or UCI) a buffer is sized for: most are 2 to 5.
-const MOVE_TEXT_BYTES: usize = 5;
-
-/// Bytes of a text cell a buffer is sized for.
-const TEXT_BYTES: usize = 16;
-
-/// Bytes of PGN a game takes, about (a lichess game with clocks: 3,300), to size a chunk's
-/// buffers: fewer bytes a game than this only makes them grow.
-const GAME_BYTES: usize = 2048;
-
-/// Bytes of PGN a ply takes, about (a lichess ply with its clock comment: 25; without
-/// comments 7, and the buffers grow).
-const PLY_BYTES: usize = 16;
-
-/// Room for the rows and list items of a chunk, so that its buffers are made once
-/// instead of grown (and copied) from empty.
-#[derive(Debug, Clone, Copy, Default)]
-struct Capacity {
-    rows: usize,
-    items: usize,
-}
-
-impl Capacity {
-    /// About what a chunk of `bytes` bytes of PGN makes in a table of `grain`.
-    fn of_chunk(grain: Grain, bytes: usize) -> Capacity {
-        let plies = bytes / PLY_BYTES;
-        match grain {
-            Grain::Game => Capacity {
-                rows: bytes / GAME_BYTES,
-                items: plies,
-            },
-            Grain::Ply => Capacity {
-                rows: plies,
-                items: 0,
-            },
-        }
-    }
-}
-
 /// Rows being built into Arrow arrays, column by column.
 pub struct ArrowRows {
     builders: Vec<Builder>,
@@ -325,19 +269,10 @@ pub struct ArrowRows {
 impl ArrowRows {
     /// Empty columns for `columns`.
     pub fn new(columns: &[Column]) -> ArrowRows {
-        ArrowRows::with_capacity(columns, Capacity::default())
-    }
-
-    /// Empty columns for `spec`'s table, sized for a chunk of `bytes` bytes of PGN.
-    pub fn for_chunk(spec: &TableSpec, bytes: usize) -> ArrowRows {
-        ArrowRows::with_capacity(&spec.columns, Capacity::of_chunk(spec.grain, bytes))
-    }
-
-    fn with_capacity(columns: &[Column], room: Capacity) -> ArrowRows {
         ArrowRows {
             builders: columns
                 .iter()
-                .map(|c| Builder::new(c.field.kind(), room))
+                .map(|c| Builder::new(c.field.kind()))
                 .collect(),
             rows: 0,
         }
@@ -383,7 +318,7 @@ pub fn chunk_batch(
     spec: &TableSpec,
     schema: &SchemaRef,
 ) -> (Result<RecordBatch, ArrowError>, ExportCounts) {
-    let mut rows = ArrowRows::for_chunk(spec, bytes.len());
+    let mut rows = ArrowRows::new(&spec.columns);
     let counts = table_rows(bytes, origin, info, source, spec, |game, ply| {
         rows.push(&spec.columns, game, ply)
     });
