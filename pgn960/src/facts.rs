@@ -99,9 +99,7 @@ impl FromStr for Date {
 
     fn from_str(text: &str) -> Result<Date, String> {
         match full_date(text.as_bytes()) {
-            Some(date) if (1..=12).contains(&date.month) && (1..=31).contains(&date.day) => {
-                Ok(date)
-            }
+            Some(date) if date.in_range() => Ok(date),
             _ => Date::parse_general(text),
         }
     }
@@ -127,6 +125,11 @@ pub(crate) fn full_date(text: &[u8]) -> Option<Date> {
 }
 
 impl Date {
+    /// Whether the month is 1-12 and the day 1-31 (the one range rule of every reader).
+    pub(crate) fn in_range(self) -> bool {
+        (1..=12).contains(&self.month) && (1..=31).contains(&self.day)
+    }
+
     /// [`Date::from_str`] for any text: split at the separators, each part parsed.
     fn parse_general(text: &str) -> Result<Date, String> {
         let parts: Vec<&str> = text.trim().split(['.', '-', '/']).collect();
@@ -139,7 +142,7 @@ impl Date {
             month: m.parse().map_err(|_| bad())?,
             day: d.parse().map_err(|_| bad())?,
         };
-        if !(1..=12).contains(&date.month) || !(1..=31).contains(&date.day) {
+        if !date.in_range() {
             return Err(bad());
         }
         Ok(date)
@@ -183,7 +186,7 @@ impl GameFacts {
         let date = |slot: usize| {
             let raw = found[slot]?.raw_value;
             match full_date(raw) {
-                Some(d) if (1..=12).contains(&d.month) && (1..=31).contains(&d.day) => Some(d),
+                Some(d) if d.in_range() => Some(d),
                 _ => text(slot)?.parse().ok(),
             }
         };

@@ -187,8 +187,7 @@ pub fn date_span(tags: &[Tag<'_>]) -> Option<(Date, Date)> {
 pub fn parse_date_span(text: &str) -> Option<(Date, Date)> {
     // The common full date, read without splitting.
     if let Some(date) = crate::facts::full_date(text.as_bytes()) {
-        let known = (1..=12).contains(&date.month) && (1..=31).contains(&date.day);
-        return known.then_some((date, date));
+        return date.in_range().then_some((date, date));
     }
     date_span_general(text)
 }
