@@ -1,15 +1,16 @@
 //! Our own Parquet encoder for the list columns (move texts, clocks and the other numbers
 //! per move): a column chunk written page by page without the crate's column writer, the
 //! same table as the crate writes. A dictionary keyed by the value's 16 bytes (a text of
-//! at most 15 bytes with its length, a number's bits: one hash, no compare of bytes);
-//! repetition and definition levels written as RLE runs per row; the keys bit-packed;
+//! at most 15 bytes with its length, a number's bits: one hash, no compare of bytes), or,
+//! for a list of keyed texts (`export`'s move lists, keyed when the rows were pushed), the
+//! list's own keys and dictionary as they are; repetition and definition levels written as RLE runs per row; the keys bit-packed;
 //! data pages v1 (RLE_DICTIONARY), zstd level 1. A chunk it cannot write so (a longer
 //! text, a large dictionary, no items at all, another shape of schema) is left to the
 //! crate ([`encode`] returns `None`).
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int32Type};
-use arrow_array::{Array, ArrayRef, ListArray};
+use arrow_array::types::{Float64Type, Int32Type, UInt32Type};
+use arrow_array::{Array, ArrayRef, DictionaryArray, ListArray};
 use arrow_schema::DataType;
 use bytes::Bytes;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
@@ -59,6 +60,8 @@ enum Items<'a> {
     Text(&'a arrow_array::StringArray),
     Float(&'a arrow_array::Float64Array),
     Int(&'a arrow_array::Int32Array),
+    /// Texts already keyed: `u32` keys into a dictionary of texts.
+    Keyed(&'a DictionaryArray<UInt32Type>),
 }
 
 impl Items<'_> {
@@ -72,7 +75,7 @@ impl Items<'_> {
                 out.extend_from_slice(&b[..len]);
             }
             Items::Float(_) => out.extend_from_slice(&b[..8]),
-            Items::Int(_) => out.extend_from_slice(&b[..4]),
+            Items::Int(_) | Items::Keyed(_) => out.extend_from_slice(&b[..4]),
         }
     }
 
@@ -82,6 +85,7 @@ impl Items<'_> {
             Items::Text(a) => a.is_null(i),
             Items::Float(a) => a.is_null(i),
             Items::Int(a) => a.is_null(i),
+            Items::Keyed(a) => a.is_null(i),
         }
     }
 
@@ -91,6 +95,7 @@ impl Items<'_> {
             Items::Text(a) => a.null_count() > 0,
             Items::Float(a) => a.null_count() > 0,
             Items::Int(a) => a.null_count() > 0,
+            Items::Keyed(a) => a.null_count() > 0,
         }
     }
 }
@@ -274,7 +279,9 @@ fn pack_wide(run: &[u32], width: u8, out: &mut Vec<u8>) {
 
 /// The keys and levels of one column chunk, before paging.
 struct Encoded {
-    dictionary: Dictionary,
+    /// The dictionary page's values (PLAIN) and how many.
+    dictionary: Vec<u8>,
+    entries: u32,
     /// The dictionary index of every non-null item.
     keys: Vec<u32>,
     /// Per row: (repetition/definition levels, keys) counts, for paging at row ends.
@@ -295,22 +302,59 @@ pub fn encode(array: &ArrayRef, descr: &ColumnDescPtr) -> Result<Option<ListChun
         DataType::Utf8 => Items::Text(values.as_string::<i32>()),
         DataType::Float64 => Items::Float(values.as_primitive::<Float64Type>()),
         DataType::Int32 => Items::Int(values.as_primitive::<Int32Type>()),
+        DataType::Dictionary(k, v) if **k == DataType::UInt32 && **v == DataType::Utf8 => {
+            Items::Keyed(values.as_dictionary::<UInt32Type>())
+        }
         _ => return Ok(None),
     };
-    let Some(encoded) = keys(lists, &items) else {
+    let encoded = match items {
+        Items::Keyed(a) => keyed(lists, a),
+        _ => keys(lists, &items),
+    };
+    let Some(encoded) = encoded else {
         return Ok(None);
     };
-    if encoded.keys.is_empty() {
+    if encoded.keys.is_empty() || encoded.dictionary.len() > DICTIONARY_LIMIT {
         return Ok(None);
     }
-    let mut dictionary = Vec::new();
-    for &key in &encoded.dictionary.keys {
-        items.plain(key, &mut dictionary);
+    write_chunk(lists, &items, &encoded, descr).map(Some)
+}
+
+/// The keys of a list of keyed texts as they are (the valid ones), its dictionary's texts
+/// PLAIN, and the rows' sizes; `None` where the dictionary has a null text.
+fn keyed(lists: &ListArray, items: &DictionaryArray<UInt32Type>) -> Option<Encoded> {
+    let texts = items.values().as_string_opt::<i32>()?;
+    if texts.null_count() > 0 {
+        return None;
     }
-    if dictionary.len() > DICTIONARY_LIMIT {
-        return Ok(None);
+    let mut dictionary = Vec::with_capacity(texts.value_data().len() + 4 * texts.len());
+    for text in texts.iter().flatten() {
+        dictionary.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        dictionary.extend_from_slice(text.as_bytes());
     }
-    write_chunk(lists, &items, &encoded, dictionary, descr).map(Some)
+    let all = items.keys().values();
+    let mut keys = Vec::with_capacity(all.len());
+    let mut rows = Vec::with_capacity(lists.len());
+    let offsets = lists.value_offsets();
+    for row in 0..lists.len() {
+        let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+        if lists.is_null(row) || start == end {
+            rows.push((1, 0));
+            continue;
+        }
+        let before = keys.len();
+        match items.nulls() {
+            None => keys.extend_from_slice(all.get(start..end)?),
+            Some(nulls) => keys.extend((start..end).filter(|&i| nulls.is_valid(i)).map(|i| all[i])),
+        }
+        rows.push(((end - start) as u32, (keys.len() - before) as u32));
+    }
+    Some(Encoded {
+        dictionary,
+        entries: texts.len() as u32,
+        keys,
+        rows,
+    })
 }
 
 /// Every valid item's dictionary key, and the rows' sizes; `None` for a text too long.
@@ -319,16 +363,17 @@ fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
     match *items {
         Items::Text(a) => {
             let (offsets, data) = (a.value_offsets(), a.value_data());
-            keys_of(lists, a, |i| text_key(offsets, data, i))
+            keys_of(lists, items, a, |i| text_key(offsets, data, i))
         }
         Items::Float(a) => {
             let values = a.values();
-            keys_of(lists, a, |i| Some(u128::from(values[i].to_bits())))
+            keys_of(lists, items, a, |i| Some(u128::from(values[i].to_bits())))
         }
         Items::Int(a) => {
             let values = a.values();
-            keys_of(lists, a, |i| Some(u128::from(values[i] as u32)))
+            keys_of(lists, items, a, |i| Some(u128::from(values[i] as u32)))
         }
+        Items::Keyed(a) => keyed(lists, a),
     }
 }
 
@@ -367,6 +412,7 @@ fn text_key(offsets: &[i32], data: &[u8], i: usize) -> Option<u128> {
 #[inline(always)]
 fn keys_of(
     lists: &ListArray,
+    items: &Items<'_>,
     values: &dyn Array,
     key: impl Fn(usize) -> Option<u128>,
 ) -> Option<Encoded> {
@@ -396,8 +442,13 @@ fn keys_of(
         }
         rows.push(((end - start) as u32, (keys.len() - before) as u32));
     }
+    let mut plain = Vec::new();
+    for &key in &dictionary.keys {
+        items.plain(key, &mut plain);
+    }
     Some(Encoded {
-        dictionary,
+        dictionary: plain,
+        entries: dictionary.keys.len() as u32,
         keys,
         rows,
     })
@@ -452,15 +503,14 @@ fn write_chunk(
     lists: &ListArray,
     items: &Items<'_>,
     encoded: &Encoded,
-    dictionary: Vec<u8>,
     descr: &ColumnDescPtr,
 ) -> Result<ListChunk> {
     let mut sink = TrackedWrite::new(Vec::new());
     let mut pages = SerializedPageWriter::new(&mut sink);
-    let entries = encoded.dictionary.keys.len() as u32;
+    let entries = encoded.entries;
     let mut zstd =
         zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| ParquetError::External(Box::new(e)))?;
-    let page = compressed(&mut zstd, &dictionary, |buf| Page::DictionaryPage {
+    let page = compressed(&mut zstd, &encoded.dictionary, |buf| Page::DictionaryPage {
         buf,
         num_values: entries,
         encoding: Encoding::PLAIN,

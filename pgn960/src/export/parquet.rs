@@ -7,8 +7,11 @@ use super::columns::{Column, Field, GameView, Kind, PlyView};
 use super::lists::{self, ListChunk};
 use crate::output::{OutputError, Result};
 use crate::table::arrow::{schema, ArrowRows};
-use arrow_array::ArrayRef;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_array::builder::StringBuilder;
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt32Type;
+use arrow_array::{Array, ArrayRef, ListArray};
+use arrow_schema::{ArrowError, DataType, SchemaRef};
 use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::basic::{Compression, ZstdLevel};
@@ -24,7 +27,7 @@ pub struct ParquetRows(ArrowRows);
 impl ParquetRows {
     /// Empty columns for `columns`.
     pub fn new(columns: &[Column]) -> ParquetRows {
-        ParquetRows(ArrowRows::new(columns))
+        ParquetRows(ArrowRows::keyed(columns))
     }
 
     /// Appends one row.
@@ -72,7 +75,11 @@ fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
                     continue;
                 }
             }
-            for leaf in compute_leaves(field, array).map_err(written)? {
+            let array = unkeyed(array).map_err(|e| OutputError::Failed {
+                message: format!("internal error: a keyed list's texts: {e}"),
+                cause: None,
+            })?;
+            for leaf in compute_leaves(field, &array).map_err(written)? {
                 column.write(&leaf).map_err(written)?;
             }
             chunks.push(Chunk::Crate(column.close().map_err(written)?));
@@ -85,6 +92,36 @@ fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
         }
     }
     Ok(chunks)
+}
+
+/// A list of keyed texts ([`ArrowRows::keyed`]) as the list of its texts, the schema's
+/// type, for the crate's writer; any other array as it is.
+fn unkeyed(array: &ArrayRef) -> std::result::Result<ArrayRef, ArrowError> {
+    let Some(lists) = array.as_list_opt::<i32>() else {
+        return Ok(Arc::clone(array));
+    };
+    let Some(items) = lists.values().as_dictionary_opt::<UInt32Type>() else {
+        return Ok(Arc::clone(array));
+    };
+    let texts = items
+        .values()
+        .as_string_opt::<i32>()
+        .ok_or_else(|| ArrowError::InvalidArgumentError("keys of other than texts".into()))?;
+    let mut plain = StringBuilder::with_capacity(items.len(), items.len() * 8);
+    for key in items.keys().iter() {
+        match key.map(|k| k as usize).filter(|&k| texts.is_valid(k)) {
+            Some(k) => plain.append_value(texts.value(k)),
+            None => plain.append_null(),
+        }
+    }
+    let item = Arc::new(arrow_schema::Field::new("item", DataType::Utf8, true));
+    let plain = ListArray::try_new(
+        item,
+        lists.offsets().clone(),
+        Arc::new(plain.finish()),
+        lists.nulls().cloned(),
+    )?;
+    Ok(Arc::new(plain))
 }
 
 /// What the workers share to encode column chunks for one file.
@@ -462,6 +499,78 @@ mod tests {
                 .collect();
             let (_, _, ours) = both_ways(&groups);
             assert!(ours > 0);
+        }
+    }
+
+    /// A list of texts as a list of keyed texts ([`ArrowRows::keyed`]'s form): each
+    /// distinct text once in the dictionary, in reverse order of first sight.
+    fn keyed_of(array: &ArrayRef) -> ArrayRef {
+        use arrow_array::{DictionaryArray, StringArray, UInt32Array};
+        let lists = array.as_list::<i32>();
+        let texts = lists.values().as_string::<i32>();
+        let mut distinct: Vec<&str> = Vec::new();
+        for text in texts.iter().flatten() {
+            if !distinct.contains(&text) {
+                distinct.push(text);
+            }
+        }
+        distinct.reverse();
+        let keys: UInt32Array = texts
+            .iter()
+            .map(|t| t.map(|t| distinct.iter().position(|d| *d == t).unwrap() as u32))
+            .collect();
+        let values = StringArray::from(distinct);
+        let items = DictionaryArray::<UInt32Type>::try_new(keys, Arc::new(values)).unwrap();
+        let item = Arc::new(ArrowField::new("item", items.data_type().clone(), true));
+        let offsets = lists.offsets().clone();
+        Arc::new(
+            ListArray::try_new(item, offsets, Arc::new(items), lists.nulls().cloned()).unwrap(),
+        )
+    }
+
+    #[test]
+    fn keyed_text_lists_read_back_as_their_texts_ours_or_the_crates() {
+        let mut rng = Rng(23);
+        for shape in [
+            shape(),
+            Shape {
+                null_items: 5,
+                ..shape()
+            },
+            Shape {
+                distinct: 1,
+                ..shape()
+            },
+            Shape {
+                text_len: 30,
+                ..shape()
+            },
+            Shape {
+                longest: 0,
+                ..shape()
+            },
+        ] {
+            let groups: Vec<Vec<ArrayRef>> = [1, 7, 500, 3000]
+                .into_iter()
+                .map(|rows| arrays(&mut rng, rows, shape))
+                .collect();
+            let keyed: Vec<Vec<ArrayRef>> = groups
+                .iter()
+                .map(|g| {
+                    let mut g = g.clone();
+                    g[0] = keyed_of(&g[0]);
+                    g
+                })
+                .collect();
+            assert_ne!(keyed[3][0].data_type(), groups[3][0].data_type());
+            let wanted = rows(&read(write(&groups, false).0));
+            let (own, ours) = write(&keyed, true);
+            assert!(rows(&read(own)) == wanted, "ours");
+            // Every text list ours where there are items (long texts too: keyed).
+            assert!(ours >= if shape.longest == 0 { 0 } else { 4 });
+            let (theirs, none) = write(&keyed, false);
+            assert_eq!(none, 0);
+            assert!(rows(&read(theirs)) == wanted, "the crate's");
         }
     }
 

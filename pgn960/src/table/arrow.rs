@@ -3,15 +3,18 @@
 //! `pgn960 export` encodes these arrays into Parquet; the Python package hands them to
 //! pyarrow.
 
-use super::columns::{value, Column, GameView, Kind, MoveList, PlyView, Value};
+use super::columns::{value, Column, Field, GameView, Kind, MoveList, PlyView, Value, UCI_CODES};
 use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
 use crate::validate::MoveRecord;
 use arrow_array::builder::{
     BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
 };
-use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int32Type};
-use arrow_array::{ArrayRef, ListArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int32Type, UInt32Type};
+use arrow_array::{
+    Array, ArrayRef, DictionaryArray, ListArray, PrimitiveArray, RecordBatch, StringArray,
+    UInt32Array,
+};
 use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field as ArrowField, Schema, SchemaRef};
 use pgn_parse::Origin;
@@ -115,6 +118,175 @@ impl MoveTexts {
     }
 }
 
+/// Where each code of a [`MoveKeys`] column has its key: a table indexed by the code (UCI
+/// codes are 15 bits), or open addressing over (code, key) pairs (SAN codes).
+enum CodeTable {
+    Direct(Vec<u32>),
+    Hashed { slots: Vec<(u32, u32)>, shift: u32 },
+}
+
+impl CodeTable {
+    fn new(which: MoveList) -> CodeTable {
+        match which {
+            MoveList::Uci(_) => CodeTable::Direct(vec![u32::MAX; UCI_CODES]),
+            _ => CodeTable::Hashed {
+                slots: vec![(u32::MAX, 0); 1 << 12],
+                shift: 32 - 12,
+            },
+        }
+    }
+
+    fn slot(code: u32, shift: u32) -> usize {
+        (code.wrapping_mul(0x9e37_79b1) >> shift) as usize
+    }
+
+    /// The key of `code`, or `None` when it is new.
+    #[inline(always)]
+    fn get(&self, code: u32) -> Option<u32> {
+        match self {
+            CodeTable::Direct(keys) => keys.get(code as usize).copied().filter(|&k| k != u32::MAX),
+            CodeTable::Hashed { slots, shift } => {
+                let mask = slots.len() - 1;
+                let mut s = CodeTable::slot(code, *shift);
+                loop {
+                    let (c, key) = slots[s];
+                    if c == code {
+                        return Some(key);
+                    }
+                    if c == u32::MAX {
+                        return None;
+                    }
+                    s = (s + 1) & mask;
+                }
+            }
+        }
+    }
+
+    /// Records `key` for a new `code`; `keys`: how many codes there are with it.
+    fn insert(&mut self, code: u32, key: u32, keys: usize) {
+        match self {
+            CodeTable::Direct(table) => {
+                if let Some(slot) = table.get_mut(code as usize) {
+                    *slot = key;
+                }
+            }
+            CodeTable::Hashed { slots, shift } => {
+                if keys * 2 > slots.len() {
+                    let old = std::mem::take(slots);
+                    *slots = vec![(u32::MAX, 0); old.len() * 2];
+                    *shift -= 1;
+                    for (c, k) in old.into_iter().filter(|&(c, _)| c != u32::MAX) {
+                        CodeTable::put(slots, *shift, c, k);
+                    }
+                }
+                CodeTable::put(slots, *shift, code, key);
+            }
+        }
+    }
+
+    fn put(slots: &mut [(u32, u32)], shift: u32, code: u32, key: u32) {
+        let mask = slots.len() - 1;
+        let mut s = CodeTable::slot(code, shift);
+        while slots[s].0 != u32::MAX {
+            s = (s + 1) & mask;
+        }
+        slots[s] = (code, key);
+    }
+}
+
+/// A list-of-text column of moves kept as dictionary keys, for `export`'s Parquet encoder:
+/// each move's [`MoveList::code`] looked up in a table of the codes seen, its text written
+/// only the first time (a few thousand texts a chunk instead of one per move). Finished as
+/// a list array of dictionary-encoded texts (`u32` keys), which the encoder writes as they
+/// are, where [`MoveTexts`] would have it read every text back and hash it.
+struct MoveKeys {
+    /// The list the column holds (its codes' kind).
+    which: MoveList,
+    /// Every move's key.
+    keys: Vec<u32>,
+    /// Where each row's list ends in `keys`, after a leading 0.
+    lists: Vec<i32>,
+    /// Whether each row has a list (null otherwise).
+    valid: BooleanBufferBuilder,
+    /// The key of each code seen.
+    codes: CodeTable,
+    /// The dictionary: each key's text (one [`MoveTexts`] row of them).
+    texts: MoveTexts,
+    /// Whether an offset went past `i32::MAX` (the arrays are refused then).
+    overflow: bool,
+}
+
+impl MoveKeys {
+    fn new(which: MoveList) -> MoveKeys {
+        MoveKeys {
+            which,
+            keys: Vec::new(),
+            lists: vec![0],
+            valid: BooleanBufferBuilder::new(1024),
+            codes: CodeTable::new(which),
+            texts: MoveTexts::new(),
+            overflow: false,
+        }
+    }
+
+    /// Appends a row: this column's list of `moves`, or null.
+    fn push(&mut self, moves: Option<&[MoveRecord]>) {
+        if let Some(moves) = moves {
+            self.keys.reserve(moves.len());
+            for m in moves {
+                let code = self.which.code(m);
+                let key = match self.codes.get(code) {
+                    Some(key) => key,
+                    None => self.add(code, m),
+                };
+                self.keys.push(key);
+            }
+        }
+        let end = i32::try_from(self.keys.len()).unwrap_or_else(|_| {
+            self.overflow = true;
+            0
+        });
+        self.lists.push(end);
+        self.valid.append(moves.is_some());
+    }
+
+    /// The key of a code not seen before: its text appended to the dictionary.
+    #[cold]
+    #[inline(never)]
+    fn add(&mut self, code: u32, m: &MoveRecord) -> u32 {
+        let key = (self.texts.ends.len() - 1) as u32;
+        self.which.append_text(m, &mut self.texts.bytes);
+        let end = self.texts.offset(self.texts.bytes.len());
+        self.texts.ends.push(end);
+        self.codes.insert(code, key, key as usize + 1);
+        key
+    }
+
+    /// The list array of the rows so far, its items dictionary-encoded (the buffers and the
+    /// dictionary start again empty).
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        let mut done = std::mem::replace(self, MoveKeys::new(self.which));
+        if done.overflow || done.texts.overflow {
+            return Err(ArrowError::OffsetOverflowError(done.keys.len()));
+        }
+        let texts = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(done.texts.ends)),
+            Buffer::from_vec(done.texts.bytes),
+            None,
+        )?;
+        let keys = UInt32Array::new(ScalarBuffer::from(done.keys), None);
+        let items = DictionaryArray::<UInt32Type>::try_new(keys, Arc::new(texts))?;
+        let item = Arc::new(ArrowField::new("item", items.data_type().clone(), true));
+        let lists = ListArray::try_new(
+            item,
+            OffsetBuffer::new(ScalarBuffer::from(done.lists)),
+            Arc::new(items),
+            Some(NullBuffer::new(done.valid.finish())),
+        )?;
+        Ok(Arc::new(lists))
+    }
+}
+
 /// A list-of-numbers column over moves (clocks, evaluations, move times, depths) written
 /// straight into the buffers of its Arrow arrays, as [`MoveTexts`] does for texts: no
 /// builder call per move.
@@ -200,6 +372,7 @@ enum Builder {
     Float(Float64Builder),
     Bool(BooleanBuilder),
     TextList(MoveTexts),
+    KeyedList(MoveKeys),
     FloatList(MoveNumbers<Float64Type>),
     Int32List(MoveNumbers<Int32Type>),
 }
@@ -215,6 +388,18 @@ impl Builder {
             Kind::TextList => Builder::TextList(MoveTexts::new()),
             Kind::FloatList => Builder::FloatList(MoveNumbers::new()),
             Kind::Int32List => Builder::Int32List(MoveNumbers::new()),
+        }
+    }
+
+    /// The builder of a column; with `keyed`, a move text list as dictionary keys
+    /// ([`MoveKeys`]).
+    fn of(field: &Field, keyed: bool) -> Builder {
+        match field {
+            Field::MovesSan if keyed => Builder::KeyedList(MoveKeys::new(MoveList::San)),
+            Field::MovesUci(castling) if keyed => {
+                Builder::KeyedList(MoveKeys::new(MoveList::Uci(*castling)))
+            }
+            _ => Builder::new(field.kind()),
         }
     }
 
@@ -235,6 +420,10 @@ impl Builder {
             (Builder::Bool(b), _) => b.append_null(),
             (Builder::TextList(b), Value::Moves(moves, which)) => b.push(Some((moves, which))),
             (Builder::TextList(b), _) => b.push(None),
+            (Builder::KeyedList(b), Value::Moves(moves, which)) if which == b.which => {
+                b.push(Some(moves))
+            }
+            (Builder::KeyedList(b), _) => b.push(None),
             (Builder::FloatList(b), Value::Moves(moves, which)) => {
                 b.push(Some(moves), |m| which.float(m))
             }
@@ -254,6 +443,7 @@ impl Builder {
             Builder::Float(b) => Arc::new(b.finish()),
             Builder::Bool(b) => Arc::new(b.finish()),
             Builder::TextList(b) => b.finish()?,
+            Builder::KeyedList(b) => b.finish()?,
             Builder::FloatList(b) => b.finish()?,
             Builder::Int32List(b) => b.finish()?,
         })
@@ -269,10 +459,22 @@ pub struct ArrowRows {
 impl ArrowRows {
     /// Empty columns for `columns`.
     pub fn new(columns: &[Column]) -> ArrowRows {
+        ArrowRows::with(columns, false)
+    }
+
+    /// Empty columns for `columns`, the move text lists (`moves_san`, `moves_uci`) kept as
+    /// dictionary keys: their arrays are lists of dictionary-encoded texts (`u32` keys),
+    /// not of the schema's [`schema`] type, for `export`'s Parquet encoder (which writes
+    /// the keys as they are, or the texts when it leaves a chunk to the crate).
+    pub fn keyed(columns: &[Column]) -> ArrowRows {
+        ArrowRows::with(columns, true)
+    }
+
+    fn with(columns: &[Column], keyed: bool) -> ArrowRows {
         ArrowRows {
             builders: columns
                 .iter()
-                .map(|c| Builder::new(c.field.kind()))
+                .map(|c| Builder::of(&c.field, keyed))
                 .collect(),
             rows: 0,
         }
@@ -302,7 +504,8 @@ impl ArrowRows {
         self.builders.iter_mut().map(Builder::finish).collect()
     }
 
-    /// The rows as a record batch of `schema` (the [`schema`] of the same columns).
+    /// The rows as a record batch of `schema` (the [`schema`] of the same columns; rows
+    /// made by [`ArrowRows::new`]).
     pub fn finish(&mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
         RecordBatch::try_new(Arc::clone(schema), self.finish_arrays()?)
     }
@@ -327,9 +530,9 @@ pub fn chunk_batch(
 
 #[cfg(test)]
 mod tests {
+    use super::super::columns::UciCastling;
     use super::super::Grain;
     use super::*;
-    use arrow_array::Array;
 
     #[test]
     fn batch_has_the_schema_and_a_row_per_game() {
@@ -352,6 +555,141 @@ mod tests {
         assert_eq!(counts.rows, 2);
         let sp = batch.column_by_name("sp").unwrap();
         assert_eq!(sp.null_count(), 1);
+    }
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+    }
+
+    /// A random game's moves from a random Chess960 start, castling, promotions (with the
+    /// rook and bishop too) and checks chosen often when there are some.
+    fn playout(rng: &mut Rng) -> Vec<MoveRecord> {
+        use chess960_core::{Move, Position, Role};
+        let mut pos = Position::from_sp(rng.below(960) as u16).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..rng.below(300) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let pick = |f: &dyn Fn(&Move) -> bool| legal.iter().copied().filter(|m| f(m)).collect();
+            let special: Vec<Move> = pick(&|m| {
+                matches!(m, Move::Castle { .. } | Move::EnPassant { .. })
+                    || m.promotion().is_some()
+                    || pos.played_unchecked(*m).is_check()
+            });
+            let pawns: Vec<Move> = pick(&|m| {
+                matches!(
+                    m,
+                    Move::Normal {
+                        role: Role::Pawn,
+                        ..
+                    }
+                )
+            });
+            let from = match rng.below(4) {
+                0 if !special.is_empty() => &special[..],
+                1 if !pawns.is_empty() => &pawns[..],
+                _ => &legal[..],
+            };
+            let m = from[rng.below(from.len())];
+            moves.push(MoveRecord {
+                chess_move: m,
+                san: pos.san_plus(m),
+                annotations: Default::default(),
+            });
+            pos.play(m).unwrap();
+        }
+        moves
+    }
+
+    /// Each row's list of texts of a text list or a keyed list (the key's text looked up).
+    fn texts(array: &ArrayRef) -> Vec<Option<Vec<String>>> {
+        use arrow_array::cast::AsArray;
+        let lists = array.as_list::<i32>();
+        let text = |items: ArrayRef, i: usize| match items.as_dictionary_opt::<UInt32Type>() {
+            Some(keyed) => {
+                let key = keyed.keys().value(i) as usize;
+                keyed.values().as_string::<i32>().value(key).to_string()
+            }
+            None => items.as_string::<i32>().value(i).to_string(),
+        };
+        (0..lists.len())
+            .map(|row| {
+                lists.is_valid(row).then(|| {
+                    let items = lists.value(row);
+                    (0..items.len()).map(|i| text(items.clone(), i)).collect()
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keyed_move_lists_hold_the_texts_of_the_text_lists() {
+        let mut rng = Rng(0x0960_c0de_5eed_0001);
+        let games: Vec<Vec<MoveRecord>> = (0..400).map(|_| playout(&mut rng)).collect();
+        let (mut castles, mut promotions, mut mates) = (0, 0, 0);
+        for m in games.iter().flatten() {
+            castles += usize::from(matches!(m.chess_move, chess960_core::Move::Castle { .. }));
+            promotions += usize::from(m.chess_move.promotion().is_some());
+            mates += usize::from(m.san.to_ascii().as_bytes().ends_with(b"#"));
+        }
+        assert!(
+            castles > 50 && promotions > 50 && mates > 5,
+            "{castles} {promotions} {mates}"
+        );
+        let fields = [
+            Field::MovesSan,
+            Field::MovesUci(UciCastling::KingTakesRook),
+            Field::MovesUci(UciCastling::KingTwoSquares),
+        ];
+        for field in fields {
+            let which = match field {
+                Field::MovesUci(c) => MoveList::Uci(c),
+                _ => MoveList::San,
+            };
+            let (mut plain, mut keyed) = (Builder::of(&field, false), Builder::of(&field, true));
+            assert!(matches!(keyed, Builder::KeyedList(_)));
+            // Three batches (the dictionary starts again), null and empty rows among them.
+            for batch in games.chunks(150) {
+                for (i, moves) in batch.iter().enumerate() {
+                    let value = match i % 7 {
+                        0 => Value::Null,
+                        1 => Value::Moves(&moves[..0], which),
+                        _ => Value::Moves(moves, which),
+                    };
+                    plain.push(value.clone());
+                    keyed.push(value);
+                }
+                let (plain, keyed) = (plain.finish().unwrap(), keyed.finish().unwrap());
+                assert_eq!(plain.data_type(), &data_type(Kind::TextList));
+                assert_eq!(texts(&plain), texts(&keyed), "{field:?}");
+                // One dictionary entry per text: a code stands for exactly one text.
+                let items = keyed.as_any().downcast_ref::<ListArray>().unwrap().values();
+                let dictionary = items
+                    .as_any()
+                    .downcast_ref::<DictionaryArray<UInt32Type>>()
+                    .unwrap()
+                    .values()
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                let mut seen: Vec<&str> = dictionary.iter().flatten().collect();
+                let n = seen.len();
+                assert!(n > 100, "{field:?}: {n} texts");
+                seen.sort_unstable();
+                seen.dedup();
+                assert_eq!(seen.len(), n, "{field:?}: a text twice in the dictionary");
+            }
+        }
     }
 
     #[test]

@@ -442,6 +442,18 @@ impl MoveList {
         }
     }
 
+    /// A number that stands for the text of a move (SAN, UCI lists): two moves of one list
+    /// have the same code exactly when [`MoveList::text`] gives them the same text. Made
+    /// from the move's fields, no text written: a UCI code is below [`UCI_CODES`], a SAN
+    /// code below 2^23.
+    #[inline]
+    pub fn code(self, m: &MoveRecord) -> u32 {
+        match self {
+            MoveList::Uci(castling) => uci_code(castling, m.chess_move),
+            _ => san_code(m.san),
+        }
+    }
+
     /// The number of a move (clock, evaluation, move time lists).
     pub fn float(self, m: &MoveRecord) -> Option<f64> {
         match (self, m.annotations.eval) {
@@ -460,6 +472,67 @@ impl MoveList {
             _ => None,
         }
     }
+}
+
+/// The UCI codes: from, to and promotion, 15 bits.
+pub const UCI_CODES: usize = 1 << 15;
+
+/// The code of a move's UCI text: its origin, target and promotion (the text's three
+/// parts; castling through [`UciCastling::uci`], whose text is a king's move too).
+#[inline]
+fn uci_code(castling: UciCastling, m: chess960_core::Move) -> u32 {
+    use chess960_core::{Move, Role, Square};
+    let pack = |from: Square, to: Square, promotion: Option<Role>| {
+        let promotion = promotion.map_or(0, |r| r.index() as u32 + 1);
+        from.index() as u32 | (to.index() as u32) << 6 | promotion << 12
+    };
+    match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => pack(from, to, promotion),
+        Move::EnPassant { from, to } => pack(from, to, None),
+        Move::Castle { .. } => {
+            let uci = castling.uci(m);
+            pack(uci.from, uci.to, uci.promotion)
+        }
+    }
+}
+
+/// The code of a SAN's text: each part the text writes (role, file, rank, capture, target,
+/// promotion; castling side; null) in a field of its own, and the suffix.
+#[inline]
+fn san_code(san: chess960_core::SanPlus) -> u32 {
+    use chess960_core::{San, SanSuffix};
+    let suffix = match san.suffix {
+        None => 0,
+        Some(SanSuffix::Check) => 1,
+        Some(SanSuffix::Checkmate) => 2,
+    };
+    // Bits 0-2: the role (6: castling, 7: null); then file and rank (8: none), capture,
+    // target (the castling side), promotion (0: none), suffix.
+    let move_bits = match san.san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            role.index() as u32
+                | u32::from(file.map_or(8, |f| f.index())) << 3
+                | u32::from(rank.map_or(8, |r| r.index())) << 7
+                | u32::from(capture) << 11
+                | (to.index() as u32) << 12
+                | promotion.map_or(0, |r| r.index() as u32 + 1) << 18
+        }
+        San::Castle(side) => 6 | (side as u32) << 12,
+        San::Null => 7,
+    };
+    move_bits | suffix << 21
 }
 
 /// Appends the first `len` bytes of `bytes` to `out`: the whole array is copied (a copy
