@@ -233,13 +233,15 @@ impl MoveKeys {
     fn push(&mut self, moves: Option<&[MoveRecord]>) {
         if let Some(moves) = moves {
             self.keys.reserve(moves.len());
-            for m in moves {
-                let code = self.which.code(m);
-                let key = match self.codes.get(code) {
-                    Some(key) => key,
-                    None => self.add(code, m),
-                };
-                self.keys.push(key);
+            // One loop per kind of list: the code's kind chosen once a row.
+            match self.which {
+                MoveList::Uci(castling) => {
+                    let which = MoveList::Uci(castling);
+                    moves.iter().for_each(|m| self.push_code(which.code(m), m));
+                }
+                _ => moves
+                    .iter()
+                    .for_each(|m| self.push_code(MoveList::San.code(m), m)),
             }
         }
         let end = i32::try_from(self.keys.len()).unwrap_or_else(|_| {
@@ -248,6 +250,16 @@ impl MoveKeys {
         });
         self.lists.push(end);
         self.valid.append(moves.is_some());
+    }
+
+    /// Appends the key of move `m`, whose code is `code`.
+    #[inline(always)]
+    fn push_code(&mut self, code: u32, m: &MoveRecord) {
+        let key = match self.codes.get(code) {
+            Some(key) => key,
+            None => self.add(code, m),
+        };
+        self.keys.push(key);
     }
 
     /// The key of a code not seen before: its text appended to the dictionary.
