@@ -7,6 +7,7 @@ use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
 use crate::report::{
     html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally,
+    GAMES_LISTED,
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
@@ -28,6 +29,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
@@ -140,6 +142,13 @@ impl ChunkReport {
         }
     }
 
+    /// [`ChunkReport::merge`], then notes the SPs whose lists of games it filled.
+    fn merge_noting(&mut self, other: ChunkReport, listed: &ListedFull) {
+        let sps: Vec<u16> = other.games.keys().copied().collect();
+        self.merge(other);
+        listed.note(&sps, &self.games);
+    }
+
     /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget).
     fn merge(&mut self, other: ChunkReport) {
         self.tally.merge(other.tally);
@@ -185,6 +194,37 @@ struct Plan<'a> {
     max_game_bytes: usize,
     assume_sp: Option<chess960_core::SpPair>,
     strata: Option<ByKey>,
+    /// Per SP: the sink's list already holds [`GAMES_LISTED`] games ([`ListedFull`]).
+    listed: &'a ListedFull,
+}
+
+/// Per SP, whether the sink's list of its first games is full. The sink merges chunks in
+/// input order and sets an SP's flag once its list is full, so a worker that reads it set
+/// is counting a later chunk, whose games of that SP the list will never take: it counts
+/// them without making their lines. A flag read late only makes lines the merge drops.
+struct ListedFull(Vec<AtomicBool>);
+
+impl ListedFull {
+    fn new() -> ListedFull {
+        ListedFull((0..960).map(|_| AtomicBool::new(false)).collect())
+    }
+
+    /// Whether the list of `sp` is full.
+    fn is_full(&self, sp: u16) -> bool {
+        self.0
+            .get(usize::from(sp))
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Notes the lists of `sps` that `games` (the merged lists) now fill.
+    fn note(&self, sps: &[u16], games: &BTreeMap<u16, GameList>) {
+        for sp in sps {
+            let full = games.get(sp).is_some_and(|l| l.first.len() >= GAMES_LISTED);
+            if let (true, Some(flag)) = (full, self.0.get(usize::from(*sp))) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<Cow<'t, str>> {
@@ -221,7 +261,7 @@ impl Plan<'_> {
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
         game: &ValidGame,
-        first_moves: &[Move],
+        first_moves: &[(Move, Option<i64>)],
         evals: &GameEvals,
     ) -> Result<(), &'static str> {
         let (winner, white_half_points, facts) = self.admit(tags, game)?;
@@ -230,17 +270,20 @@ impl Plan<'_> {
             StartKind::Chess960(sp) if sp < 960 => {
                 self.count_sp(out, tags, &texts, &facts, sp, winner);
                 out.tally.overall[usize::from(sp)].add_evals(evals);
-                let plies = self.plies(tags, game);
-                let line = || game_line(tags, &texts, game.result, plies);
-                out.games.entry(sp).or_default().add(line);
+                let list = out.games.entry(sp).or_default();
+                if self.listed.is_full(sp) {
+                    list.total += 1;
+                } else {
+                    let plies = self.plies(tags, game);
+                    list.add(|| game_line(tags, &texts, game.result, plies));
+                }
                 if self.depth > 0 {
-                    let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
                     let ratings = facts.ratings;
                     let outcome = GameOutcome {
                         white_half_points,
                         ratings,
                     };
-                    out.tree.add_game(sp, &moves, outcome);
+                    out.tree.add_game(sp, first_moves, outcome);
                 }
             }
             StartKind::DoubleChess960 { white, black } => {
@@ -423,9 +466,11 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_, 'a> {
         match game.verdict {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
-                let first_moves: Vec<Move> = self.first.moves.iter().map(|&(m, _)| m).collect();
+                // The tree of `report` holds no evaluations: `FirstMoves::comment` is
+                // never called, so every kept move's is `None`.
+                let first_moves = &self.first.moves;
                 let evals = &self.evals;
-                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves, evals) {
+                if let Err(why) = self.plan.count(out, game.tags, &v, first_moves, evals) {
                     *out.excluded.entry(why).or_default() += 1;
                 }
             }
@@ -559,6 +604,7 @@ fn nothing_counted(page: &Page, headers_only: bool) -> String {
 /// The page from one pass over the games.
 fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) -> Result<Page> {
     let filters = args.filters.clone();
+    let listed = ListedFull::new();
     let plan = Plan {
         filters: &filters,
         depth: args.depth as usize,
@@ -569,6 +615,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         max_game_bytes: globals.max_game_bytes,
         assume_sp: globals.assume_sp,
         strata: args.strata.by_key(),
+        listed: &listed,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
@@ -580,7 +627,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         |_, chunk, _| {
             merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
                 .context("the tree's counts overflow")?;
-            all.merge(chunk);
+            all.merge_noting(chunk, &listed);
             Ok(())
         },
     )?;
@@ -664,9 +711,70 @@ fn date_text(d: Date) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_chars, tag, GameTexts};
-    use pgn960::stats::by::tag_text;
+    use super::{cut_chars, process, tag, ChunkReport, GameTexts, ListedFull, Plan};
+    use pgn960::select::Filters;
+    use pgn960::stats::by::{tag_text, ByKey};
     use pgn_parse::Tag;
+
+    /// The games of `sample.pgn`, each `copies` times with its players renamed, so that
+    /// SPs have more games than their lists hold.
+    fn many_games(copies: usize) -> String {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/sample.pgn");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut out = String::new();
+        for i in 0..copies {
+            let renamed = text.replace("[White \"player", &format!("[White \"c{i}-player"));
+            out.push_str(&renamed);
+            out.push_str("\n\n");
+        }
+        out
+    }
+
+    /// The report of `input` cut into chunks of about `chunk_bytes`, merged in order by
+    /// [`ChunkReport::merge_noting`], the workers reading the flags it sets (`noting`) or
+    /// flags never set; and the games counted without a line.
+    fn report(input: &[u8], chunk_bytes: usize, noting: bool) -> (ChunkReport, u64) {
+        let filters = Filters::default();
+        let listed = ListedFull::new();
+        let never = ListedFull::new();
+        let plan = Plan {
+            filters: &filters,
+            depth: 4,
+            include_classical: false,
+            headers_only: false,
+            missing_variant: Default::default(),
+            band_width: 200,
+            max_game_bytes: 0,
+            assume_sp: None,
+            strata: Some(ByKey::Event),
+            listed: if noting { &listed } else { &never },
+        };
+        let (mut all, mut unlisted) = (ChunkReport::new(), 0);
+        for chunk in pgn_parse::split_at_game_boundaries(input, chunk_bytes) {
+            let part = process(&input[chunk.range.clone()], chunk.origin(), &plan);
+            let lists = part.games.values();
+            unlisted += lists.map(|l| l.total - l.first.len() as u64).sum::<u64>();
+            all.merge_noting(part, &listed);
+        }
+        (all, unlisted)
+    }
+
+    #[test]
+    fn games_listed_are_the_same_when_full_lists_make_no_lines() {
+        let input = many_games(30);
+        for chunk_bytes in [1, 5_000, 40_000, 1 << 20] {
+            let (fast, unlisted) = report(input.as_bytes(), chunk_bytes, true);
+            let (slow, _) = report(input.as_bytes(), chunk_bytes, false);
+            assert!(fast.counted > 1000, "{}", fast.counted);
+            if chunk_bytes < 1 << 20 {
+                // Later chunks made no lines for the SPs whose lists were full.
+                assert!(unlisted > fast.counted / 2, "{unlisted} of {}", fast.counted);
+            }
+            assert_eq!(fast.counted, slow.counted);
+            assert_eq!(fast.games, slow.games, "chunks of {chunk_bytes} bytes");
+            assert!(fast.games.values().any(|l| l.total > 20));
+        }
+    }
 
     #[test]
     fn a_games_texts_read_once_are_the_tags_read_each_time() {

@@ -80,7 +80,7 @@ pub struct DrawSection {
 }
 
 /// The first games of an SP (in reading order) and how many it has in all.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GameList {
     /// Up to [`GAMES_LISTED`] games.
     pub first: Vec<GameLine>,
