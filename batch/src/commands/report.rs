@@ -6,8 +6,7 @@ use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
 use crate::report::{
-    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally,
-    GAMES_LISTED,
+    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally, GAMES_LISTED,
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
@@ -196,6 +195,8 @@ struct Plan<'a> {
     strata: Option<ByKey>,
     /// Per SP: the sink's list already holds [`GAMES_LISTED`] games ([`ListedFull`]).
     listed: &'a ListedFull,
+    /// Valid games held before they are counted ([`Pending`]; [`PENDING_GAMES`]).
+    batch: usize,
 }
 
 /// Per SP, whether the sink's list of its first games is full. The sink merges chunks in
@@ -260,13 +261,13 @@ impl Plan<'_> {
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
-        game: &ValidGame,
+        game: &GameSummary,
         first_moves: &[(Move, Option<i64>)],
         evals: &GameEvals,
     ) -> Result<(), &'static str> {
         let (winner, white_half_points, facts) = self.admit(tags, game)?;
         let texts = GameTexts::of(tags);
-        match game.class.kind {
+        match game.start {
             StartKind::Chess960(sp) if sp < 960 => {
                 self.count_sp(out, tags, &texts, &facts, sp, winner);
                 out.tally.overall[usize::from(sp)].add_evals(evals);
@@ -307,7 +308,7 @@ impl Plan<'_> {
     fn admit(
         &self,
         tags: &[Tag<'_>],
-        game: &ValidGame,
+        game: &GameSummary,
     ) -> Result<(Winner, u8, GameFacts), &'static str> {
         let (winner, white_half_points) = match game.result {
             GameResult::WhiteWins => (Winner::White, 2),
@@ -315,7 +316,7 @@ impl Plan<'_> {
             GameResult::Draw => (Winner::Draw, 1),
             GameResult::Unknown => return Err("unfinished"),
         };
-        if game.class.kind == StartKind::NotAStart {
+        if game.start == StartKind::NotAStart {
             return Err("mid-game-fen");
         }
         if game.kind == GameKind::Standard && !self.include_classical {
@@ -330,7 +331,7 @@ impl Plan<'_> {
     }
 
     /// The game's plies: replayed, or with `--headers-only` its PlyCount tag (as `stats`).
-    fn plies(&self, tags: &[Tag<'_>], game: &ValidGame) -> Option<u32> {
+    fn plies(&self, tags: &[Tag<'_>], game: &GameSummary) -> Option<u32> {
         if self.headers_only {
             tag(tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
         } else {
@@ -431,6 +432,92 @@ fn note_facts(out: &mut ChunkReport, texts: &GameTexts<'_>, facts: &GameFacts) {
     }
 }
 
+/// What counting reads of a valid game (its [`ValidGame`]'s fields).
+#[derive(Debug, Clone, Copy)]
+struct GameSummary {
+    kind: GameKind,
+    start: StartKind,
+    plies: u32,
+    result: GameResult,
+}
+
+impl GameSummary {
+    fn of(game: &ValidGame) -> GameSummary {
+        GameSummary {
+            kind: game.kind,
+            start: game.class.kind,
+            plies: game.plies,
+            result: game.result,
+        }
+    }
+}
+
+/// A valid game waiting to be counted: its tags and first moves are ranges of
+/// [`Pending`]'s buffers.
+struct PendingGame {
+    game: GameSummary,
+    tags: std::ops::Range<usize>,
+    moves: std::ops::Range<usize>,
+    evals: GameEvals,
+}
+
+/// Valid games of a chunk held until a batch of them is counted ([`Pending::count`]): the
+/// reader's code and the counting code each run in a loop of their own, not in turns per
+/// game, where each pushed the other out of the instruction cache. The games are counted
+/// in reading order, so the counts are those of counting each game as it ends.
+#[derive(Default)]
+struct Pending<'a> {
+    games: Vec<PendingGame>,
+    tags: Vec<Tag<'a>>,
+    moves: Vec<(Move, Option<i64>)>,
+}
+
+/// Games held before they are counted (and their tags at most about [`PENDING_TAGS`]),
+/// so that the batch stays in the caches.
+const PENDING_GAMES: usize = 128;
+const PENDING_TAGS: usize = 4096;
+
+impl<'a> Pending<'a> {
+    /// Holds a valid game; whether the batch is full (`batch` games).
+    fn push(
+        &mut self,
+        batch: usize,
+        game: &ValidGame,
+        tags: &[Tag<'a>],
+        first: &FirstMoves,
+        evals: GameEvals,
+    ) -> bool {
+        let (t, m) = (self.tags.len(), self.moves.len());
+        self.tags.extend_from_slice(tags);
+        self.moves.extend_from_slice(&first.moves);
+        self.games.push(PendingGame {
+            game: GameSummary::of(game),
+            tags: t..self.tags.len(),
+            moves: m..self.moves.len(),
+            evals,
+        });
+        self.games.len() >= batch || self.tags.len() >= PENDING_TAGS
+    }
+
+    /// Counts the games held, in order, and empties the batch.
+    fn count(&mut self, plan: &Plan<'_>, out: &mut ChunkReport) {
+        for g in &self.games {
+            let (Some(tags), Some(moves)) = (
+                self.tags.get(g.tags.clone()),
+                self.moves.get(g.moves.clone()),
+            ) else {
+                continue;
+            };
+            if let Err(why) = plan.count(out, tags, &g.game, moves, &g.evals) {
+                *out.excluded.entry(why).or_default() += 1;
+            }
+        }
+        self.games.clear();
+        self.tags.clear();
+        self.moves.clear();
+    }
+}
+
 /// The observer of `report`: the archive's counts and, for the tree, the first moves.
 struct ReportObserver<'p, 'o, 'a> {
     plan: &'p Plan<'o>,
@@ -439,6 +526,7 @@ struct ReportObserver<'p, 'o, 'a> {
     /// The game's FEN tag: whether it gives black the first move (for engines' mover-side
     /// scores) is read when a score is.
     fen: Option<Tag<'a>>,
+    pending: Pending<'a>,
     out: ChunkReport,
 }
 
@@ -468,10 +556,11 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_, 'a> {
                 out.archive.valid += 1;
                 // The tree of `report` holds no evaluations: `FirstMoves::comment` is
                 // never called, so every kept move's is `None`.
-                let first_moves = &self.first.moves;
-                let evals = &self.evals;
-                if let Err(why) = self.plan.count(out, game.tags, &v, first_moves, evals) {
-                    *out.excluded.entry(why).or_default() += 1;
+                if self
+                    .pending
+                    .push(self.plan.batch, &v, game.tags, &self.first, self.evals)
+                {
+                    self.pending.count(self.plan, out);
                 }
             }
             Verdict::Unsupported(name) => {
@@ -502,6 +591,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         first: FirstMoves::new(plan.depth, false),
         evals: GameEvals::default(),
         fen: None,
+        pending: Pending::default(),
         out: ChunkReport::new(),
     };
     let mode = if plan.headers_only {
@@ -510,6 +600,7 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         ReadMode::Replay
     };
     observe_chunk(bytes, origin, &options, mode, false, &mut observer);
+    observer.pending.count(plan, &mut observer.out);
     observer.out.label_cuts();
     observer.out
 }
@@ -616,6 +707,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         assume_sp: globals.assume_sp,
         strata: args.strata.by_key(),
         listed: &listed,
+        batch: PENDING_GAMES,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
@@ -734,6 +826,16 @@ mod tests {
     /// [`ChunkReport::merge_noting`], the workers reading the flags it sets (`noting`) or
     /// flags never set; and the games counted without a line.
     fn report(input: &[u8], chunk_bytes: usize, noting: bool) -> (ChunkReport, u64) {
+        report_in_batches(input, chunk_bytes, noting, super::PENDING_GAMES)
+    }
+
+    /// [`report`], valid games counted in batches of `batch`.
+    fn report_in_batches(
+        input: &[u8],
+        chunk_bytes: usize,
+        noting: bool,
+        batch: usize,
+    ) -> (ChunkReport, u64) {
         let filters = Filters::default();
         let listed = ListedFull::new();
         let never = ListedFull::new();
@@ -748,6 +850,7 @@ mod tests {
             assume_sp: None,
             strata: Some(ByKey::Event),
             listed: if noting { &listed } else { &never },
+            batch,
         };
         let (mut all, mut unlisted) = (ChunkReport::new(), 0);
         for chunk in pgn_parse::split_at_game_boundaries(input, chunk_bytes) {
@@ -760,6 +863,31 @@ mod tests {
     }
 
     #[test]
+    fn games_counted_in_batches_count_as_counted_one_by_one() {
+        let input = many_games(8);
+        for chunk_bytes in [5_000, 1 << 20] {
+            let (one, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 1);
+            for batch in [2, 7, super::PENDING_GAMES] {
+                let (many, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, batch);
+                assert_eq!(many.counted, one.counted);
+                assert_eq!(many.excluded, one.excluded);
+                assert_eq!(many.games, one.games);
+                assert_eq!(many.tally.overall, one.tally.overall);
+                assert_eq!(many.tally.cuts, one.tally.cuts);
+                assert_eq!(many.tally.by_stratum, one.tally.by_stratum);
+                assert_eq!(many.events.counts, one.events.counts);
+                assert_eq!(many.players.counts, one.players.counts);
+                assert_eq!(many.speeds, one.speeds);
+                assert_eq!(many.dates, one.dates);
+                let tree = |r: &ChunkReport| format!("{:?}", r.tree);
+                assert_eq!(tree(&many), tree(&one));
+                let cells = |r: &ChunkReport| serde_json::to_string(&r.cells.clone().finish()).ok();
+                assert_eq!(cells(&many), cells(&one));
+            }
+        }
+    }
+
+    #[test]
     fn games_listed_are_the_same_when_full_lists_make_no_lines() {
         let input = many_games(30);
         for chunk_bytes in [1, 5_000, 40_000, 1 << 20] {
@@ -768,7 +896,11 @@ mod tests {
             assert!(fast.counted > 1000, "{}", fast.counted);
             if chunk_bytes < 1 << 20 {
                 // Later chunks made no lines for the SPs whose lists were full.
-                assert!(unlisted > fast.counted / 2, "{unlisted} of {}", fast.counted);
+                assert!(
+                    unlisted > fast.counted / 2,
+                    "{unlisted} of {}",
+                    fast.counted
+                );
             }
             assert_eq!(fast.counted, slow.counted);
             assert_eq!(fast.games, slow.games, "chunks of {chunk_bytes} bytes");
