@@ -472,9 +472,10 @@ struct Pending<'a> {
     moves: Vec<(Move, Option<i64>)>,
 }
 
-/// Games held before they are counted (and their tags at most about [`PENDING_TAGS`]),
-/// so that the batch stays in the caches.
+/// Games held before they are counted, so that the batch stays in the caches.
 const PENDING_GAMES: usize = 128;
+/// Tags held at most before the games are counted (but a game's own): a chunk of games
+/// with many tags each makes smaller batches.
 const PENDING_TAGS: usize = 4096;
 
 impl<'a> Pending<'a> {
