@@ -6,7 +6,7 @@ use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
 use crate::report::{
-    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally,
+    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally, GAMES_LISTED,
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
@@ -28,6 +28,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
@@ -140,6 +141,13 @@ impl ChunkReport {
         }
     }
 
+    /// [`ChunkReport::merge`], then notes the SPs whose lists of games it filled.
+    fn merge_noting(&mut self, other: ChunkReport, listed: &ListedFull) {
+        let sps: Vec<u16> = other.games.keys().copied().collect();
+        self.merge(other);
+        listed.note(&sps, &self.games);
+    }
+
     /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget).
     fn merge(&mut self, other: ChunkReport) {
         self.tally.merge(other.tally);
@@ -185,6 +193,39 @@ struct Plan<'a> {
     max_game_bytes: usize,
     assume_sp: Option<chess960_core::SpPair>,
     strata: Option<ByKey>,
+    /// Per SP: the sink's list already holds [`GAMES_LISTED`] games ([`ListedFull`]).
+    listed: &'a ListedFull,
+    /// Valid games held before they are counted ([`Pending`]; [`PENDING_GAMES`]).
+    batch: usize,
+}
+
+/// Per SP, whether the sink's list of its first games is full. The sink merges chunks in
+/// input order and sets an SP's flag once its list is full, so a worker that reads it set
+/// is counting a later chunk, whose games of that SP the list will never take: it counts
+/// them without making their lines. A flag read late only makes lines the merge drops.
+struct ListedFull(Vec<AtomicBool>);
+
+impl ListedFull {
+    fn new() -> ListedFull {
+        ListedFull((0..960).map(|_| AtomicBool::new(false)).collect())
+    }
+
+    /// Whether the list of `sp` is full.
+    fn is_full(&self, sp: u16) -> bool {
+        self.0
+            .get(usize::from(sp))
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Notes the lists of `sps` that `games` (the merged lists) now fill.
+    fn note(&self, sps: &[u16], games: &BTreeMap<u16, GameList>) {
+        for sp in sps {
+            let full = games.get(sp).is_some_and(|l| l.first.len() >= GAMES_LISTED);
+            if let (true, Some(flag)) = (full, self.0.get(usize::from(*sp))) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 fn tag<'t>(tags: &'t [Tag<'_>], name: &[u8]) -> Option<Cow<'t, str>> {
@@ -220,27 +261,30 @@ impl Plan<'_> {
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
-        game: &ValidGame,
-        first_moves: &[Move],
+        game: &GameSummary,
+        first_moves: &[(Move, Option<i64>)],
         evals: &GameEvals,
     ) -> Result<(), &'static str> {
         let (winner, white_half_points, facts) = self.admit(tags, game)?;
         let texts = GameTexts::of(tags);
-        match game.class.kind {
+        match game.start {
             StartKind::Chess960(sp) if sp < 960 => {
                 self.count_sp(out, tags, &texts, &facts, sp, winner);
                 out.tally.overall[usize::from(sp)].add_evals(evals);
-                let plies = self.plies(tags, game);
-                let line = || game_line(tags, &texts, game.result, plies);
-                out.games.entry(sp).or_default().add(line);
+                let list = out.games.entry(sp).or_default();
+                if self.listed.is_full(sp) {
+                    list.total += 1;
+                } else {
+                    let plies = self.plies(tags, game);
+                    list.add(|| game_line(tags, &texts, game.result, plies));
+                }
                 if self.depth > 0 {
-                    let moves: Vec<_> = first_moves.iter().map(|&m| (m, None)).collect();
                     let ratings = facts.ratings;
                     let outcome = GameOutcome {
                         white_half_points,
                         ratings,
                     };
-                    out.tree.add_game(sp, &moves, outcome);
+                    out.tree.add_game(sp, first_moves, outcome);
                 }
             }
             StartKind::DoubleChess960 { white, black } => {
@@ -264,7 +308,7 @@ impl Plan<'_> {
     fn admit(
         &self,
         tags: &[Tag<'_>],
-        game: &ValidGame,
+        game: &GameSummary,
     ) -> Result<(Winner, u8, GameFacts), &'static str> {
         let (winner, white_half_points) = match game.result {
             GameResult::WhiteWins => (Winner::White, 2),
@@ -272,7 +316,7 @@ impl Plan<'_> {
             GameResult::Draw => (Winner::Draw, 1),
             GameResult::Unknown => return Err("unfinished"),
         };
-        if game.class.kind == StartKind::NotAStart {
+        if game.start == StartKind::NotAStart {
             return Err("mid-game-fen");
         }
         if game.kind == GameKind::Standard && !self.include_classical {
@@ -287,7 +331,7 @@ impl Plan<'_> {
     }
 
     /// The game's plies: replayed, or with `--headers-only` its PlyCount tag (as `stats`).
-    fn plies(&self, tags: &[Tag<'_>], game: &ValidGame) -> Option<u32> {
+    fn plies(&self, tags: &[Tag<'_>], game: &GameSummary) -> Option<u32> {
         if self.headers_only {
             tag(tags, b"PlyCount").and_then(|p| p.trim().parse().ok())
         } else {
@@ -388,6 +432,93 @@ fn note_facts(out: &mut ChunkReport, texts: &GameTexts<'_>, facts: &GameFacts) {
     }
 }
 
+/// What counting reads of a valid game (its [`ValidGame`]'s fields).
+#[derive(Debug, Clone, Copy)]
+struct GameSummary {
+    kind: GameKind,
+    start: StartKind,
+    plies: u32,
+    result: GameResult,
+}
+
+impl GameSummary {
+    fn of(game: &ValidGame) -> GameSummary {
+        GameSummary {
+            kind: game.kind,
+            start: game.class.kind,
+            plies: game.plies,
+            result: game.result,
+        }
+    }
+}
+
+/// A valid game waiting to be counted: its tags and first moves are ranges of
+/// [`Pending`]'s buffers.
+struct PendingGame {
+    game: GameSummary,
+    tags: std::ops::Range<usize>,
+    moves: std::ops::Range<usize>,
+    evals: GameEvals,
+}
+
+/// Valid games of a chunk held until a batch of them is counted ([`Pending::count`]): the
+/// reader's code and the counting code each run in a loop of their own, not in turns per
+/// game, where each pushed the other out of the instruction cache. The games are counted
+/// in reading order, so the counts are those of counting each game as it ends.
+#[derive(Default)]
+struct Pending<'a> {
+    games: Vec<PendingGame>,
+    tags: Vec<Tag<'a>>,
+    moves: Vec<(Move, Option<i64>)>,
+}
+
+/// Games held before they are counted, so that the batch stays in the caches.
+const PENDING_GAMES: usize = 128;
+/// Tags held at most before the games are counted (but a game's own): a chunk of games
+/// with many tags each makes smaller batches.
+const PENDING_TAGS: usize = 4096;
+
+impl<'a> Pending<'a> {
+    /// Holds a valid game; whether the batch is full (`batch` games).
+    fn push(
+        &mut self,
+        batch: usize,
+        game: &ValidGame,
+        tags: &[Tag<'a>],
+        first: &FirstMoves,
+        evals: GameEvals,
+    ) -> bool {
+        let (t, m) = (self.tags.len(), self.moves.len());
+        self.tags.extend_from_slice(tags);
+        self.moves.extend_from_slice(&first.moves);
+        self.games.push(PendingGame {
+            game: GameSummary::of(game),
+            tags: t..self.tags.len(),
+            moves: m..self.moves.len(),
+            evals,
+        });
+        self.games.len() >= batch || self.tags.len() >= PENDING_TAGS
+    }
+
+    /// Counts the games held, in order, and empties the batch.
+    fn count(&mut self, plan: &Plan<'_>, out: &mut ChunkReport) {
+        for g in &self.games {
+            let (Some(tags), Some(moves)) = (
+                self.tags.get(g.tags.clone()),
+                self.moves.get(g.moves.clone()),
+            ) else {
+                continue;
+            };
+            if let Err(why) = plan.count(out, tags, &g.game, moves, &g.evals) {
+                *out.excluded.entry(why).or_default() += 1;
+            }
+        }
+        self.games.clear();
+        self.tags.clear();
+        self.moves.clear();
+    }
+}
+
 /// The observer of `report`: the archive's counts and, for the tree, the first moves.
 struct ReportObserver<'p, 'o, 'a> {
     plan: &'p Plan<'o>,
@@ -396,6 +527,7 @@ struct ReportObserver<'p, 'o, 'a> {
     /// The game's FEN tag: whether it gives black the first move (for engines' mover-side
     /// scores) is read when a score is.
     fen: Option<Tag<'a>>,
+    pending: Pending<'a>,
     out: ChunkReport,
 }
 
@@ -423,10 +555,13 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_, 'a> {
         match game.verdict {
             Verdict::Valid(v) => {
                 out.archive.valid += 1;
-                let first_moves: Vec<Move> = self.first.moves.iter().map(|&(m, _)| m).collect();
-                let evals = &self.evals;
-                if let Err(why) = self.plan.count(out, game.tags, &v, &first_moves, evals) {
-                    *out.excluded.entry(why).or_default() += 1;
+                // The tree of `report` holds no evaluations: `FirstMoves::comment` is
+                // never called, so every kept move's is `None`.
+                if self
+                    .pending
+                    .push(self.plan.batch, &v, game.tags, &self.first, self.evals)
+                {
+                    self.pending.count(self.plan, out);
                 }
             }
             Verdict::Unsupported(name) => {
@@ -457,16 +592,33 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         first: FirstMoves::new(plan.depth, false),
         evals: GameEvals::default(),
         fen: None,
+        pending: Pending::default(),
         out: ChunkReport::new(),
     };
+    if plan.depth > 0 && !plan.headers_only {
+        observer
+            .out
+            .tree
+            .reserve(tree_nodes(bytes.len(), plan.depth));
+    }
     let mode = if plan.headers_only {
         ReadMode::TagsOnly
     } else {
         ReadMode::Replay
     };
     observe_chunk(bytes, origin, &options, mode, false, &mut observer);
+    observer.pending.count(plan, &mut observer.out);
     observer.out.label_cuts();
     observer.out
+}
+
+/// The nodes a chunk of `bytes` likely adds to the tree at `depth` plies: a game per
+/// 2,048 bytes (lichess's run about 3,300), a root and `depth` nodes each; at most 2^15
+/// (about 3 MB), so that a chunk of one large game reserves little.
+fn tree_nodes(bytes: usize, depth: usize) -> usize {
+    (bytes / 2048)
+        .saturating_mul(depth.saturating_add(1))
+        .min(1 << 15)
 }
 
 /// How many names of events and players the summary lists.
@@ -559,6 +711,7 @@ fn nothing_counted(page: &Page, headers_only: bool) -> String {
 /// The page from one pass over the games.
 fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) -> Result<Page> {
     let filters = args.filters.clone();
+    let listed = ListedFull::new();
     let plan = Plan {
         filters: &filters,
         depth: args.depth as usize,
@@ -569,6 +722,8 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         max_game_bytes: globals.max_game_bytes,
         assume_sp: globals.assume_sp,
         strata: args.strata.by_key(),
+        listed: &listed,
+        batch: PENDING_GAMES,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
@@ -580,7 +735,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         |_, chunk, _| {
             merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
                 .context("the tree's counts overflow")?;
-            all.merge(chunk);
+            all.merge_noting(chunk, &listed);
             Ok(())
         },
     )?;
@@ -664,9 +819,110 @@ fn date_text(d: Date) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_chars, tag, GameTexts};
-    use pgn960::stats::by::tag_text;
+    use super::{cut_chars, process, tag, ChunkReport, GameTexts, ListedFull, Plan};
+    use pgn960::select::Filters;
+    use pgn960::stats::by::{tag_text, ByKey};
     use pgn_parse::Tag;
+
+    /// The games of `sample.pgn`, each `copies` times with its players renamed, so that
+    /// SPs have more games than their lists hold.
+    fn many_games(copies: usize) -> String {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/sample.pgn");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut out = String::new();
+        for i in 0..copies {
+            let renamed = text.replace("[White \"player", &format!("[White \"c{i}-player"));
+            out.push_str(&renamed);
+            out.push_str("\n\n");
+        }
+        out
+    }
+
+    /// The report of `input` cut into chunks of about `chunk_bytes`, merged in order by
+    /// [`ChunkReport::merge_noting`], the workers reading the flags it sets (`noting`) or
+    /// flags never set; and the games counted without a line.
+    fn report(input: &[u8], chunk_bytes: usize, noting: bool) -> (ChunkReport, u64) {
+        report_in_batches(input, chunk_bytes, noting, super::PENDING_GAMES)
+    }
+
+    /// [`report`], valid games counted in batches of `batch`.
+    fn report_in_batches(
+        input: &[u8],
+        chunk_bytes: usize,
+        noting: bool,
+        batch: usize,
+    ) -> (ChunkReport, u64) {
+        let filters = Filters::default();
+        let listed = ListedFull::new();
+        let never = ListedFull::new();
+        let plan = Plan {
+            filters: &filters,
+            depth: 4,
+            include_classical: false,
+            headers_only: false,
+            missing_variant: Default::default(),
+            band_width: 200,
+            max_game_bytes: 0,
+            assume_sp: None,
+            strata: Some(ByKey::Event),
+            listed: if noting { &listed } else { &never },
+            batch,
+        };
+        let (mut all, mut unlisted) = (ChunkReport::new(), 0);
+        for chunk in pgn_parse::split_at_game_boundaries(input, chunk_bytes) {
+            let part = process(&input[chunk.range.clone()], chunk.origin(), &plan);
+            let lists = part.games.values();
+            unlisted += lists.map(|l| l.total - l.first.len() as u64).sum::<u64>();
+            all.merge_noting(part, &listed);
+        }
+        (all, unlisted)
+    }
+
+    #[test]
+    fn games_counted_in_batches_count_as_counted_one_by_one() {
+        let input = many_games(8);
+        for chunk_bytes in [5_000, 1 << 20] {
+            let (one, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 1);
+            for batch in [2, 7, super::PENDING_GAMES] {
+                let (many, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, batch);
+                assert_eq!(many.counted, one.counted);
+                assert_eq!(many.excluded, one.excluded);
+                assert_eq!(many.games, one.games);
+                assert_eq!(many.tally.overall, one.tally.overall);
+                assert_eq!(many.tally.cuts, one.tally.cuts);
+                assert_eq!(many.tally.by_stratum, one.tally.by_stratum);
+                assert_eq!(many.events.counts, one.events.counts);
+                assert_eq!(many.players.counts, one.players.counts);
+                assert_eq!(many.speeds, one.speeds);
+                assert_eq!(many.dates, one.dates);
+                let tree = |r: &ChunkReport| format!("{:?}", r.tree);
+                assert_eq!(tree(&many), tree(&one));
+                let cells = |r: &ChunkReport| serde_json::to_string(&r.cells.clone().finish()).ok();
+                assert_eq!(cells(&many), cells(&one));
+            }
+        }
+    }
+
+    #[test]
+    fn games_listed_are_the_same_when_full_lists_make_no_lines() {
+        let input = many_games(30);
+        for chunk_bytes in [1, 5_000, 40_000, 1 << 20] {
+            let (fast, unlisted) = report(input.as_bytes(), chunk_bytes, true);
+            let (slow, _) = report(input.as_bytes(), chunk_bytes, false);
+            assert!(fast.counted > 1000, "{}", fast.counted);
+            if chunk_bytes < 1 << 20 {
+                // Later chunks made no lines for the SPs whose lists were full.
+                assert!(
+                    unlisted > fast.counted / 2,
+                    "{unlisted} of {}",
+                    fast.counted
+                );
+            }
+            assert_eq!(fast.counted, slow.counted);
+            assert_eq!(fast.games, slow.games, "chunks of {chunk_bytes} bytes");
+            assert!(fast.games.values().any(|l| l.total > 20));
+        }
+    }
 
     #[test]
     fn a_games_texts_read_once_are_the_tags_read_each_time() {

@@ -80,7 +80,7 @@ pub struct DrawSection {
 }
 
 /// The first games of an SP (in reading order) and how many it has in all.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct GameList {
     /// Up to [`GAMES_LISTED`] games.
     pub first: Vec<GameLine>,
@@ -674,14 +674,25 @@ impl NameTally {
         self.untallied += other.untallied;
         if self.counts.len() + other.counts.len() <= NAME_CAP {
             for (name, n) in other.counts {
-                self.add(&name, n);
+                self.add_owned(name, n);
             }
             return;
         }
         let mut names: Vec<(String, u64)> = other.counts.into_iter().collect();
         names.sort_unstable();
         for (name, n) in names {
-            self.add(&name, n);
+            self.add_owned(name, n);
+        }
+    }
+
+    /// [`NameTally::add`] of a name already owned (a new name is moved in, not copied).
+    fn add_owned(&mut self, name: String, games: u64) {
+        if let Some(n) = self.counts.get_mut(&name) {
+            *n += games;
+        } else if self.counts.len() < NAME_CAP {
+            self.counts.insert(name, games);
+        } else {
+            self.untallied += games;
         }
     }
 

@@ -294,6 +294,12 @@ impl Tree {
         }
     }
 
+    /// Makes room for `nodes` more nodes at once (a chunk's tree would otherwise grow its
+    /// arena, copied at each doubling).
+    pub fn reserve(&mut self, nodes: usize) {
+        self.nodes.reserve(nodes);
+    }
+
     /// Nodes held (roots included).
     pub fn len(&self) -> usize {
         self.nodes.len() - self.garbage
