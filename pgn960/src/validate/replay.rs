@@ -134,10 +134,16 @@ impl Replay {
         } else {
             (Vec::new(), Vec::new())
         };
+        // Make-move keeps the key only for what reads it: the dedupe key, repetitions.
+        let current = if opts.dedupe_key || opts.moves {
+            start.position.clone()
+        } else {
+            start.position.clone().without_key()
+        };
         Ok(Replay {
             opts,
             lines: vec![Line {
-                current: start.position.clone(),
+                current,
                 last: None,
                 opened_at: 0,
                 dropping: false,
