@@ -7,9 +7,7 @@ use super::recover::FoundStart;
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{
-    Color, Move, Position, San, SanError, SanPlus, SanSuffix, Termination, Undo,
-};
+use chess960_core::{Color, Move, Position, San, SanError, SanPlus, SanSuffix, Termination, Undo};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
