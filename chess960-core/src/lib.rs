@@ -59,7 +59,7 @@ pub use fen::{
 };
 pub use moves::{CastlingSide, Move, MoveList};
 pub use outcome::{GameHistory, Outcome, Termination};
-pub use position::{IllegalMoveError, Position};
+pub use position::{IllegalMoveError, Position, Undo};
 pub use recover::{blind_to_other_rank, pairs_fitting, starts_fitting, SpPair};
 pub use san::{San, SanError, SanPlus, SanSuffix, SanText};
 pub use sp::{BackRank, SpError, StartClassification, StartKind, SP_COUNT};

@@ -675,6 +675,93 @@ impl Position {
         }
     }
 
+    /// What a move changes besides the pieces, to take it back with [`Position::unplay`]
+    /// (a few words instead of a copy of the position).
+    #[inline(always)]
+    pub fn undo_record(&self) -> Undo {
+        Undo {
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+            hash: self.hash,
+        }
+    }
+
+    /// Takes back `m`, the move played last, with the [`Undo`] taken just before it
+    /// ([`Position::undo_record`]): the position is again the one before the move.
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let mut pos = Position::startpos();
+    /// let before = pos.clone();
+    /// let m = pos.parse_san("e4").unwrap();
+    /// let undo = pos.undo_record();
+    /// pos.play_unchecked(m);
+    /// pos.unplay(m, undo);
+    /// assert_eq!((&pos, pos.zobrist()), (&before, before.zobrist()));
+    /// ```
+    pub fn unplay(&mut self, m: Move, undo: Undo) {
+        let us = self.turn.other();
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                // Moving the piece is a set of XORs: doing it again takes it back.
+                let moving = Piece { color: us, role };
+                let arriving = promotion.unwrap_or(role);
+                self.board.move_piece(moving, from, to, arriving, capture);
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = Piece {
+                    color: us,
+                    role: Role::Pawn,
+                };
+                self.board.take(to, pawn);
+                self.board.put(from, pawn);
+                let captured = Square::from_coords(to.file(), from.rank());
+                self.board.put(
+                    captured,
+                    Piece {
+                        color: us.other(),
+                        role: Role::Pawn,
+                    },
+                );
+            }
+            Move::Castle { king, rook } => self.unplay_castle(us, king, rook),
+        }
+        self.turn = us;
+        self.castling = undo.castling;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.fullmoves = undo.fullmoves;
+        self.hash = undo.hash;
+    }
+
+    /// The pieces of `us`'s castling, king on `king` and rook on `rook`, back in place.
+    fn unplay_castle(&mut self, us: Color, king: Square, rook: Square) {
+        let side = CastlingSide::of_rook(king.file(), rook.file());
+        let rank = us.back_rank();
+        let (k, r) = (
+            Piece {
+                color: us,
+                role: Role::King,
+            },
+            Piece {
+                color: us,
+                role: Role::Rook,
+            },
+        );
+        self.board.take(side.king_to(rank), k);
+        self.board.take(side.rook_to(rank), r);
+        self.board.put(king, k);
+        self.board.put(rook, r);
+    }
+
     /// The position after `m`, without checking it (the precondition of
     /// [`Position::play_unchecked`]).
     pub fn played_unchecked(&self, m: Move) -> Position {
@@ -865,6 +952,17 @@ fn rights_key(rights: CastlingRights) -> u64 {
     rights
         .iter()
         .fold(0, |key, (_, _, rook)| key ^ zobrist::castling_key(rook))
+}
+
+/// What [`Position::unplay`] restores besides the pieces: castling rights, en passant,
+/// clocks and key, from [`Position::undo_record`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undo {
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    hash: u64,
 }
 
 /// The error of [`Position::play`]: the move is not legal in the position.

@@ -4,4 +4,5 @@ mod differential_shakmaty;
 mod legality_state;
 mod perft_excerpt;
 mod perft_suites;
+mod undo;
 mod vectors;

@@ -10,7 +10,7 @@ use super::visitor::structural_rejection;
 use super::{
     ChunkCounts, Judged, RejectReason, Rejection, ValidGame, ValidateOptions, Validator, Verdict,
 };
-use chess960_core::{Move, Position};
+use chess960_core::{Move, Position, Undo};
 use pgn_parse::{
     read_games_at, DecodedSan, GameEnd, GameResult, Origin, Reader, Skip, Suffix, Tag, Visitor,
 };
@@ -32,8 +32,6 @@ pub enum ReadMode {
 
 /// One main-line move that was played, handed to [`GameObserver::main_move`].
 pub struct MainMove<'p, 'a> {
-    /// The position before the move.
-    pub before: &'p Position,
     /// The move.
     pub chess_move: Move,
     /// The position after it.
@@ -42,6 +40,18 @@ pub struct MainMove<'p, 'a> {
     pub written: &'a [u8],
     /// Its 1-based ply on the main line.
     pub ply: u32,
+    /// What takes the move back (the position before it is made only when asked for).
+    undo: Undo,
+}
+
+impl MainMove<'_, '_> {
+    /// The position before the move: the position after it with the move taken back (made
+    /// here when asked for; the replay keeps no copy of each position).
+    pub fn before(&self) -> Position {
+        let mut before = self.after.clone();
+        before.unplay(self.chess_move, self.undo);
+        before
+    }
 }
 
 /// What a command sees of the games [`observe_chunk`] reads (ripgrep's sink to its
@@ -94,7 +104,7 @@ pub trait GameObserver<'a> {
 /// impl<'a> GameObserver<'a> for FirstMoves {
 ///     fn main_move(&mut self, step: MainMove<'_, 'a>) {
 ///         if step.ply == 1 {
-///             self.0.push(step.before.san(step.chess_move).to_string());
+///             self.0.push(step.before().san(step.chess_move).to_string());
 ///         }
 ///     }
 ///     fn end_game(&mut self, _game: Judged<'_, 'a>) {}
@@ -310,14 +320,14 @@ struct Watch<'o, 'a, O> {
 impl<'a, O: GameObserver<'a>> Watch<'_, 'a, O> {
     #[inline(always)]
     fn after_san(&mut self, raw: &'a [u8]) {
-        if let Some((before, chess_move, after)) = self.validator.last_main_move() {
+        if let Some((chess_move, undo, after)) = self.validator.last_main_move() {
             self.plies += 1;
             self.observer.main_move(MainMove {
-                before,
                 chess_move,
                 after,
                 written: raw,
                 ply: self.plies,
+                undo,
             });
         }
     }

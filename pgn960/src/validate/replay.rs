@@ -7,7 +7,7 @@ use super::recover::FoundStart;
 use super::start::{resolve_start, RuleTags, Start, StartOutcome};
 use super::{GameKind, MoveRecord, Rejection, ValidGame, ValidateOptions, Verdict};
 use crate::annotations::Annotations;
-use chess960_core::{Color, Move, Position, San, SanError, SanPlus, SanSuffix, Termination};
+use chess960_core::{Color, Move, Position, San, SanError, SanPlus, SanSuffix, Termination, Undo};
 use pgn_parse::{GameResult, Tag};
 
 /// One level of the variation stack.
@@ -15,8 +15,8 @@ use pgn_parse::{GameResult, Tag};
 struct Line {
     /// The position now.
     current: Position,
-    /// The position before the last move of this line (where a variation starts).
-    before_last: Option<Position>,
+    /// The last move of this line and what takes it back (a variation starts before it).
+    last: Option<(Move, Undo)>,
     /// Index of the `(` token that opened this line (0 for the main line).
     opened_at: usize,
     /// Whether this line is being dropped (a bad move was found in it).
@@ -132,11 +132,17 @@ impl Replay {
         } else {
             (Vec::new(), Vec::new())
         };
+        // Make-move keeps the key only for what reads it: the dedupe key, repetitions.
+        let current = if opts.dedupe_key || opts.moves {
+            start.position.clone()
+        } else {
+            start.position.clone().without_key()
+        };
         Ok(Replay {
             opts,
             lines: vec![Line {
-                current: start.position.clone(),
-                before_last: None,
+                current,
+                last: None,
                 opened_at: 0,
                 dropping: false,
             }],
@@ -164,12 +170,13 @@ impl Replay {
         self.failure.is_some()
     }
 
-    /// The main-line move the last SAN played, with the positions before and after it
-    /// (`None` when the last SAN was in a variation or did not resolve).
-    pub fn last_main_move(&self) -> Option<(&Position, Move, &Position)> {
+    /// The main-line move the last SAN played, what takes it back, and the position after
+    /// it (`None` when the last SAN was in a variation or did not resolve).
+    pub fn last_main_move(&self) -> Option<(Move, Undo, &Position)> {
         let m = self.last_main?;
         let main = self.lines.first()?;
-        Some((main.before_last.as_ref()?, m, &main.current))
+        let (_, undo) = main.last?;
+        Some((m, undo, &main.current))
     }
 
     fn fail(&mut self, rejection: Rejection) {
@@ -231,8 +238,7 @@ impl Replay {
         // SAN without its mark here; `+`/`#` from the position after the move below (the
         // rule of `Position::san_plus`, without playing the move twice).
         let san = (self.opts.canonical_san || record).then(|| line.current.san(m));
-        // Copied straight into its slot (held across the move, it went through the stack).
-        line.before_last = Some(line.current.clone());
+        line.last = Some((m, line.current.undo_record()));
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
             san,
@@ -343,8 +349,12 @@ impl Replay {
             return;
         };
         let dropping = parent.dropping;
-        let current = match (&parent.before_last, dropping) {
-            (Some(base), _) => base.clone(),
+        let current = match (parent.last, dropping) {
+            (Some((m, undo)), _) => {
+                let mut base = parent.current.clone();
+                base.unplay(m, undo);
+                base
+            }
             (None, true) => parent.current.clone(),
             (None, false) => {
                 let detail = "a variation before any move".to_string();
@@ -355,7 +365,7 @@ impl Replay {
         };
         self.lines.push(Line {
             current,
-            before_last: None,
+            last: None,
             opened_at: index,
             dropping,
         });
@@ -624,7 +634,7 @@ mod tests {
                 let mut replay = Replay {
                     lines: vec![Line {
                         current: pos.clone(),
-                        before_last: None,
+                        last: None,
                         opened_at: 0,
                         dropping: false,
                     }],

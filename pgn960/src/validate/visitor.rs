@@ -2,7 +2,7 @@
 
 use super::replay::Replay;
 use super::{parse_rejection, truncation, RejectReason, Rejection, ValidateOptions, Verdict};
-use chess960_core::{CastlingSide, Move, Position, San};
+use chess960_core::{CastlingSide, Move, Position, San, Undo};
 use pgn_parse::{DecodedSan, GameEnd, GameResult, SanAction, Skip, Tag, Visitor};
 
 /// A [`Visitor`] that validates each game while it is read: no token list is built, the
@@ -101,8 +101,8 @@ impl<'a> Validator<'a> {
         self.opts.missing_variant
     }
 
-    /// The main-line move the last SAN played, with the positions before and after it.
-    pub(super) fn last_main_move(&self) -> Option<(&Position, Move, &Position)> {
+    /// The main-line move the last SAN played, what takes it back, and the position after it.
+    pub(super) fn last_main_move(&self) -> Option<(Move, Undo, &Position)> {
         match &self.state {
             State::Replaying(replay) => replay.last_main_move(),
             _ => None,
