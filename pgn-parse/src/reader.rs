@@ -28,11 +28,10 @@ const fn byte_set(bytes: &[u8], with_space: bool) -> [bool; 256] {
 /// Bytes that end a movetext word.
 static DELIMITER: [bool; 256] = byte_set(b"{}();[]$", true);
 
-/// What a byte can start in movetext, for the movetext loop's common elements.
+/// What a byte that is not blank can start in movetext, for the movetext loop's common
+/// elements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lead {
-    /// White space (a byte up to 0x20).
-    Blank,
     /// A digit: a move number, or a result.
     Digit,
     /// A file letter, a piece letter or `O`: a SAN word [`decode_window`] may decode.
@@ -50,7 +49,6 @@ static LEAD: [Lead; 256] = {
     while i < 256 {
         let b = i as u8;
         table[i] = match b {
-            0..=0x20 => Lead::Blank,
             b'0'..=b'9' => Lead::Digit,
             b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => Lead::San,
             b'{' => Lead::Brace,
@@ -521,8 +519,8 @@ impl<'a> Reader<'a> {
     ///
     /// The common elements (blanks, move numbers alone, SAN words in a common form when `v`
     /// wants them decoded, lone clock comments) are read here by the kind of their first
-    /// byte ([`LEAD`]), a few compares instead of the jump of [`Reader::element`], which
-    /// reads every other element (and any of these the fast reading does not take).
+    /// byte ([`LEAD`]); [`Reader::element`] reads every other element (and any of these the
+    /// fast reading does not take) by the general rules.
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, mut last_end: usize) -> Stop {
         let input = self.input;
         let decode = v.wants_decoded_san();
@@ -533,11 +531,12 @@ impl<'a> Reader<'a> {
                 self.pos = pos;
                 return self.stop_at_end(depth, last_end);
             };
-            let lead = LEAD[usize::from(b)];
-            if lead == Lead::Blank {
+            // Blanks by a compare of their own: through the table they took its jump.
+            if is_space(b) {
                 pos += 1;
                 continue;
             }
+            let lead = LEAD[usize::from(b)];
             if lead == Lead::Digit {
                 // A move number alone: no event, whether or not moves are decoded.
                 if let Some(len) = move_number(&window(&input[pos..])) {
