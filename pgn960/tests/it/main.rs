@@ -2,6 +2,7 @@
 
 mod annotations;
 mod decoded_san;
+mod game_limit;
 mod plumbing;
 mod ranges;
 mod records;
