@@ -1327,7 +1327,7 @@ mod tests {
         fn begin_variation(&mut self) -> Skip {
             // Every third variation skipped, so that both ways are read.
             self.events.push("(".into());
-            Skip(self.events.len() % 3 == 0)
+            Skip(self.events.len().is_multiple_of(3))
         }
         fn end_variation(&mut self) {
             self.events.push(")".into());
