@@ -554,6 +554,15 @@ impl<'a> Reader<'a> {
                     emit_suffix(v, &input[pos + decoded.san_len..end]);
                     pos = end;
                     last_end = end;
+                    // The lone clock after the move, one blank on (` { [%clk …] }`, lichess):
+                    // read here, without the loop's blank and jump.
+                    if input.get(pos) == Some(&b' ') {
+                        if let Some(close) = clock_comment_close(input, pos + 1) {
+                            v.clock_comment(&input[pos + 2..close], self.origin.offset + pos + 1);
+                            pos = close + 1;
+                            last_end = pos;
+                        }
+                    }
                     continue;
                 }
             } else if lead == Lead::Brace {
