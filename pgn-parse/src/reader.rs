@@ -561,6 +561,11 @@ impl<'a> Reader<'a> {
                             v.clock_comment(&input[pos + 2..close], self.origin.offset + pos + 1);
                             pos = close + 1;
                             last_end = pos;
+                            // And the next move number, one blank on.
+                            if let Some(end) = number_after_blank(input, pos) {
+                                pos = end;
+                                last_end = end;
+                            }
                         }
                     }
                     continue;
@@ -895,6 +900,16 @@ fn window(rest: &[u8]) -> [u8; WINDOW] {
 #[inline]
 pub(crate) fn decode_san(rest: &[u8]) -> Option<DecodedWord> {
     decode_window(&window(rest))
+}
+
+/// The end of a move number alone one blank after `pos` (` 12.`, ` 12...`), if one is there.
+#[inline(always)]
+fn number_after_blank(input: &[u8], pos: usize) -> Option<usize> {
+    let rest = input.get(pos + 1..)?;
+    if input[pos] != b' ' || !rest.first()?.is_ascii_digit() {
+        return None;
+    }
+    move_number(&window(rest)).map(|len| pos + 1 + len)
 }
 
 /// The length of a move number alone at the start of the window (digits, then dots, then a
