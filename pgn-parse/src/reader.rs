@@ -28,6 +28,37 @@ const fn byte_set(bytes: &[u8], with_space: bool) -> [bool; 256] {
 /// Bytes that end a movetext word.
 static DELIMITER: [bool; 256] = byte_set(b"{}();[]$", true);
 
+/// What a byte that is not blank can start in movetext, for the movetext loop's common
+/// elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    /// A digit: a move number, or a result.
+    Digit,
+    /// A file letter, a piece letter or `O`: a SAN word [`decode_window`] may decode.
+    San,
+    /// `{`: a comment, maybe a lone clock.
+    Brace,
+    /// Anything else, read by [`Reader::element`].
+    Other,
+}
+
+/// The [`Lead`] of every byte.
+static LEAD: [Lead; 256] = {
+    let mut table = [Lead::Other; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        table[i] = match b {
+            b'0'..=b'9' => Lead::Digit,
+            b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O' => Lead::San,
+            b'{' => Lead::Brace,
+            _ => Lead::Other,
+        };
+        i += 1;
+    }
+    table
+};
+
 #[inline]
 fn is_space(b: u8) -> bool {
     b <= 0x20
@@ -485,87 +516,174 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the movetext, reporting every element to `v` (but the variations `v` skips).
+    ///
+    /// The common elements (blanks, move numbers alone, SAN words in a common form when `v`
+    /// wants them decoded, lone clock comments) are read here by the kind of their first
+    /// byte ([`LEAD`]); [`Reader::element`] reads every other element (and any of these the
+    /// fast reading does not take) by the general rules.
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, mut last_end: usize) -> Stop {
         let input = self.input;
+        let decode = v.wants_decoded_san();
+        let mut depth = 0usize;
+        let mut pos = self.pos;
+        loop {
+            let Some(&b) = input.get(pos) else {
+                self.pos = pos;
+                return self.stop_at_end(depth, last_end);
+            };
+            // Blanks by a compare of their own: through the table they took its jump.
+            if is_space(b) {
+                pos += 1;
+                continue;
+            }
+            let lead = LEAD[usize::from(b)];
+            if lead == Lead::Digit {
+                // A move number alone: no event, whether or not moves are decoded.
+                if let Some(len) = move_number(&window(&input[pos..])) {
+                    pos += len;
+                    last_end = pos;
+                    continue;
+                }
+            } else if lead == Lead::San && decode {
+                // The one-pass path: a SAN word in a common form is decoded in the pass that
+                // finds its end.
+                if let Some(decoded) = decode_window(&window(&input[pos..])) {
+                    let end = pos + decoded.word_len;
+                    let raw = &input[pos..pos + decoded.san_len];
+                    v.decoded_san(decoded.san, raw, self.origin.offset + pos);
+                    emit_suffix(v, &input[pos + decoded.san_len..end]);
+                    pos = end;
+                    last_end = end;
+                    // The lone clock after the move, one blank on (` { [%clk …] }`, lichess):
+                    // read here, without the loop's blank and jump.
+                    if input.get(pos) == Some(&b' ') {
+                        if let Some(close) = clock_comment_close(input, pos + 1) {
+                            v.clock_comment(&input[pos + 2..close], self.origin.offset + pos + 1);
+                            pos = close + 1;
+                            last_end = pos;
+                            // And the next move number, one blank on.
+                            if let Some(end) = number_after_blank(input, pos) {
+                                pos = end;
+                                last_end = end;
+                            }
+                        }
+                    }
+                    continue;
+                }
+            } else if lead == Lead::Brace {
+                if let Some(close) = clock_comment_close(input, pos) {
+                    v.clock_comment(&input[pos + 1..close], self.origin.offset + pos);
+                    pos = close + 1;
+                    last_end = pos;
+                    continue;
+                }
+            }
+            self.pos = pos;
+            if let Some(stop) = self.element(v, b, decode, &mut depth, &mut last_end) {
+                return stop;
+            }
+            pos = self.pos;
+        }
+    }
+
+    /// [`Reader::read_movetext`] by the general rules alone: every element read by
+    /// [`Reader::element`] (for tests comparing the two).
+    #[cfg(test)]
+    fn read_movetext_general<V: Visitor<'a>>(&mut self, v: &mut V, mut last_end: usize) -> Stop {
+        let decode = v.wants_decoded_san();
         let mut depth = 0usize;
         loop {
             self.skip_space();
-            let pos = self.pos;
-            let Some(&b) = input.get(pos) else {
+            let Some(&b) = self.input.get(self.pos) else {
                 return self.stop_at_end(depth, last_end);
             };
-            match b {
-                b'[' if at_line_start(input, pos) && is_tag_line(input, pos) => {
-                    return Self::stop_at_next_game(depth, pos, last_end);
-                }
-                c if starts_invisible(c) && self.hidden_tag_line(pos) => {
-                    return Self::stop_at_next_game(depth, pos, last_end);
-                }
-                b'{' | b';' => match self.comment(v, pos) {
-                    Ok(end) => last_end = end,
-                    Err(stop) => return stop,
-                },
-                b'%' if at_line_start(input, pos) => self.skip_line(),
-                b'(' => match self.open_variation(v, &mut depth) {
-                    Ok(end) => last_end = end,
-                    Err(stop) => return stop,
-                },
-                b')' => {
-                    self.pos += 1;
-                    last_end = self.pos;
-                    if depth > 0 {
-                        v.end_variation();
-                        depth -= 1;
-                    }
-                }
-                b'$' => {
-                    let nag = self.nag(pos);
-                    last_end = self.pos;
-                    if let Some(nag) = nag {
-                        v.nag(nag);
-                    }
-                }
-                // A stray closing bracket: skipped.
-                b'}' | b']' => self.pos += 1,
-                _ => {
-                    // The one-pass path: a SAN word in a common form is decoded, and a move
-                    // number alone passed over, in the pass that finds the word's end.
-                    match v
-                        .wants_decoded_san()
-                        .then(|| known_word(&input[pos..]))
-                        .flatten()
-                    {
-                        Some(KnownWord::San(decoded)) => {
-                            self.pos = pos + decoded.word_len;
-                            last_end = self.pos;
-                            let raw = &input[pos..pos + decoded.san_len];
-                            v.decoded_san(decoded.san, raw, self.origin.offset + pos);
-                            emit_suffix(v, &input[pos + decoded.san_len..self.pos]);
-                            continue;
-                        }
-                        Some(KnownWord::MoveNumber(len)) => {
-                            self.pos = pos + len;
-                            last_end = self.pos;
-                            continue;
-                        }
-                        None => {}
-                    }
-                    let ended = self.other_word(v, pos, depth);
-                    last_end = self.pos;
-                    if let Some(result) = ended {
-                        return Stop {
-                            how: MovetextEnd::Result(result),
-                            end: self.pos,
-                            error: None,
-                        };
-                    }
-                }
+            if let Some(stop) = self.element(v, b, decode, &mut depth, &mut last_end) {
+                return stop;
             }
         }
     }
 
+    /// Reads the movetext element at `self.pos` (first byte `b`, not blank) by the general
+    /// rules (SAN words decoded if `decode`), at variation depth `depth`, `last_end` the end
+    /// of the last element read: the `Stop` when the movetext stops there, else `None`
+    /// (reading goes on at `self.pos`).
+    fn element<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        b: u8,
+        decode: bool,
+        depth: &mut usize,
+        last_end: &mut usize,
+    ) -> Option<Stop> {
+        let input = self.input;
+        let pos = self.pos;
+        match b {
+            b'[' if at_line_start(input, pos) && is_tag_line(input, pos) => {
+                return Some(Self::stop_at_next_game(*depth, pos, *last_end));
+            }
+            c if starts_invisible(c) && self.hidden_tag_line(pos) => {
+                return Some(Self::stop_at_next_game(*depth, pos, *last_end));
+            }
+            b'{' | b';' => match self.comment(v, pos) {
+                Ok(end) => *last_end = end,
+                Err(stop) => return Some(stop),
+            },
+            b'%' if at_line_start(input, pos) => self.skip_line(),
+            b'(' => match self.open_variation(v, depth) {
+                Ok(end) => *last_end = end,
+                Err(stop) => return Some(stop),
+            },
+            b')' => {
+                self.pos += 1;
+                *last_end = self.pos;
+                if *depth > 0 {
+                    v.end_variation();
+                    *depth -= 1;
+                }
+            }
+            b'$' => {
+                let nag = self.nag(pos);
+                *last_end = self.pos;
+                if let Some(nag) = nag {
+                    v.nag(nag);
+                }
+            }
+            // A stray closing bracket: skipped.
+            b'}' | b']' => self.pos += 1,
+            _ => {
+                // A move number alone, or a SAN word in a common form decoded in the pass
+                // that finds its end (what the caller's fast reading takes first).
+                let w = window(&input[pos..]);
+                if w[0].is_ascii_digit() {
+                    if let Some(len) = move_number(&w) {
+                        self.pos = pos + len;
+                        *last_end = self.pos;
+                        return None;
+                    }
+                } else if let Some(decoded) = decode.then(|| decode_window(&w)).flatten() {
+                    self.pos = pos + decoded.word_len;
+                    *last_end = self.pos;
+                    let raw = &input[pos..pos + decoded.san_len];
+                    v.decoded_san(decoded.san, raw, self.origin.offset + pos);
+                    emit_suffix(v, &input[pos + decoded.san_len..self.pos]);
+                    return None;
+                }
+                let ended = self.other_word(v, pos, *depth);
+                *last_end = self.pos;
+                if let Some(result) = ended {
+                    return Some(Stop {
+                        how: MovetextEnd::Result(result),
+                        end: self.pos,
+                        error: None,
+                    });
+                }
+            }
+        }
+        None
+    }
+
     /// Reads the word at `pos` that is not a SAN in a common form or a move number alone
-    /// (those [`known_word`] reads): a result, or anything else, reported to `v`. Returns
+    /// (those [`Reader::read_movetext`] reads): a result, or anything else, reported to `v`. Returns
     /// the result when it ends the movetext (at `depth` 0); reading goes on at `self.pos`.
     fn other_word<V: Visitor<'a>>(
         &mut self,
@@ -784,25 +902,14 @@ pub(crate) fn decode_san(rest: &[u8]) -> Option<DecodedWord> {
     decode_window(&window(rest))
 }
 
-/// A movetext word the one-pass path reads whole.
-enum KnownWord {
-    /// A SAN move in a common form.
-    San(DecodedWord),
-    /// A move number alone (`12.`, `12...`), of this length.
-    MoveNumber(usize),
-}
-
-/// The word at the start of `rest`, if it is one the one-pass path reads whole. Always
-/// inlined: called out of line (as the inliner chose once `read_game` was generic over the
-/// library's observer loop) its result went through memory on every token.
+/// The end of a move number alone one blank after `pos` (` 12.`, ` 12...`), if one is there.
 #[inline(always)]
-fn known_word(rest: &[u8]) -> Option<KnownWord> {
-    let w = window(rest);
-    if w[0].is_ascii_digit() {
-        move_number(&w).map(KnownWord::MoveNumber)
-    } else {
-        decode_window(&w).map(KnownWord::San)
+fn number_after_blank(input: &[u8], pos: usize) -> Option<usize> {
+    let rest = input.get(pos + 1..)?;
+    if input[pos] != b' ' || !rest.first()?.is_ascii_digit() {
+        return None;
     }
+    move_number(&window(rest)).map(|len| pos + 1 + len)
 }
 
 /// The length of a move number alone at the start of the window (digits, then dots, then a
@@ -1185,6 +1292,7 @@ fn scan_other_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::visitor::Skip;
 
     /// `scan_comment` one byte at a time, for comparison.
     fn scan_comment_bytewise(input: &[u8], open: usize) -> Result<usize, Unclosed> {
@@ -1205,6 +1313,149 @@ mod tests {
             }
         }
         Err(Unclosed::Runs(input.len()))
+    }
+
+    /// Every event of a movetext, as text.
+    struct Record {
+        decode: bool,
+        events: Vec<String>,
+    }
+
+    impl<'a> Visitor<'a> for Record {
+        type Output = ();
+        fn san(&mut self, san: &'a [u8], offset: usize) {
+            self.events.push(format!("san {san:?} {offset}"));
+        }
+        fn wants_decoded_san(&self) -> bool {
+            self.decode
+        }
+        fn decoded_san(&mut self, san: DecodedSan, raw: &'a [u8], offset: usize) {
+            self.events
+                .push(format!("decoded {san:?} {raw:?} {offset}"));
+        }
+        fn null_move(&mut self, offset: usize) {
+            self.events.push(format!("null {offset}"));
+        }
+        fn comment(&mut self, text: &'a [u8], offset: usize) {
+            self.events.push(format!("comment {text:?} {offset}"));
+        }
+        fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
+            self.events.push(format!("clock {text:?} {offset}"));
+        }
+        fn nag(&mut self, nag: u16) {
+            self.events.push(format!("nag {nag}"));
+        }
+        fn suffix(&mut self, suffix: Suffix) {
+            self.events.push(format!("suffix {suffix:?}"));
+        }
+        fn begin_variation(&mut self) -> Skip {
+            // Every third variation skipped, so that both ways are read.
+            self.events.push("(".into());
+            Skip(self.events.len().is_multiple_of(3))
+        }
+        fn end_variation(&mut self) {
+            self.events.push(")".into());
+        }
+        fn result(&mut self, result: GameResult) {
+            self.events.push(format!("result {result:?}"));
+        }
+        fn end_game(&mut self, _end: GameEnd) {}
+    }
+
+    /// The movetext at the start of `input` read by the fast loop and by the general rules
+    /// alone: the same events, the same stop, the same position after it.
+    fn assert_movetext_reads_as_general(input: &[u8]) {
+        for decode in [true, false] {
+            let read = |general: bool| {
+                let mut reader = Reader::new(input);
+                let mut record = Record {
+                    decode,
+                    events: Vec::new(),
+                };
+                let start = reader.pos;
+                let stop = if general {
+                    reader.read_movetext_general(&mut record, start)
+                } else {
+                    reader.read_movetext(&mut record, start)
+                };
+                (record.events, stop.how, stop.end, stop.error, reader.pos)
+            };
+            assert_eq!(
+                read(false),
+                read(true),
+                "{decode} {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn movetext_fast_reading_agrees_with_the_general_rules_for_every_byte() {
+        let game: &[u8] = b"1. e4 { [%clk 0:03:00] } 1... exd5!? { [%clk 0:02:59] } 2. Nbd7+ $1 \
+            (2. d4 d5) 2... O-O-O# {x} ; c\n3. e8=Q 0-0 -- 12.Nf3 \n%x\n 1-0\n\n[Event \"x\"]";
+        assert_movetext_reads_as_general(game);
+        for i in 0..game.len() {
+            for b in 0..=255u8 {
+                let mut input = game.to_vec();
+                input[i] = b;
+                assert_movetext_reads_as_general(&input);
+            }
+            assert_movetext_reads_as_general(&game[..i]);
+        }
+    }
+
+    #[test]
+    fn movetext_fast_reading_agrees_with_the_general_rules_on_random_text() {
+        let pieces: [&[u8]; 30] = [
+            b"1.",
+            b"12...",
+            b" ",
+            b"\n",
+            b"e4",
+            b"Nf3",
+            b"exd5",
+            b"O-O",
+            b"O-O-O",
+            b"{ [%clk 0:01:00] }",
+            b"{c}",
+            b"(",
+            b")",
+            b"$5",
+            b"!?",
+            b"1-0",
+            b"*",
+            b"+",
+            b"#",
+            b"[Event \"x\"]\n",
+            b"%x\n",
+            b";c\n",
+            b"}",
+            b"{",
+            b"\xEF\xBB\xBF",
+            b"=Q",
+            b"--",
+            b"1/2-1/2",
+            b"0-0",
+            b"\r\n",
+        ];
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let mut input = Vec::new();
+            for _ in 0..next(24) {
+                if next(8) == 0 {
+                    input.push(next(256) as u8);
+                } else {
+                    input.extend_from_slice(pieces[next(pieces.len())]);
+                }
+            }
+            assert_movetext_reads_as_general(&input);
+        }
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub struct Validator<'a> {
     decode_san: bool,
     tags: Vec<Tag<'a>>,
     game_start: usize,
+    /// The last offset of the current game within `--max-game-bytes` (`usize::MAX` without a
+    /// limit): one compare per event in [`Validator::replay_at`].
+    deadline: usize,
     state: State,
     /// The start of the next game, found from its moves (see [`super::FoundStart`]).
     found_start: Option<super::FoundStart>,
@@ -52,6 +55,7 @@ impl<'a> Validator<'a> {
             decode_san: true,
             tags: Vec::new(),
             game_start: 0,
+            deadline: usize::MAX,
             state: State::Tags,
             found_start: None,
         }
@@ -125,9 +129,8 @@ impl<'a> Validator<'a> {
     // instructions of `check -j1` on bulk-26mb.pgn; 26.6 M fewer in all inlined).
     #[inline(always)]
     fn replay_at(&mut self, offset: usize) -> Option<&mut Replay> {
-        let limit = self.opts.max_game_bytes;
-        if limit > 0 && offset.saturating_sub(self.game_start) > limit {
-            self.decide_too_large(limit);
+        if offset > self.deadline {
+            self.decide_too_large(self.opts.max_game_bytes);
             return None;
         }
         self.replay()
@@ -152,6 +155,12 @@ impl<'a> Visitor<'a> for Validator<'a> {
     fn begin_game(&mut self, offset: usize) {
         self.tags.clear();
         self.game_start = offset;
+        let limit = self.opts.max_game_bytes;
+        self.deadline = if limit > 0 {
+            offset.saturating_add(limit)
+        } else {
+            usize::MAX
+        };
         self.state = State::Tags;
     }
     fn tag(&mut self, tag: Tag<'a>) {
@@ -194,8 +203,15 @@ impl<'a> Visitor<'a> for Validator<'a> {
     }
     #[inline(always)]
     fn comment(&mut self, text: &'a [u8], offset: usize) {
+        let keep = self.opts.moves;
         if let Some(replay) = self.replay_at(offset) {
-            replay.comment(text);
+            // Annotations are kept only with the moves (`ValidateOptions::moves`): else a
+            // comment is a token only, counted here without the call (one per clock).
+            if keep {
+                replay.comment(text);
+            } else {
+                replay.other_token();
+            }
         }
     }
     fn begin_variation(&mut self) -> Skip {

@@ -2,6 +2,7 @@
 
 mod annotations;
 mod decoded_san;
+mod game_limit;
 mod main_moves;
 mod plumbing;
 mod ranges;
