@@ -16,7 +16,10 @@ SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "sample.pgn"
 
 CHILD = textwrap.dedent(
     """
-    import sys, threading, time, pgn960
+    import signal, sys, threading, time, pgn960
+    # Python keeps SIGINT ignored when it starts so (a CI launched in the background):
+    # the test needs its KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     fifo, sample, how = sys.argv[1:4]
     games = open(sample, "rb").read()
 
