@@ -26,6 +26,22 @@ pub fn fixture(relative: &str) -> PathBuf {
     workspace().join("fixtures").join(relative)
 }
 
+/// The `.pgn` files directly below each of the `fixtures/` directories `dirs`, each
+/// directory's sorted by name.
+pub fn fixture_pgns(dirs: &[&str]) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for dir in dirs {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(fixture(dir))
+            .unwrap_or_else(|e| panic!("cannot read fixtures/{dir}: {e}"))
+            .map(|entry| entry.expect("a fixtures entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
+            .collect();
+        found.sort();
+        paths.extend(found);
+    }
+    paths
+}
+
 /// Says, where `cargo test` shows it, that `test` skipped and why.
 pub fn skip(test: &str, why: &str) {
     let _ = writeln!(std::io::stderr(), "skipped: {test}: {why}");

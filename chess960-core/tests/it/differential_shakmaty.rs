@@ -4,25 +4,12 @@
 //! the X-FEN, and reading back shakmaty's SAN. `PGN960_DIFF_GAMES` sets the number
 //! of games (default 2000).
 
+use crate::Rng;
 use chess960_core::{CastlingNotation, CastlingStyle, Position};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn shakmaty_position(fen: &str) -> Chess {
     let fen: Fen = fen

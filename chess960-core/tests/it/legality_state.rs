@@ -4,20 +4,10 @@
 //! computed from scratch. Positions with and without a kept key play the same moves and must
 //! stay equal. The SAN reader's king-safety test is checked against shakmaty's legal moves.
 
+use crate::Rng;
 use chess960_core::{Bitboard, CastlingStyle, Move, Position};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position as _};
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 fn shakmaty_of(pos: &Position) -> Chess {
     let fen = pos.fen(CastlingStyle::Shredder).to_string();

@@ -3,18 +3,8 @@
 //! position of random Chess960 playouts and of positions with en passant, promotions,
 //! Chess960 castling (king or rook already on its target square) and checks.
 
+use crate::Rng;
 use chess960_core::Position;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Every legal move of `pos`, played and taken back, keyed and plain.
 fn every_move_taken_back(pos: &Position, context: &str) -> usize {

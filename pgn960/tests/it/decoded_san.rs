@@ -14,15 +14,11 @@ use std::path::PathBuf;
 /// present.
 fn inputs() -> Vec<PathBuf> {
     let mut paths = vec![test_support::fixture("sample.pgn")];
-    for dir in ["pgn", "check", "fuzz-regressions"] {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(test_support::fixture(dir))
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
-            .collect();
-        found.sort();
-        paths.extend(found);
-    }
+    paths.extend(test_support::fixture_pgns(&[
+        "pgn",
+        "check",
+        "fuzz-regressions",
+    ]));
     let test = "decoded_san::inputs";
     paths.extend(test_support::shared_data(
         test,

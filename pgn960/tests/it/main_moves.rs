@@ -62,15 +62,7 @@ fn fresh_key(pos: &Position) -> u64 {
 
 fn inputs() -> Vec<PathBuf> {
     let mut paths = vec![test_support::fixture("sample.pgn")];
-    for dir in ["pgn", "check"] {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(test_support::fixture(dir))
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| path.extension().is_some_and(|e| e == "pgn"))
-            .collect();
-        found.sort();
-        paths.extend(found);
-    }
+    paths.extend(test_support::fixture_pgns(&["pgn", "check"]));
     let test = "main_moves::inputs";
     paths.extend(test_support::shared_data(
         test,
