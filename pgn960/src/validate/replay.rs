@@ -397,9 +397,18 @@ impl Replay {
 
     /// A comment: its annotations ([`Annotations::parse_move`]) are kept with the main-line
     /// move before it (when [`ValidateOptions::moves`]).
+    #[inline(always)]
     pub fn comment(&mut self, text: &[u8]) {
         self.tokens += 1;
-        if !self.opts.moves || self.lines.len() != 1 || self.failure.is_some() {
+        // Annotations are kept only with the moves: else a comment is a token only.
+        if self.opts.moves {
+            self.annotate(text);
+        }
+    }
+
+    /// A main-line comment's annotations, kept on the last move (or the start).
+    fn annotate(&mut self, text: &[u8]) {
+        if self.lines.len() != 1 || self.failure.is_some() {
             return;
         }
         let mover = match (self.moves.is_empty(), self.lines.first()) {

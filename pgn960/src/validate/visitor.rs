@@ -203,15 +203,8 @@ impl<'a> Visitor<'a> for Validator<'a> {
     }
     #[inline(always)]
     fn comment(&mut self, text: &'a [u8], offset: usize) {
-        let keep = self.opts.moves;
         if let Some(replay) = self.replay_at(offset) {
-            // Annotations are kept only with the moves (`ValidateOptions::moves`): else a
-            // comment is a token only, counted here without the call (one per clock).
-            if keep {
-                replay.comment(text);
-            } else {
-                replay.other_token();
-            }
+            replay.comment(text);
         }
     }
     fn begin_variation(&mut self) -> Skip {
