@@ -2,7 +2,7 @@
 
 use crate::boundary::{
     at_line_start, follows_blank_line, invisible_before, invisible_prefix, is_boundary_line,
-    is_tag_line, line_end, next_boundary_line, parse_tag, quoted_close, starts_invisible,
+    is_tag_line, line_end, next_boundary_line, parse_tag_at, quoted_close, starts_invisible,
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
@@ -336,8 +336,7 @@ impl<'a> Reader<'a> {
                 self.pos = line_start.unwrap_or(self.pos);
                 break;
             }
-            let line_stop = line_end(input, self.pos);
-            let Some((name, raw_value, used)) = parse_tag(&input[self.pos..line_stop]) else {
+            let Some((name, raw_value, used)) = parse_tag_at(input, self.pos) else {
                 let at = self.pos;
                 let resume = next_boundary_line(input, at + 1).unwrap_or(input.len());
                 self.pos = resume;
