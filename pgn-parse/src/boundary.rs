@@ -119,6 +119,89 @@ fn parse_common_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
         .then(|| (&line[1..name_len + 1], &line[value_start..close], close + 2))
 }
 
+/// [`parse_tag`] of the line starting at `pos` (`[` there): the common form read straight
+/// from `input` by [`common_tag_at`], without finding the line's end first; anything else
+/// by [`parse_tag`] on the line.
+#[inline]
+pub(crate) fn parse_tag_at(input: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
+    match common_tag_at(input, pos) {
+        Some(tag) => Some(tag),
+        None => parse_tag(&input[pos..line_end(input, pos)]),
+    }
+}
+
+/// The bytes [`common_tag_at`] reads at once: the `[`, a name of up to 15 bytes, ` "` and
+/// 32 bytes of the value.
+const TAG_WINDOW: usize = 64;
+
+/// The high bit of each byte of `x` that is `"`, `\` or below 0x0E (line breaks among
+/// them): exact for the lowest such byte, which is all [`common_tag_at`] uses.
+#[inline(always)]
+const fn value_stops(x: u64) -> u64 {
+    zero_bytes(x ^ splat(b'"'))
+        | zero_bytes(x ^ splat(b'\\'))
+        | (x.wrapping_sub(splat(0x0E)) & !x & splat(0x80))
+}
+
+/// [`parse_common_tag`] of the line starting at `pos`, read from `input` without its line
+/// end and with few data-dependent branches: the name is found by a mask of 16 table
+/// loads, the value's closing quote by the stop bytes of its first 32 bytes at once (a
+/// loop only past them). Stopping the value at a line break as well as at `"` or `\`, it
+/// finds the common form exactly where [`parse_common_tag`] on the line does; `None`
+/// (read by [`parse_tag`] instead) for any other form, a name over 15 bytes, a control
+/// byte in the value, or the last [`TAG_WINDOW`] bytes of the input.
+#[inline]
+fn common_tag_at(input: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
+    let w: &[u8; TAG_WINDOW] = input.get(pos..)?.first_chunk()?;
+    let mut names = 0u32;
+    for i in 0..16 {
+        names |= u32::from(NAME_BYTE[usize::from(w[1 + i])]) << i;
+    }
+    let name_len = (!names).trailing_zeros() as usize;
+    if !(w[0] == b'[' && name_len > 0 && name_len < 16) {
+        return None;
+    }
+    let value_start = name_len + 3;
+    if w[name_len + 1..value_start] != *b" \"" {
+        return None;
+    }
+    let value: &[u8; 32] = w[value_start..].first_chunk()?;
+    let (words, _) = value.as_chunks::<8>();
+    let stops = |i: usize| u128::from(value_stops(u64::from_le_bytes(words[i])));
+    let near = stops(0) | stops(1) << 64;
+    let far = stops(2) | stops(3) << 64;
+    // The first stop byte of the 32 (32 for none): from `far` only when `near` has none.
+    let mut len =
+        (near.trailing_zeros() / 8 + u32::from(near == 0) * (far.trailing_zeros() / 8)) as usize;
+    if len == 32 {
+        len += value_stop(&input[pos + value_start + 32..])?;
+    }
+    let close = pos + value_start + len;
+    (input[close] == b'"' && input.get(close + 1) == Some(&b']')).then(|| {
+        (
+            &input[pos + 1..pos + 1 + name_len],
+            &input[pos + value_start..close],
+            close + 2 - pos,
+        )
+    })
+}
+
+/// The index of the first byte of `bytes` that [`value_stops`] flags, eight bytes at a time.
+fn value_stop(bytes: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(chunk) = bytes[i..].first_chunk::<8>() {
+        let hits = value_stops(u64::from_le_bytes(*chunk));
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = bytes[i..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x0E)?;
+    Some(i + rest)
+}
+
 /// [`parse_tag`] for any form it accepts.
 fn parse_any_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let (after_quote, name) = tag_open(line).ok()?;
@@ -163,7 +246,7 @@ fn parse_any_tag(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
 
 /// Whether the line starting at `pos` begins with a tag pair.
 pub(crate) fn is_tag_line(input: &[u8], pos: usize) -> bool {
-    input.get(pos) == Some(&b'[') && parse_tag(&input[pos..line_end(input, pos)]).is_some()
+    input.get(pos) == Some(&b'[') && parse_tag_at(input, pos).is_some()
 }
 
 /// Whether the line starting at `pos` holds nothing but tag pairs (and blanks, and the
@@ -456,6 +539,91 @@ mod tests {
             parse_tag(b"[Event \"a\"] x"),
             Some((&b"Event"[..], &b"a"[..], 11))
         );
+    }
+
+    /// [`parse_tag_at`] against [`parse_tag`] on the line at `pos` (the reader's old way),
+    /// and [`common_tag_at`] finding nothing but the common form.
+    fn assert_tag_at_reads_as_the_line(input: &[u8], pos: usize) {
+        let line = &input[pos..line_end(input, pos)];
+        assert_eq!(
+            parse_tag_at(input, pos),
+            parse_tag(line),
+            "{input:?} at {pos}"
+        );
+        if let Some(found) = common_tag_at(input, pos) {
+            assert_eq!(Some(found), parse_common_tag(line), "{input:?} at {pos}");
+        }
+    }
+
+    #[test]
+    fn tags_read_from_the_input_agree_with_the_line_for_every_byte() {
+        let lines: [&[u8]; 5] = [
+            b"[Event \"Rated Chess960 game\"]\n",
+            b"[WhiteRatingDiff \"+1\"]\r\n",
+            b"[FEN \"rnqbnkbr/pppppppp/8/8/8/8/PPPPPPPP/RNQBNKBR w KQkq - 0 1\"]\n",
+            b"[Round \"-\"] [Site \"a value just over the thirty-two bytes\"]\n",
+            b"[A \"\"]\n",
+        ];
+        for line in lines {
+            // Followed by enough text for the whole window, by less, and by nothing.
+            for tail in [
+                &b"[Site \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n"[..],
+                b"\n",
+                b"",
+            ] {
+                let mut input = line.to_vec();
+                input.extend_from_slice(tail);
+                for at in 0..line.len() {
+                    let original = input[at];
+                    for b in 0..=255u8 {
+                        input[at] = b;
+                        assert_tag_at_reads_as_the_line(&input, 0);
+                    }
+                    input[at] = original;
+                }
+                for cut in 0..input.len() {
+                    assert_tag_at_reads_as_the_line(&input[..cut + 1], 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tags_read_from_the_input_agree_with_the_line_on_random_text() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n) as usize
+        };
+        let names = b"aZ_9-+#=";
+        let values = b"aZ 9/.:-+_\"\\\t\n\r\x0c\x0e\xc3\xa9\xff]";
+        let mut common = 0;
+        for _ in 0..200_000 {
+            // A tag in the common form with a name and a value of random length and bytes,
+            // then random text; a few bytes of it changed to anything.
+            let mut input = b"[".to_vec();
+            for _ in 0..next(19) {
+                input.push(names[next(names.len() as u64)]);
+            }
+            input.extend_from_slice(b" \"");
+            for _ in 0..next(70) {
+                let pick = next(4 * values.len() as u64);
+                input.push(values.get(pick).copied().unwrap_or(b'x'));
+            }
+            input.extend_from_slice(b"\"]");
+            for _ in 0..next(80) {
+                input.push(values[next(values.len() as u64)]);
+            }
+            for _ in 0..next(3) {
+                let at = next(input.len() as u64);
+                input[at] = next(256) as u8;
+            }
+            common += usize::from(common_tag_at(&input, 0).is_some());
+            assert_tag_at_reads_as_the_line(&input, 0);
+        }
+        assert!(common > 10_000, "the common form was read {common} times");
     }
 
     #[test]

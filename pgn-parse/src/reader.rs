@@ -2,7 +2,7 @@
 
 use crate::boundary::{
     at_line_start, follows_blank_line, invisible_before, invisible_prefix, is_boundary_line,
-    is_tag_line, line_end, next_boundary_line, parse_tag, quoted_close, starts_invisible,
+    is_tag_line, line_end, next_boundary_line, parse_tag_at, quoted_close, starts_invisible,
 };
 use crate::error::{excerpt, ErrorKind, ParseError};
 use crate::lines::LineIndex;
@@ -336,8 +336,7 @@ impl<'a> Reader<'a> {
                 self.pos = line_start.unwrap_or(self.pos);
                 break;
             }
-            let line_stop = line_end(input, self.pos);
-            let Some((name, raw_value, used)) = parse_tag(&input[self.pos..line_stop]) else {
+            let Some((name, raw_value, used)) = parse_tag_at(input, self.pos) else {
                 let at = self.pos;
                 let resume = next_boundary_line(input, at + 1).unwrap_or(input.len());
                 self.pos = resume;
@@ -517,10 +516,11 @@ impl<'a> Reader<'a> {
 
     /// Reads the movetext, reporting every element to `v` (but the variations `v` skips).
     ///
-    /// The common elements (blanks, move numbers alone, SAN words in a common form when `v`
-    /// wants them decoded, lone clock comments) are read here by the kind of their first
-    /// byte ([`LEAD`]); [`Reader::element`] reads every other element (and any of these the
-    /// fast reading does not take) by the general rules.
+    /// The common elements (blanks, move numbers alone, SAN words — in a common form when
+    /// `v` wants them decoded — and what follows a move one blank on, lone clock comments)
+    /// are read here by the kind of their first byte ([`LEAD`]); [`Reader::element`] reads
+    /// every other element (and any of these the fast reading does not take) by the
+    /// general rules.
     fn read_movetext<V: Visitor<'a>>(&mut self, v: &mut V, mut last_end: usize) -> Stop {
         let input = self.input;
         let decode = v.wants_decoded_san();
@@ -544,29 +544,16 @@ impl<'a> Reader<'a> {
                     last_end = pos;
                     continue;
                 }
-            } else if lead == Lead::San && decode {
-                // The one-pass path: a SAN word in a common form is decoded in the pass that
-                // finds its end.
-                if let Some(decoded) = decode_window(&window(&input[pos..])) {
-                    let end = pos + decoded.word_len;
-                    let raw = &input[pos..pos + decoded.san_len];
-                    v.decoded_san(decoded.san, raw, self.origin.offset + pos);
-                    emit_suffix(v, &input[pos + decoded.san_len..end]);
-                    pos = end;
-                    last_end = end;
-                    // The lone clock after the move, one blank on (` { [%clk …] }`, lichess):
-                    // read here, without the loop's blank and jump.
-                    if input.get(pos) == Some(&b' ') {
-                        if let Some(close) = clock_comment_close(input, pos + 1) {
-                            v.clock_comment(&input[pos + 2..close], self.origin.offset + pos + 1);
-                            pos = close + 1;
-                            last_end = pos;
-                            // And the next move number, one blank on.
-                            if let Some(end) = number_after_blank(input, pos) {
-                                pos = end;
-                                last_end = end;
-                            }
+            } else if lead == Lead::San {
+                if let Some(end) = self.move_word(v, pos, decode) {
+                    // What follows the move one blank on (` { [%clk …] } 12.`, lichess) read
+                    // here, without the loop's blanks and jumps.
+                    match self.after_move(v, end) {
+                        Ok(end) => {
+                            pos = end;
+                            last_end = end;
                         }
+                        Err(stop) => return stop,
                     }
                     continue;
                 }
@@ -584,6 +571,55 @@ impl<'a> Reader<'a> {
             }
             pos = self.pos;
         }
+    }
+
+    /// Reads the word at `pos`, whose first byte is a [`Lead::San`]: decoded if `decode` (the
+    /// one-pass path: a SAN word in a common form is decoded in the pass that finds its
+    /// end), else reported as text, as the general rules' [`Reader::other_word`] reports a
+    /// word starting with a letter (neither a move number nor a result). Where the word
+    /// ends; `None`, with nothing reported, for a word the decoder does not take.
+    #[inline(always)]
+    fn move_word<V: Visitor<'a>>(&mut self, v: &mut V, pos: usize, decode: bool) -> Option<usize> {
+        let input = self.input;
+        if !decode {
+            let w = word(&input[pos..]);
+            self.emit_word(v, w, pos);
+            return Some(pos + w.len());
+        }
+        let decoded = decode_window(&window(&input[pos..]))?;
+        let end = pos + decoded.word_len;
+        let raw = &input[pos..pos + decoded.san_len];
+        v.decoded_san(decoded.san, raw, self.origin.offset + pos);
+        emit_suffix(v, &input[pos + decoded.san_len..end]);
+        Some(end)
+    }
+
+    /// What follows a move ending at `pos`, one blank on, read at once: a comment (a lone
+    /// clock by its shape, any other by its scan), then a move number alone one blank on.
+    /// Where reading goes on (`pos` when neither follows; else the end of the last element
+    /// read), or the `Stop` of a comment not closed: what the general rules read there.
+    #[inline(always)]
+    fn after_move<V: Visitor<'a>>(&mut self, v: &mut V, pos: usize) -> Result<usize, Stop> {
+        let input = self.input;
+        if input.get(pos) != Some(&b' ') {
+            return Ok(pos);
+        }
+        let open = pos + 1;
+        let end = if let Some(close) = clock_comment_close(input, open) {
+            v.clock_comment(&input[open + 1..close], self.origin.offset + open);
+            close + 1
+        } else if input.get(open) == Some(&b'{') {
+            match scan_other_comment(input, open) {
+                Ok(close) => {
+                    v.comment(&input[open + 1..close], self.origin.offset + open);
+                    close + 1
+                }
+                Err(unclosed) => return Err(self.comment_not_closed(open, unclosed)),
+            }
+        } else {
+            return Ok(pos);
+        };
+        Ok(number_after_blank(input, end).unwrap_or(end))
     }
 
     /// [`Reader::read_movetext`] by the general rules alone: every element read by
@@ -1392,7 +1428,8 @@ mod tests {
     #[test]
     fn movetext_fast_reading_agrees_with_the_general_rules_for_every_byte() {
         let game: &[u8] = b"1. e4 { [%clk 0:03:00] } 1... exd5!? { [%clk 0:02:59] } 2. Nbd7+ $1 \
-            (2. d4 d5) 2... O-O-O# {x} ; c\n3. e8=Q 0-0 -- 12.Nf3 \n%x\n 1-0\n\n[Event \"x\"]";
+            (2. d4 d5) 2... O-O-O# {x} ; c\n3. e8=Q 0-0 -- 12.Nf3 { [%eval -1.2] } 12... Kxd8 \
+            \n%x\n 1-0\n\n[Event \"x\"]";
         assert_movetext_reads_as_general(game);
         for i in 0..game.len() {
             for b in 0..=255u8 {
@@ -1406,7 +1443,7 @@ mod tests {
 
     #[test]
     fn movetext_fast_reading_agrees_with_the_general_rules_on_random_text() {
-        let pieces: [&[u8]; 30] = [
+        let pieces: [&[u8]; 32] = [
             b"1.",
             b"12...",
             b" ",
@@ -1437,6 +1474,8 @@ mod tests {
             b"1/2-1/2",
             b"0-0",
             b"\r\n",
+            b" { [%eval 0.1] } ",
+            b"Bxb5+ ",
         ];
         let mut state = 0x853c_49e6_748f_ea9bu64;
         let mut next = |n: usize| {
