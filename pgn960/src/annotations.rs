@@ -108,6 +108,20 @@ impl Annotations {
         self.read_other(comment, mover);
     }
 
+    /// Reads a comment the reader found to be a lone lichess clock, ` [%clk H:MM:SS] `
+    /// ([`lone_clock`] holds: the caller says so), as [`Annotations::read_move`] reads it,
+    /// without testing its shape again.
+    #[inline(always)]
+    pub fn read_lone_clock(&mut self, comment: &[u8]) {
+        match comment
+            .get(7..14)
+            .and_then(|c| <&[u8; 7]>::try_from(c).ok())
+        {
+            Some(clock) if comment.len() == 16 => self.clock = shaped_clock(clock).or(self.clock),
+            _ => self.read_move(comment, None),
+        }
+    }
+
     /// [`Annotations::read_move`] for a comment other than a lone clock.
     #[inline(never)]
     fn read_other(&mut self, comment: &[u8], mover: Option<Color>) {
@@ -449,6 +463,33 @@ fn parse_eval(text: &[u8]) -> Option<Eval> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_clock_read_as_the_reader_recognised_it_is_read_as_any_comment() {
+        // Every clock of the shape, minutes and seconds past 59 too, onto annotations with
+        // and without a clock already.
+        let before = [
+            Annotations::default(),
+            Annotations::parse(b"[%eval 0.5] [%clk 0:10:00] [%emt 0:00:03]"),
+        ];
+        let mut n = 0;
+        for h in 0..10u32 {
+            for m in (0..100u32).step_by(3).chain([59, 60, 99]) {
+                for s in (0..100u32).step_by(7).chain([59, 60, 99]) {
+                    let text = format!(" [%clk {h}:{m:02}:{s:02}] ");
+                    assert!(lone_clock(text.as_bytes()).is_some(), "{text}");
+                    for start in before {
+                        let (mut general, mut lone) = (start, start);
+                        general.read_move(text.as_bytes(), None);
+                        lone.read_lone_clock(text.as_bytes());
+                        assert_eq!(lone, general, "{text}");
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000, "{n}");
+    }
 
     #[test]
     fn a_lone_clock_comment_reads_as_the_general_loop_reads_it() {

@@ -100,11 +100,19 @@ impl Items<'_> {
     }
 }
 
-/// The distinct keys in order of first sight, with an open-addressing table of indices.
+/// Whole numbers below this have their float's index in a table ([`Dictionary::float`]):
+/// a clock list's seconds, nearly every value of a float list.
+const WHOLE: usize = 1 << 14;
+
+/// The distinct keys in order of first sight, with an open-addressing table of indices
+/// (and, for floats, a table of the whole numbers' indices).
 struct Dictionary {
     keys: Vec<u128>,
     slots: Vec<u32>,
     shift: u32,
+    /// The index of each whole number below [`WHOLE`] seen (`u32::MAX`: not yet); empty
+    /// but for a float list's dictionary.
+    whole: Vec<u32>,
 }
 
 impl Dictionary {
@@ -113,6 +121,35 @@ impl Dictionary {
             keys: Vec::new(),
             slots: vec![u32::MAX; 1024],
             shift: 64 - 10,
+            whole: Vec::new(),
+        }
+    }
+
+    /// A dictionary of floats: whole numbers below [`WHOLE`] indexed by their value.
+    fn floats() -> Dictionary {
+        Dictionary {
+            whole: vec![u32::MAX; WHOLE],
+            ..Dictionary::new()
+        }
+    }
+
+    /// The index of the float `v` (its key: its bits), added if new. A whole number below
+    /// [`WHOLE`] (its bits those of its integer's: not -0.0) is found in `whole` by its
+    /// value, no hash; any other value by [`Dictionary::index`]. A value always takes the
+    /// same way, so each key is in the dictionary once, in order of first sight.
+    #[inline(always)]
+    fn float(&mut self, v: f64) -> u32 {
+        let n = v as u32;
+        let whole = f64::from(n).to_bits() == v.to_bits();
+        match self.whole.get_mut(n as usize) {
+            Some(&mut at) if whole && at != u32::MAX => at,
+            Some(slot) if whole => {
+                let at = self.keys.len() as u32;
+                *slot = at;
+                self.keys.push(u128::from(v.to_bits()));
+                at
+            }
+            _ => self.index(u128::from(v.to_bits())),
         }
     }
 
@@ -362,18 +399,61 @@ fn keyed(lists: &ListArray, items: &DictionaryArray<UInt32Type>) -> Option<Encod
 fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
     match *items {
         Items::Text(a) => {
-            let (offsets, data) = (a.value_offsets(), a.value_data());
-            keys_of(lists, items, a, |i| text_key(offsets, data, i))
+            let index = TextIndex {
+                offsets: a.value_offsets(),
+                data: a.value_data(),
+            };
+            keys_of(lists, items, a, Dictionary::new(), index)
         }
-        Items::Float(a) => {
-            let values = a.values();
-            keys_of(lists, items, a, |i| Some(u128::from(values[i].to_bits())))
-        }
-        Items::Int(a) => {
-            let values = a.values();
-            keys_of(lists, items, a, |i| Some(u128::from(values[i] as u32)))
-        }
+        Items::Float(a) => keys_of(
+            lists,
+            items,
+            a,
+            Dictionary::floats(),
+            FloatIndex(a.values()),
+        ),
+        Items::Int(a) => keys_of(lists, items, a, Dictionary::new(), IntIndex(a.values())),
         Items::Keyed(a) => keyed(lists, a),
+    }
+}
+
+/// How [`keys_of`] finds a valid item's index in the dictionary (a trait, not a closure:
+/// its method is inlined into the loop, where a closure was left a call per item).
+trait ItemIndex {
+    /// The index of item `i`, added when new; `None` for an item that cannot be keyed.
+    fn index(&self, dictionary: &mut Dictionary, i: usize) -> Option<u32>;
+}
+
+/// Texts, keyed by [`text_key`].
+struct TextIndex<'a> {
+    offsets: &'a [i32],
+    data: &'a [u8],
+}
+
+impl ItemIndex for TextIndex<'_> {
+    #[inline(always)]
+    fn index(&self, dictionary: &mut Dictionary, i: usize) -> Option<u32> {
+        Some(dictionary.index(text_key(self.offsets, self.data, i)?))
+    }
+}
+
+/// Floats, by [`Dictionary::float`].
+struct FloatIndex<'a>(&'a [f64]);
+
+impl ItemIndex for FloatIndex<'_> {
+    #[inline(always)]
+    fn index(&self, dictionary: &mut Dictionary, i: usize) -> Option<u32> {
+        Some(dictionary.float(*self.0.get(i)?))
+    }
+}
+
+/// Integers, keyed by their bits.
+struct IntIndex<'a>(&'a [i32]);
+
+impl ItemIndex for IntIndex<'_> {
+    #[inline(always)]
+    fn index(&self, dictionary: &mut Dictionary, i: usize) -> Option<u32> {
+        Some(dictionary.index(u128::from(*self.0.get(i)? as u32)))
     }
 }
 
@@ -408,15 +488,16 @@ fn text_key(offsets: &[i32], data: &[u8], i: usize) -> Option<u128> {
     Some(u128::from_le_bytes(b) | tag)
 }
 
-/// [`keys`] for one kind of item, `key` giving a valid item's key.
+/// [`keys`] for one kind of item, `index` giving a valid item's index in `dictionary`
+/// (adding it when new).
 #[inline(always)]
 fn keys_of(
     lists: &ListArray,
     items: &Items<'_>,
     values: &dyn Array,
-    key: impl Fn(usize) -> Option<u128>,
+    mut dictionary: Dictionary,
+    index: impl ItemIndex,
 ) -> Option<Encoded> {
-    let mut dictionary = Dictionary::new();
     let mut keys = Vec::with_capacity(values.len());
     let mut rows = Vec::with_capacity(lists.len());
     let offsets = lists.value_offsets();
@@ -431,12 +512,12 @@ fn keys_of(
         match nulls {
             None => {
                 for i in start..end {
-                    keys.push(dictionary.index(key(i)?));
+                    keys.push(index.index(&mut dictionary, i)?);
                 }
             }
             Some(nulls) => {
                 for i in (start..end).filter(|&i| nulls.is_valid(i)) {
-                    keys.push(dictionary.index(key(i)?));
+                    keys.push(index.index(&mut dictionary, i)?);
                 }
             }
         }
@@ -594,4 +675,85 @@ fn close_result(
         offset_index: Some(offsets.build()),
     };
     Ok(ListChunk { data, close })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::builder::{Float64Builder, ListBuilder};
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) % n
+        }
+    }
+
+    /// Every float keyed by its bits' hash, no table of whole numbers.
+    struct HashedFloats<'a>(&'a [f64]);
+
+    impl ItemIndex for HashedFloats<'_> {
+        fn index(&self, dictionary: &mut Dictionary, i: usize) -> Option<u32> {
+            Some(dictionary.index(u128::from(self.0[i].to_bits())))
+        }
+    }
+
+    /// A random float: whole numbers on both sides of [`WHOLE`] most often, and the values
+    /// a whole-number test could take for one (-0.0, NaNs, infinities, negative and huge
+    /// whole numbers, fractions, the largest `u32`).
+    fn float(rng: &mut Rng) -> f64 {
+        let whole = rng.below(WHOLE as u64 + 300) as f64;
+        match rng.below(16) {
+            0 => -0.0,
+            1 => f64::NAN,
+            2 => f64::from_bits(f64::NAN.to_bits() | 1),
+            3 => [f64::INFINITY, f64::NEG_INFINITY, f64::from(u32::MAX), 1e300]
+                [rng.below(4) as usize],
+            4 => -whole,
+            5 => whole + 0.5,
+            6 => (WHOLE as f64) + rng.below(3) as f64 - 1.0,
+            _ => whole,
+        }
+    }
+
+    #[test]
+    fn float_keys_by_the_whole_number_table_are_the_hashed_keys() {
+        let mut rng = Rng(0x0960_f10a_7000_0001);
+        for round in 0..40 {
+            let mut lists = ListBuilder::new(Float64Builder::new());
+            for _ in 0..rng.below(400) + 1 {
+                if rng.below(9) == 0 {
+                    lists.append_null();
+                    continue;
+                }
+                for _ in 0..rng.below(120) {
+                    match rng.below(11) {
+                        0 if round % 2 == 0 => lists.values().append_null(),
+                        _ => lists.values().append_value(float(&mut rng)),
+                    }
+                }
+                lists.append(true);
+            }
+            let lists = lists.finish();
+            let values = lists.values().as_primitive::<Float64Type>();
+            let items = Items::Float(values);
+            let Some(fast) = keys(&lists, &items) else {
+                panic!("no keys")
+            };
+            let bits = HashedFloats(values.values());
+            let Some(hashed) = keys_of(&lists, &items, values, Dictionary::new(), bits) else {
+                panic!("no keys")
+            };
+            assert!(fast.entries > 100, "{}", fast.entries);
+            assert_eq!(fast.entries, hashed.entries);
+            assert_eq!(fast.dictionary, hashed.dictionary);
+            assert_eq!(fast.keys, hashed.keys);
+            assert_eq!(fast.rows, hashed.rows);
+        }
+    }
 }

@@ -80,6 +80,18 @@ impl MoveTexts {
         })
     }
 
+    /// Appends the text of `m` in list `which` as an item (of the row not yet ended, as
+    /// the dictionary of a [`MoveKeys`] column holds its texts); its index.
+    #[cold]
+    #[inline(never)]
+    fn add(&mut self, which: MoveList, m: &MoveRecord) -> u32 {
+        let key = (self.ends.len() - 1) as u32;
+        which.append_text(m, &mut self.bytes);
+        let end = self.offset(self.bytes.len());
+        self.ends.push(end);
+        key
+    }
+
     /// Appends a row: the list `which` of `moves`, or null.
     fn push(&mut self, moves: Option<(&[MoveRecord], MoveList)>) {
         if let Some((moves, which)) = moves {
@@ -119,16 +131,20 @@ impl MoveTexts {
 }
 
 /// Where each code of a [`MoveKeys`] column has its key: a table indexed by the code (UCI
-/// codes are 15 bits), or open addressing over (code, key) pairs (SAN codes).
+/// codes are 15 bits, so are their keys: `u16`, [`NO_KEY`] for a code not seen), or open
+/// addressing over (code, key) pairs (SAN codes).
 enum CodeTable {
-    Direct(Vec<u32>),
+    Direct(Vec<u16>),
     Hashed { slots: Vec<(u32, u32)>, shift: u32 },
 }
+
+/// A code without a key yet in a [`CodeTable::Direct`] table.
+const NO_KEY: u16 = u16::MAX;
 
 impl CodeTable {
     fn new(which: MoveList) -> CodeTable {
         match which {
-            MoveList::Uci(_) => CodeTable::Direct(vec![u32::MAX; UCI_CODES]),
+            MoveList::Uci(_) => CodeTable::Direct(vec![NO_KEY; UCI_CODES]),
             _ => CodeTable::Hashed {
                 slots: vec![(u32::MAX, 0); 1 << 12],
                 shift: 32 - 12,
@@ -140,48 +156,35 @@ impl CodeTable {
         (code.wrapping_mul(0x9e37_79b1) >> shift) as usize
     }
 
-    /// The key of `code`, or `None` when it is new.
+    /// The key of `code` in a hashed table, or `None` when it is new.
     #[inline(always)]
-    fn get(&self, code: u32) -> Option<u32> {
-        match self {
-            CodeTable::Direct(keys) => keys.get(code as usize).copied().filter(|&k| k != u32::MAX),
-            CodeTable::Hashed { slots, shift } => {
-                let mask = slots.len() - 1;
-                let mut s = CodeTable::slot(code, *shift);
-                loop {
-                    let (c, key) = slots[s];
-                    if c == code {
-                        return Some(key);
-                    }
-                    if c == u32::MAX {
-                        return None;
-                    }
-                    s = (s + 1) & mask;
-                }
+    fn find(slots: &[(u32, u32)], shift: u32, code: u32) -> Option<u32> {
+        let mask = slots.len() - 1;
+        let mut s = CodeTable::slot(code, shift);
+        loop {
+            let (c, key) = *slots.get(s)?;
+            if c == code {
+                return Some(key);
             }
+            if c == u32::MAX {
+                return None;
+            }
+            s = (s + 1) & mask;
         }
     }
 
-    /// Records `key` for a new `code`; `keys`: how many codes there are with it.
-    fn insert(&mut self, code: u32, key: u32, keys: usize) {
-        match self {
-            CodeTable::Direct(table) => {
-                if let Some(slot) = table.get_mut(code as usize) {
-                    *slot = key;
-                }
-            }
-            CodeTable::Hashed { slots, shift } => {
-                if keys * 2 > slots.len() {
-                    let old = std::mem::take(slots);
-                    *slots = vec![(u32::MAX, 0); old.len() * 2];
-                    *shift -= 1;
-                    for (c, k) in old.into_iter().filter(|&(c, _)| c != u32::MAX) {
-                        CodeTable::put(slots, *shift, c, k);
-                    }
-                }
-                CodeTable::put(slots, *shift, code, key);
+    /// Records `key` for a new `code` in a hashed table; `keys`: how many codes there are
+    /// with it.
+    fn insert(slots: &mut Vec<(u32, u32)>, shift: &mut u32, code: u32, key: u32, keys: usize) {
+        if keys * 2 > slots.len() {
+            let old = std::mem::take(slots);
+            *slots = vec![(u32::MAX, 0); old.len() * 2];
+            *shift -= 1;
+            for (c, k) in old.into_iter().filter(|&(c, _)| c != u32::MAX) {
+                CodeTable::put(slots, *shift, c, k);
             }
         }
+        CodeTable::put(slots, *shift, code, key);
     }
 
     fn put(slots: &mut [(u32, u32)], shift: u32, code: u32, key: u32) {
@@ -232,16 +235,47 @@ impl MoveKeys {
     /// Appends a row: this column's list of `moves`, or null.
     fn push(&mut self, moves: Option<&[MoveRecord]>) {
         if let Some(moves) = moves {
-            self.keys.reserve(moves.len());
-            // One loop per kind of list: the code's kind chosen once a row.
-            match self.which {
-                MoveList::Uci(castling) => {
+            let MoveKeys {
+                which,
+                keys,
+                codes,
+                texts,
+                ..
+            } = self;
+            // One loop per kind of table (the kind chosen once a row), the keys written
+            // by `extend` (room made once, not tested per key).
+            match (*which, codes) {
+                (MoveList::Uci(castling), CodeTable::Direct(table)) => {
                     let which = MoveList::Uci(castling);
-                    moves.iter().for_each(|m| self.push_code(which.code(m), m));
+                    keys.extend(moves.iter().map(|m| {
+                        let code = which.code(m) as usize;
+                        match table.get(code) {
+                            Some(&key) if key != NO_KEY => u32::from(key),
+                            _ => {
+                                let key = texts.add(which, m);
+                                if let Some(slot) = table.get_mut(code) {
+                                    *slot = u16::try_from(key).unwrap_or(NO_KEY);
+                                }
+                                key
+                            }
+                        }
+                    }))
                 }
-                _ => moves
-                    .iter()
-                    .for_each(|m| self.push_code(MoveList::San.code(m), m)),
+                (which, CodeTable::Direct(_)) => {
+                    // Never made so (UCI lists only have direct tables): a text per move.
+                    keys.extend(moves.iter().map(|m| texts.add(which, m)))
+                }
+                (which, CodeTable::Hashed { slots, shift }) => keys.extend(moves.iter().map(|m| {
+                    let code = MoveList::San.code(m);
+                    match CodeTable::find(slots, *shift, code) {
+                        Some(key) => key,
+                        None => {
+                            let key = texts.add(which, m);
+                            CodeTable::insert(slots, shift, code, key, key as usize + 1);
+                            key
+                        }
+                    }
+                })),
             }
         }
         let end = i32::try_from(self.keys.len()).unwrap_or_else(|_| {
@@ -250,28 +284,6 @@ impl MoveKeys {
         });
         self.lists.push(end);
         self.valid.append(moves.is_some());
-    }
-
-    /// Appends the key of move `m`, whose code is `code`.
-    #[inline(always)]
-    fn push_code(&mut self, code: u32, m: &MoveRecord) {
-        let key = match self.codes.get(code) {
-            Some(key) => key,
-            None => self.add(code, m),
-        };
-        self.keys.push(key);
-    }
-
-    /// The key of a code not seen before: its text appended to the dictionary.
-    #[cold]
-    #[inline(never)]
-    fn add(&mut self, code: u32, m: &MoveRecord) -> u32 {
-        let key = (self.texts.ends.len() - 1) as u32;
-        self.which.append_text(m, &mut self.texts.bytes);
-        let end = self.texts.offset(self.texts.bytes.len());
-        self.texts.ends.push(end);
-        self.codes.insert(code, key, key as usize + 1);
-        key
     }
 
     /// The list array of the rows so far, its items dictionary-encoded (the buffers and the

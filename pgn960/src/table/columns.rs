@@ -545,6 +545,37 @@ fn append_padded<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize)
     out.truncate(end);
 }
 
+/// Which of a game's per-move annotation lists (clocks, evaluations, move times, depths)
+/// have a value at some move: a list without any is null. Found in one pass over the
+/// moves ([`Annotated::of`]), where each list's column scanned them again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Annotated(u8);
+
+impl Annotated {
+    /// The lists of `moves` that have a value.
+    pub fn of(moves: &[MoveRecord]) -> Annotated {
+        Annotated(moves.iter().fold(0, |bits, m| {
+            let a = &m.annotations;
+            bits | u8::from(a.clock.is_some())
+                | u8::from(a.eval.is_some()) << 1
+                | u8::from(a.emt.is_some()) << 2
+                | u8::from(a.depth.is_some()) << 3
+        }))
+    }
+
+    /// Whether list `which` has a value (always, for the SAN and UCI lists).
+    fn has(self, which: MoveList) -> bool {
+        let bit = match which {
+            MoveList::Clocks => 1,
+            MoveList::Evals | MoveList::EvalsMate => 2,
+            MoveList::Emts => 4,
+            MoveList::Depths => 8,
+            MoveList::San | MoveList::Uci(_) => return true,
+        };
+        self.0 & bit != 0
+    }
+}
+
 /// A game as the columns see it.
 pub struct GameView<'a> {
     /// Its tags.
@@ -561,6 +592,9 @@ pub struct GameView<'a> {
     pub text: &'a [u8],
     /// The absolute offset of the game's first byte (tag offsets are absolute).
     pub start: usize,
+    /// Which annotation lists of a valid game's moves have a value (read by the list
+    /// columns: none when the table has none of them).
+    pub annotated: Annotated,
 }
 
 /// One ply of a game, for per-ply tables.
@@ -610,21 +644,21 @@ fn movetext<'a>(view: &GameView<'a>) -> Cow<'a, str> {
 }
 
 /// The list `which` of a valid game's moves; null when no move has a value in it.
-fn move_list<'a>(valid: Option<&'a ValidGame>, which: MoveList) -> Value<'a> {
-    let has = |m: &MoveRecord| {
-        let a = &m.annotations;
-        match which {
-            MoveList::Clocks => a.clock.is_some(),
-            MoveList::Evals | MoveList::EvalsMate => a.eval.is_some(),
-            MoveList::Emts => a.emt.is_some(),
-            MoveList::Depths => a.depth.is_some(),
-            _ => true,
-        }
-    };
+fn move_list<'a>(valid: Option<&'a ValidGame>, annotated: Annotated, which: MoveList) -> Value<'a> {
     match valid {
-        Some(v) if v.moves.iter().any(has) => Value::Moves(&v.moves, which),
+        Some(v) if annotated.has(which) => Value::Moves(&v.moves, which),
         _ => Value::Null,
     }
+}
+
+/// A position's X-FEN, as its `Display` writes it, in one string of the right size: no
+/// formatter, no string grown on the way.
+fn xfen(position: &chess960_core::Position) -> String {
+    let mut text = String::with_capacity(112);
+    position
+        .fen(chess960_core::CastlingStyle::Xfen)
+        .append_to(&mut text);
+    text
 }
 
 /// The value of `field` for a game (and one of its plies, for per-ply tables).
@@ -643,24 +677,24 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
             Verdict::Unsupported(name) => Value::Text(Cow::Borrowed(name)),
             Verdict::Invalid(_) => Value::Null,
         },
-        Field::StartXfen => valid.map_or(Value::Null, |v| Value::Text(v.start_xfen().into())),
+        Field::StartXfen => valid.map_or(Value::Null, |v| Value::Text(xfen(&v.start).into())),
         Field::Plies => valid.map_or(Value::Null, |v| Value::Int(i64::from(v.plies))),
         Field::MovesSan => valid.map_or(Value::Null, |v| Value::Moves(&v.moves, MoveList::San)),
         Field::MovesUci(castling) => valid.map_or(Value::Null, |v| {
             Value::Moves(&v.moves, MoveList::Uci(*castling))
         }),
-        Field::FinalXfen => valid.map_or(Value::Null, |v| Value::Text(v.final_xfen().into())),
+        Field::FinalXfen => valid.map_or(Value::Null, |v| Value::Text(xfen(&v.end).into())),
         Field::Outcome => valid
             .and_then(|v| v.termination)
             .map_or(Value::Null, |t| Value::Text(Cow::Borrowed(outcome_name(t)))),
         Field::Speed => tag(game.tags, "TimeControl")
             .and_then(|tc| speed_of(&tc))
             .map_or(Value::Null, |s| Value::Text(Cow::Borrowed(s.name()))),
-        Field::Clocks => move_list(valid, MoveList::Clocks),
-        Field::Evals => move_list(valid, MoveList::Evals),
-        Field::EvalsMate => move_list(valid, MoveList::EvalsMate),
-        Field::Emts => move_list(valid, MoveList::Emts),
-        Field::Depths => move_list(valid, MoveList::Depths),
+        Field::Clocks => move_list(valid, game.annotated, MoveList::Clocks),
+        Field::Evals => move_list(valid, game.annotated, MoveList::Evals),
+        Field::EvalsMate => move_list(valid, game.annotated, MoveList::EvalsMate),
+        Field::Emts => move_list(valid, game.annotated, MoveList::Emts),
+        Field::Depths => move_list(valid, game.annotated, MoveList::Depths),
         Field::Valid => Value::Bool(valid.is_some()),
         Field::Reason => match game.verdict {
             Verdict::Valid(_) => Value::Null,
@@ -723,6 +757,93 @@ fn ply_value<'a>(field: &Field, p: &PlyView<'a>) -> Value<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::annotations::Annotations;
+    use chess960_core::Position;
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+    }
+
+    #[test]
+    fn xfen_is_the_positions_display_along_random_games() {
+        let mut rng = Rng(0x0960_fe11_0000_0001);
+        let mut seen = 0;
+        for _ in 0..200 {
+            let mut pos = Position::from_sp(rng.below(960) as u16).unwrap();
+            for _ in 0..rng.below(200) {
+                assert_eq!(xfen(&pos), pos.to_string());
+                seen += 1;
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play(legal[rng.below(legal.len())]).unwrap();
+            }
+            assert_eq!(xfen(&pos), pos.to_string());
+        }
+        assert!(seen > 10_000, "{seen}");
+    }
+
+    #[test]
+    fn annotated_lists_are_the_lists_with_a_value_at_some_move() {
+        let pos = Position::from_sp(518).unwrap();
+        let m = pos.legal_moves()[0];
+        let record = MoveRecord {
+            chess_move: m,
+            san: pos.san_plus(m),
+            annotations: Annotations::default(),
+        };
+        let lists = [
+            MoveList::San,
+            MoveList::Uci(UciCastling::KingTwoSquares),
+            MoveList::Clocks,
+            MoveList::Evals,
+            MoveList::EvalsMate,
+            MoveList::Emts,
+            MoveList::Depths,
+        ];
+        // Each list's own test of a move, as each column made it before.
+        let has = |m: &MoveRecord, which: MoveList| {
+            let a = &m.annotations;
+            match which {
+                MoveList::Clocks => a.clock.is_some(),
+                MoveList::Evals | MoveList::EvalsMate => a.eval.is_some(),
+                MoveList::Emts => a.emt.is_some(),
+                MoveList::Depths => a.depth.is_some(),
+                _ => true,
+            }
+        };
+        let mut rng = Rng(0x0960_a770_0000_0001);
+        for _ in 0..2000 {
+            let moves: Vec<MoveRecord> = (0..rng.below(12))
+                .map(|_| {
+                    let mut r = record.clone();
+                    let a = &mut r.annotations;
+                    // Each kind on about one move in eight.
+                    a.clock = (rng.below(8) == 0).then_some(60.0);
+                    a.eval = (rng.below(8) == 0).then_some(crate::annotations::Eval::Mate(3));
+                    a.emt = (rng.below(8) == 0).then_some(1.5);
+                    a.depth = (rng.below(8) == 0).then_some(20);
+                    r
+                })
+                .collect();
+            let annotated = Annotated::of(&moves);
+            for which in lists {
+                let expected = which == MoveList::San
+                    || matches!(which, MoveList::Uci(_))
+                    || moves.iter().any(|m| has(m, which));
+                assert_eq!(annotated.has(which), expected, "{which:?}");
+            }
+        }
+    }
 
     #[test]
     fn names_are_unique_and_selectable() {

@@ -14,7 +14,7 @@ pub use format::TableFormat;
 
 use crate::pipeline::ChunkInfo;
 use crate::validate::{validate_chunk, MissingVariant, RejectReason, ValidateOptions, Verdict};
-use columns::{game_columns, ply_columns, select, Column, Field, GameView, PlyView};
+use columns::{game_columns, ply_columns, select, Annotated, Column, Field, GameView, PlyView};
 use pgn_parse::Origin;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -208,6 +208,12 @@ pub fn table_rows(
     let mut counts = ExportCounts::default();
     let base = origin.offset;
     let mut xfen = String::new();
+    let annotation_lists = spec.columns.iter().any(|c| {
+        matches!(
+            c.field,
+            Field::Clocks | Field::Evals | Field::EvalsMate | Field::Emts | Field::Depths
+        )
+    });
     validate_chunk(bytes, origin, &options, info.rows, |judged| {
         let reason = judge(&judged.verdict, &mut counts);
         let included = reason.is_none() || (spec.include_invalid && spec.grain == Grain::Game);
@@ -243,6 +249,10 @@ pub fn table_rows(
                     .unwrap_or_default(),
             },
             start: range.start,
+            annotated: match (annotation_lists, judged.verdict.valid()) {
+                (true, Some(valid)) => Annotated::of(&valid.moves),
+                _ => Annotated::default(),
+            },
         };
         counts.rows += push_rows(spec.grain, &game, &mut xfen, &mut push);
     });

@@ -386,7 +386,7 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
         if self.main_line {
             self.observer.main_clock(text, self.plies);
         }
-        self.validator.comment(text, offset);
+        self.validator.clock_comment(text, offset);
     }
     fn nag(&mut self, nag: u16) {
         self.validator.nag(nag);

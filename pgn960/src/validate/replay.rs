@@ -406,6 +406,28 @@ impl Replay {
         }
     }
 
+    /// A comment the reader found to be a lone lichess clock, ` [%clk H:MM:SS] `
+    /// ([`pgn_parse::lone_clock`] holds): as [`Replay::comment`], the clock read without
+    /// testing the comment's shape again or working out the mover.
+    #[inline(always)]
+    pub fn clock_comment(&mut self, text: &[u8]) {
+        self.tokens += 1;
+        if self.opts.moves {
+            self.annotate_clock(text);
+        }
+    }
+
+    /// A main-line lone clock, kept on the last move (or the start).
+    fn annotate_clock(&mut self, text: &[u8]) {
+        if self.lines.len() != 1 || self.failure.is_some() {
+            return;
+        }
+        match self.moves.last_mut() {
+            Some(last) => last.annotations.read_lone_clock(text),
+            None => self.start_annotations.read_lone_clock(text),
+        }
+    }
+
     /// A main-line comment's annotations, kept on the last move (or the start).
     fn annotate(&mut self, text: &[u8]) {
         if self.lines.len() != 1 || self.failure.is_some() {
@@ -627,6 +649,44 @@ fn repetition_or_fifty(history: &[u64], end: &Position) -> Option<Termination> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_clock_is_kept_as_the_same_comment_is() {
+        // Clocks before the first move, on moves, in a variation, and after a bad move.
+        let moves = [&b"e4"[..], b"e5", b"(", b"d5", b")", b"Nf3", b"Zz9", b"Nc6"];
+        let clocks = [" [%clk 0:03:00] ", " [%clk 1:02:03] ", " [%clk 0:61:00] "];
+        let opts = ValidateOptions {
+            moves: true,
+            ..ValidateOptions::default()
+        };
+        for (i, clock) in clocks.iter().enumerate() {
+            let (Ok(mut general), Ok(mut lone)) =
+                (Replay::start(&[], 0, opts), Replay::start(&[], 0, opts))
+            else {
+                panic!("no start");
+            };
+            for (j, token) in moves.iter().enumerate() {
+                for replay in [&mut general, &mut lone] {
+                    match *token {
+                        b"(" => replay.begin_variation(),
+                        b")" => replay.end_variation(),
+                        san => replay.san(san, j),
+                    }
+                }
+                if (i + j) % 2 == 0 {
+                    general.comment(clock.as_bytes());
+                    lone.clock_comment(clock.as_bytes());
+                }
+            }
+            let annotations = |r: &Replay| {
+                let mut all = vec![r.start_annotations];
+                all.extend(r.moves.iter().map(|m| m.annotations));
+                all
+            };
+            assert_eq!(annotations(&lone), annotations(&general), "{clock}");
+            assert_eq!(lone.tokens, general.tokens);
+        }
+    }
 
     #[test]
     fn the_mark_from_the_position_after_is_the_cores_san_plus() {

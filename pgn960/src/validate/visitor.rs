@@ -207,6 +207,12 @@ impl<'a> Visitor<'a> for Validator<'a> {
             replay.comment(text);
         }
     }
+    #[inline(always)]
+    fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
+        if let Some(replay) = self.replay_at(offset) {
+            replay.clock_comment(text);
+        }
+    }
     fn begin_variation(&mut self) -> Skip {
         match self.replay() {
             Some(replay) => {
