@@ -72,15 +72,39 @@ pub fn speed_of(time_control: &str) -> Option<Speed> {
         Some((b, i)) => (b.parse::<u64>().ok()?, i.parse::<u64>().ok()?),
         None => (tc.parse::<u64>().ok()?, 0),
     };
+    Some(speed_of_seconds(base, increment))
+}
+
+/// The speed of a TimeControl value written as plain digits, `BASE` or `BASE+INCREMENT`
+/// (each one to nine digits), read from its bytes: what [`speed_of`] reads for it, without
+/// decoding, trimming and parsing the text. `None` for any other value (read as text then).
+fn plain_speed(raw: &[u8]) -> Option<Speed> {
+    let (base, increment) = match memchr::memchr(b'+', raw) {
+        Some(plus) => (raw.get(..plus)?, Some(raw.get(plus + 1..)?)),
+        None => (raw, None),
+    };
+    let increment = match increment {
+        Some(digits) => plain_number(digits)?,
+        None => 0,
+    };
+    Some(speed_of_seconds(
+        u64::from(plain_number(base)?),
+        u64::from(increment),
+    ))
+}
+
+/// The speed of a game of `base` seconds and `increment` a move, by lichess's estimate of
+/// its length: base + 40 × increment.
+fn speed_of_seconds(base: u64, increment: u64) -> Speed {
     // Saturating: a huge time control (`57777777+0399...`) is classical, not an overflow.
     let seconds = base.saturating_add(increment.saturating_mul(40));
-    Some(match seconds {
+    match seconds {
         0..=29 => Speed::UltraBullet,
         30..=179 => Speed::Bullet,
         180..=479 => Speed::Blitz,
         480..=1499 => Speed::Rapid,
         _ => Speed::Classical,
-    })
+    }
 }
 
 /// A calendar date `YYYY.MM.DD` (`-` and `/` separators accepted too), comparable.
@@ -192,7 +216,8 @@ impl GameFacts {
         };
         GameFacts {
             ratings: elo(0).zip(elo(1)),
-            speed: text(2).and_then(|t| speed_of(&t)),
+            speed: found[2]
+                .and_then(|t| plain_speed(t.raw_value).or_else(|| speed_of(&t.value_str()))),
             date: date(3).or_else(|| date(4)),
         }
     }
@@ -237,6 +262,8 @@ mod tests {
                         "1500", " 2000 ", "x", "180+2", "-", "2024.01.31", "2024.13.01",
                         "2023.05.??", "", "0", "0123", "999999999", "4294967295", "99999999999",
                         "+1500", "15\\00", "2024/02/30", "2024-1-5", "2024.00.10", "\u{e9}",
+                        "600+5", "15+0", "1+", "+1", "5+5+5", "99999999999+1", "60+99999999999",
+                        " 300+3", "300 +3", "1800+0",
                     ]),
                 ),
                 0..8,
@@ -256,6 +283,19 @@ mod tests {
                     .or_else(|| text(b"Date").and_then(|d| Date::parse_general(&d).ok())),
             };
             prop_assert_eq!(GameFacts::from_tags(&tags), expected);
+        }
+
+        /// A time control of plain digits read from its bytes is read as `speed_of` reads it.
+        #[test]
+        fn plain_time_controls_read_as_speed_of_reads_them(text in "[0-9+ -]{0,12}") {
+            if let Some(speed) = plain_speed(text.as_bytes()) {
+                prop_assert_eq!(Some(speed), speed_of(&text));
+            }
+            let digits = text.bytes().all(|b| b.is_ascii_digit() || b == b'+');
+            let short = text.split('+').all(|p| !p.is_empty() && p.len() <= 9);
+            if digits && short && text.matches('+').count() <= 1 {
+                prop_assert!(plain_speed(text.as_bytes()).is_some(), "{:?}", text);
+            }
         }
 
         /// The full-date fast path of `parse_date_span` agrees with the general reader.

@@ -538,6 +538,9 @@ impl<'a> GameObserver<'a> for ReportObserver<'_, '_, 'a> {
         self.fen = tags.iter().find(|t| t.name == b"FEN").copied();
         Skip(false)
     }
+    fn moves_wanted(&self) -> u32 {
+        self.first.plies_kept()
+    }
     fn main_move(&mut self, step: MainMove<'_, 'a>) {
         self.first.push(&step);
     }

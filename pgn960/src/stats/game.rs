@@ -265,6 +265,10 @@ impl<'a> GameObserver<'a> for StatsObserver<'_, 'a> {
         self.fen = tags.iter().find(|t| t.name == b"FEN").copied();
         Skip(false)
     }
+    /// Evaluations and judged games only: no moves.
+    fn moves_wanted(&self) -> u32 {
+        0
+    }
     fn main_comment(&mut self, text: &'a [u8], plies: u32) {
         let fen = &self.fen;
         note_eval(&mut self.evals, text, plies, || {

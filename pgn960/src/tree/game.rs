@@ -158,6 +158,11 @@ impl FirstMoves {
         }
     }
 
+    /// How many first moves are kept (for [`crate::validate::GameObserver::moves_wanted`]).
+    pub fn plies_kept(&self) -> u32 {
+        u32::try_from(self.max_plies).unwrap_or(u32::MAX)
+    }
+
     /// A new game's tags were read.
     pub fn clear(&mut self) {
         self.moves.clear();
@@ -295,6 +300,9 @@ impl<'a> GameObserver<'a> for TreeObserver<'_> {
     fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
         self.first.clear();
         Skip(false)
+    }
+    fn moves_wanted(&self) -> u32 {
+        self.first.plies_kept()
     }
     fn main_move(&mut self, step: MainMove<'_, 'a>) {
         self.first.push(&step);

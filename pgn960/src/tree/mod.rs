@@ -364,13 +364,32 @@ impl Tree {
 
     /// A new last child of `parent`.
     pub fn add_child(&mut self, parent: u32, mv: Move) -> u32 {
+        let last = self.children(parent).last().unwrap_or(NONE);
+        self.append_child(parent, last, mv)
+    }
+
+    /// A new child of `parent` after `last`, its last child (`NONE`: it has none).
+    fn append_child(&mut self, parent: u32, last: u32, mv: Move) -> u32 {
         let id = self.push(Node::new(Some(mv)));
-        let last = self.children(parent).last();
         match last {
-            Some(last) => self.nodes[last as usize].next_sibling = id,
-            None => self.nodes[parent as usize].first_child = id,
+            NONE => self.nodes[parent as usize].first_child = id,
+            last => self.nodes[last as usize].next_sibling = id,
         }
         id
+    }
+
+    /// The child of `parent` playing `mv`, made its new last child when it has none (one
+    /// walk of the sibling list for both).
+    fn child_or_new(&mut self, parent: u32, mv: Move) -> u32 {
+        let (mut last, mut next) = (NONE, self.nodes[parent as usize].first_child);
+        while next != NONE {
+            let node = &self.nodes[next as usize];
+            if node.mv == Some(mv) {
+                return next;
+            }
+            (last, next) = (next, node.next_sibling);
+        }
+        self.append_child(parent, last, mv)
     }
 
     /// Adds a game of start position `sp` that began with `moves` (its evaluation after
@@ -381,10 +400,7 @@ impl Tree {
         };
         self.nodes[at as usize].counts.add(game, None);
         for &(mv, eval) in moves {
-            at = match self.find_child(at, mv) {
-                Some(c) => c,
-                None => self.add_child(at, mv),
-            };
+            at = self.child_or_new(at, mv);
             self.nodes[at as usize].counts.add(game, eval);
         }
     }
@@ -586,6 +602,65 @@ mod tests {
         white_half_points: 2,
         ratings: None,
     };
+
+    /// A game adding `find_child` then `add_child` (two walks), as before `child_or_new`.
+    fn add_game_in_two_walks(tree: &mut Tree, sp: u16, moves: &[(Move, Option<i64>)]) {
+        let Some(mut at) = tree.root_mut(sp) else {
+            return;
+        };
+        tree.nodes[at as usize].counts.add(WIN, None);
+        for &(mv, eval) in moves {
+            let found = tree
+                .children(at)
+                .find(|&c| tree.nodes[c as usize].mv == Some(mv));
+            at = found.unwrap_or_else(|| tree.add_child(at, mv));
+            tree.nodes[at as usize].counts.add(WIN, eval);
+        }
+    }
+
+    /// A small deterministic generator (xorshift64*), for random trees.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
+        }
+    }
+
+    /// A random chunk's tree: `games` games of a few SPs, each a random walk of up to 5
+    /// plies through the first few legal moves (so that paths share prefixes); it is the
+    /// tree the same games make adding each move in two walks.
+    fn random_tree(rng: &mut Rng, games: usize) -> Tree {
+        let (mut tree, mut two_walks) = (Tree::new(), Tree::new());
+        for _ in 0..games {
+            let sp = [0, 518, 959][rng.below(3) as usize];
+            let mut pos = Position::from_sp(sp).unwrap();
+            let mut line = Vec::new();
+            for _ in 0..rng.below(6) {
+                let legal = pos.legal_moves();
+                let m = legal[rng.below(legal.len().min(4) as u64) as usize];
+                pos.play_unchecked(m);
+                line.push((m, None));
+            }
+            tree.add_game(sp, &line, WIN);
+            add_game_in_two_walks(&mut two_walks, sp, &line);
+        }
+        assert_eq!(format!("{tree:?}"), format!("{two_walks:?}"));
+        tree
+    }
+
+    #[test]
+    fn games_added_in_one_walk_are_added_as_in_two() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..200 {
+            let games = rng.below(80) as usize;
+            let tree = random_tree(&mut rng, games);
+            assert!(tree.len() <= 3 + 5 * games);
+        }
+    }
 
     #[test]
     fn a_node_is_about_100_bytes_as_docs_tree_md_says() {

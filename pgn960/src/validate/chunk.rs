@@ -121,6 +121,10 @@ pub fn validate_chunk<'a>(
 struct EachGame<F>(F);
 
 impl<'a, F: FnMut(Judged<'_, 'a>)> GameObserver<'a> for EachGame<F> {
+    /// Judged games only: no moves.
+    fn moves_wanted(&self) -> u32 {
+        0
+    }
     fn end_game(&mut self, game: Judged<'_, 'a>) {
         (self.0)(game);
     }

@@ -72,7 +72,16 @@ pub trait GameObserver<'a> {
     fn start(&mut self, _start: Option<TaggedStart>) -> Skip {
         Skip(false)
     }
-    /// A main-line move resolved and played (not called when the game is read whole).
+    /// How many of a game's first main-line moves [`GameObserver::main_move`] is told of
+    /// (asked as each game begins; default: all). An observer that reads no moves says 0
+    /// and one that keeps the first few says how many: the loop does no work for the moves
+    /// after them but a compare (and none at all for an observer that says 0 as a constant).
+    #[inline(always)]
+    fn moves_wanted(&self) -> u32 {
+        u32::MAX
+    }
+    /// A main-line move resolved and played, within [`GameObserver::moves_wanted`] (not
+    /// called when the game is read whole).
     fn main_move(&mut self, _step: MainMove<'_, 'a>) {}
     /// A comment on the main line after `ply` plies (0: before the first move).
     fn main_comment(&mut self, _text: &'a [u8], _ply: u32) {}
@@ -139,7 +148,7 @@ pub fn observe_chunk<'a, O: GameObserver<'a>>(
         skipping: false,
         main_line: true,
         depth: 0,
-        plies: 0,
+        moves_left: 0,
     };
     let mut counts = ChunkCounts::default();
     while let Some((end, verdict)) = reader.read_game(&mut watch) {
@@ -313,20 +322,25 @@ struct Watch<'o, 'a, O> {
     main_line: bool,
     /// Variations open.
     depth: u32,
-    /// Main-line moves played.
-    plies: u32,
+    /// Main-line moves the observer is still to be told of in this game.
+    moves_left: u32,
 }
 
 impl<'a, O: GameObserver<'a>> Watch<'_, 'a, O> {
+    /// Tells the observer of the move just read when it was a main-line move played and
+    /// among those it wants ([`GameObserver::moves_wanted`]; its ply is the replay's count).
     #[inline(always)]
     fn after_san(&mut self, raw: &'a [u8]) {
+        if self.observer.moves_wanted() == 0 || self.moves_left == 0 {
+            return;
+        }
         if let Some((chess_move, undo, after)) = self.validator.last_main_move() {
-            self.plies += 1;
+            self.moves_left -= 1;
             self.observer.main_move(MainMove {
                 chess_move,
                 after,
                 written: raw,
-                ply: self.plies,
+                ply: self.validator.main_plies(),
                 undo,
             });
         }
@@ -340,7 +354,8 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
     type Output = (GameEnd, Option<Verdict>);
 
     fn begin_game(&mut self, offset: usize) {
-        (self.skipping, self.main_line, self.depth, self.plies) = (false, true, 0, 0);
+        (self.skipping, self.main_line, self.depth) = (false, true, 0);
+        self.moves_left = self.observer.moves_wanted();
         self.validator.begin_game(offset);
     }
     fn tag(&mut self, tag: Tag<'a>) {
@@ -377,14 +392,15 @@ impl<'a, O: GameObserver<'a>> Visitor<'a> for Watch<'_, 'a, O> {
     #[inline(always)]
     fn comment(&mut self, text: &'a [u8], offset: usize) {
         if self.main_line {
-            self.observer.main_comment(text, self.plies);
+            self.observer
+                .main_comment(text, self.validator.main_plies());
         }
         self.validator.comment(text, offset);
     }
     #[inline(always)]
     fn clock_comment(&mut self, text: &'a [u8], offset: usize) {
         if self.main_line {
-            self.observer.main_clock(text, self.plies);
+            self.observer.main_clock(text, self.validator.main_plies());
         }
         self.validator.clock_comment(text, offset);
     }

@@ -170,6 +170,12 @@ impl Replay {
         self.failure.is_some()
     }
 
+    /// The main-line moves played so far.
+    #[inline(always)]
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
     /// The main-line move the last SAN played, what takes it back, and the position after
     /// it (`None` when the last SAN was in a variation or did not resolve).
     pub fn last_main_move(&self) -> Option<(Move, Undo, &Position)> {
@@ -183,6 +189,10 @@ impl Replay {
         if self.failure.is_none() {
             self.failure = Some(rejection);
         }
+        // No move is played after a failure: none is the last main-line move either (a
+        // failure at a comment or a variation left the move before it here, and the loop
+        // told observers of it again at each later move).
+        self.last_main = None;
     }
 
     /// A move in SAN at byte `offset`.

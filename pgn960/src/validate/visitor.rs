@@ -32,6 +32,8 @@ pub struct Validator<'a> {
     state: State,
     /// The start of the next game, found from its moves (see [`super::FoundStart`]).
     found_start: Option<super::FoundStart>,
+    /// The main-line plies the replay had played when the game was decided as too large.
+    decided_plies: u32,
 }
 
 /// Where the validator is in the current game. Not boxed: there is one per validator, and a
@@ -58,6 +60,7 @@ impl<'a> Validator<'a> {
             deadline: usize::MAX,
             state: State::Tags,
             found_start: None,
+            decided_plies: 0,
         }
     }
 
@@ -113,6 +116,16 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// The main-line plies played so far in the current game (those played before it was
+    /// decided as too large, once it is; 0 before a replay starts).
+    #[inline(always)]
+    pub(super) fn main_plies(&self) -> u32 {
+        match &self.state {
+            State::Replaying(replay) => replay.plies(),
+            _ => self.decided_plies,
+        }
+    }
+
     #[inline]
     fn replay(&mut self) -> Option<&mut Replay> {
         match &mut self.state {
@@ -142,7 +155,8 @@ impl<'a> Validator<'a> {
     #[cold]
     #[inline(never)]
     fn decide_too_large(&mut self, limit: usize) {
-        if matches!(self.state, State::Replaying(_)) {
+        if let State::Replaying(replay) = &self.state {
+            self.decided_plies = replay.plies();
             let verdict = Verdict::Invalid(super::too_large(limit, self.game_start));
             self.state = State::Decided(verdict);
         }
@@ -162,6 +176,7 @@ impl<'a> Visitor<'a> for Validator<'a> {
             usize::MAX
         };
         self.state = State::Tags;
+        self.decided_plies = 0;
     }
     fn tag(&mut self, tag: Tag<'a>) {
         self.tags.push(tag);

@@ -105,3 +105,121 @@ fn before_each_main_move_is_the_position_the_move_was_played_from() {
     );
     assert_eq!(steps.moves_seen, 11);
 }
+
+/// What an observer is told of a game, in order: each main move's ply and each main-line
+/// comment's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Told {
+    Move(u32, Move),
+    Comment(u32),
+}
+
+/// Every game's [`Told`] events, the moves only the first `wanted`
+/// ([`GameObserver::moves_wanted`]).
+struct Seen {
+    wanted: u32,
+    game: Vec<Told>,
+    games: Vec<Vec<Told>>,
+}
+
+impl Seen {
+    fn new(wanted: u32) -> Seen {
+        Seen {
+            wanted,
+            game: Vec::new(),
+            games: Vec::new(),
+        }
+    }
+}
+
+impl<'a> GameObserver<'a> for Seen {
+    fn moves_wanted(&self) -> u32 {
+        self.wanted
+    }
+    fn tags(&mut self, _tags: &[Tag<'a>]) -> Skip {
+        self.game.clear();
+        Skip(false)
+    }
+    fn main_move(&mut self, step: MainMove<'_, 'a>) {
+        self.game.push(Told::Move(step.ply, step.chess_move));
+    }
+    fn main_comment(&mut self, _text: &'a [u8], ply: u32) {
+        self.game.push(Told::Comment(ply));
+    }
+    fn end_game(&mut self, _game: Judged<'_, 'a>) {
+        self.games.push(std::mem::take(&mut self.game));
+    }
+    fn skipped(&mut self, _byte_range: std::ops::Range<usize>) {
+        self.games.push(std::mem::take(&mut self.game));
+    }
+}
+
+/// The events of `text`'s games for an observer wanting `wanted` moves.
+fn told(text: &[u8], opts: &ValidateOptions, wanted: u32) -> Vec<Vec<Told>> {
+    let mut seen = Seen::new(wanted);
+    observe_chunk(
+        text,
+        Origin::default(),
+        opts,
+        ReadMode::Replay,
+        false,
+        &mut seen,
+    );
+    seen.games
+}
+
+#[test]
+fn an_observer_wanting_fewer_moves_is_told_the_first_and_the_same_plies() {
+    // A limit of 600 bytes decides most games as too large part way through their moves.
+    let limited = ValidateOptions {
+        max_game_bytes: 600,
+        ..ValidateOptions::default()
+    };
+    let mut texts = vec![VARIATIONS.to_vec()];
+    texts.extend(inputs().iter().map(|path| std::fs::read(path).unwrap()));
+    let (mut moves, mut comments) = (0, 0);
+    for opts in [ValidateOptions::default(), limited] {
+        for text in &texts {
+            let all = told(text, &opts, u32::MAX);
+            for game in &all {
+                // Plies count the main moves told before, as the loop once counted them.
+                let mut before = 0;
+                for event in game {
+                    match event {
+                        Told::Move(ply, _) => {
+                            before += 1;
+                            assert_eq!(*ply, before);
+                            moves += 1;
+                        }
+                        Told::Comment(ply) => {
+                            assert_eq!(*ply, before);
+                            comments += 1;
+                        }
+                    }
+                }
+            }
+            for wanted in [0, 1, 2, 5] {
+                let first: Vec<Vec<Told>> = all
+                    .iter()
+                    .map(|game| {
+                        let mut left = wanted;
+                        let keep = |e: &&Told| match e {
+                            Told::Move(..) if left == 0 => false,
+                            Told::Move(..) => {
+                                left -= 1;
+                                true
+                            }
+                            Told::Comment(_) => true,
+                        };
+                        game.iter().filter(keep).cloned().collect()
+                    })
+                    .collect();
+                assert_eq!(told(text, &opts, wanted), first, "{wanted} moves wanted");
+            }
+        }
+    }
+    assert!(
+        moves > 1000 && comments > 100,
+        "{moves} moves, {comments} comments"
+    );
+}
