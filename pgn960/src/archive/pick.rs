@@ -213,6 +213,10 @@ struct Picker<'p, 's, 'b> {
 }
 
 impl<'a> GameObserver<'a> for Picker<'_, '_, '_> {
+    /// The judged game only: no moves.
+    fn moves_wanted(&self) -> u32 {
+        0
+    }
     fn tags(&mut self, tags: &[Tag<'a>]) -> Skip {
         if self.opts.normalise.is_some() {
             self.failed = None;
