@@ -64,6 +64,8 @@ pub mod sha256;
 pub mod signals;
 pub mod stats;
 pub mod table;
+#[cfg(test)]
+mod test_rng;
 pub mod tree;
 pub mod validate;
 

@@ -680,19 +680,8 @@ fn close_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use arrow_array::builder::{Float64Builder, ListBuilder};
-
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) % n
-        }
-    }
 
     /// Every float keyed by its bits' hash, no table of whole numbers.
     struct HashedFloats<'a>(&'a [f64]);

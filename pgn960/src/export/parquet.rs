@@ -278,26 +278,12 @@ mod tests {
     //! by the parquet crate (and pyarrow, DuckDB, polars where installed) as the same table.
 
     use super::*;
+    use crate::test_rng::Rng;
     use arrow_array::builder::{Float64Builder, Int32Builder, ListBuilder, StringBuilder};
     use arrow_array::{Array, RecordBatch};
     use arrow_schema::{Field as ArrowField, Schema};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::file::properties::WriterVersion;
-
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
 
     /// How one test's random lists look.
     #[derive(Clone, Copy)]

@@ -557,6 +557,7 @@ mod tests {
     use super::super::columns::UciCastling;
     use super::super::Grain;
     use super::*;
+    use crate::test_rng::Rng;
 
     #[test]
     fn batch_has_the_schema_and_a_row_per_game() {
@@ -581,25 +582,13 @@ mod tests {
         assert_eq!(sp.null_count(), 1);
     }
 
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-        }
-    }
-
     /// A random game's moves from a random Chess960 start, castling, promotions (with the
     /// rook and bishop too) and checks chosen often when there are some.
     fn playout(rng: &mut Rng) -> Vec<MoveRecord> {
         use chess960_core::{Move, Position, Role};
-        let mut pos = Position::from_sp(rng.below(960) as u16).unwrap();
+        let mut pos = Position::from_sp(rng.index(960) as u16).unwrap();
         let mut moves = Vec::new();
-        for _ in 0..rng.below(300) {
+        for _ in 0..rng.index(300) {
             let legal = pos.legal_moves();
             if legal.is_empty() {
                 break;
@@ -619,12 +608,12 @@ mod tests {
                     }
                 )
             });
-            let from = match rng.below(4) {
+            let from = match rng.index(4) {
                 0 if !special.is_empty() => &special[..],
                 1 if !pawns.is_empty() => &pawns[..],
                 _ => &legal[..],
             };
-            let m = from[rng.below(from.len())];
+            let m = from[rng.index(from.len())];
             moves.push(MoveRecord {
                 chess_move: m,
                 san: pos.san_plus(m),

@@ -758,34 +758,23 @@ fn ply_value<'a>(field: &Field, p: &PlyView<'a>) -> Value<'a> {
 mod tests {
     use super::*;
     use crate::annotations::Annotations;
+    use crate::test_rng::Rng;
     use chess960_core::Position;
-
-    /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-        }
-    }
 
     #[test]
     fn xfen_is_the_positions_display_along_random_games() {
         let mut rng = Rng(0x0960_fe11_0000_0001);
         let mut seen = 0;
         for _ in 0..200 {
-            let mut pos = Position::from_sp(rng.below(960) as u16).unwrap();
-            for _ in 0..rng.below(200) {
+            let mut pos = Position::from_sp(rng.index(960) as u16).unwrap();
+            for _ in 0..rng.index(200) {
                 assert_eq!(xfen(&pos), pos.to_string());
                 seen += 1;
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
                     break;
                 }
-                pos.play(legal[rng.below(legal.len())]).unwrap();
+                pos.play(legal[rng.index(legal.len())]).unwrap();
             }
             assert_eq!(xfen(&pos), pos.to_string());
         }
@@ -823,15 +812,15 @@ mod tests {
         };
         let mut rng = Rng(0x0960_a770_0000_0001);
         for _ in 0..2000 {
-            let moves: Vec<MoveRecord> = (0..rng.below(12))
+            let moves: Vec<MoveRecord> = (0..rng.index(12))
                 .map(|_| {
                     let mut r = record.clone();
                     let a = &mut r.annotations;
                     // Each kind on about one move in eight.
-                    a.clock = (rng.below(8) == 0).then_some(60.0);
-                    a.eval = (rng.below(8) == 0).then_some(crate::annotations::Eval::Mate(3));
-                    a.emt = (rng.below(8) == 0).then_some(1.5);
-                    a.depth = (rng.below(8) == 0).then_some(20);
+                    a.clock = (rng.index(8) == 0).then_some(60.0);
+                    a.eval = (rng.index(8) == 0).then_some(crate::annotations::Eval::Mate(3));
+                    a.emt = (rng.index(8) == 0).then_some(1.5);
+                    a.depth = (rng.index(8) == 0).then_some(20);
                     r
                 })
                 .collect();

@@ -585,6 +585,7 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use chess960_core::Position;
 
     fn moves(sp: u16, ucis: &[&str]) -> Vec<(Move, Option<i64>)> {
@@ -615,18 +616,6 @@ mod tests {
                 .find(|&c| tree.nodes[c as usize].mv == Some(mv));
             at = found.unwrap_or_else(|| tree.add_child(at, mv));
             tree.nodes[at as usize].counts.add(WIN, eval);
-        }
-    }
-
-    /// A small deterministic generator (xorshift64*), for random trees.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
         }
     }
 
