@@ -40,6 +40,14 @@ impl LineIndex {
         self.scanned
     }
 
+    /// The offset counted up to (the last one asked about) and the line breaks before it
+    /// (`None` if the line number overflowed): the breaks of the whole buffer are these
+    /// and those of the bytes from the offset on ([`count_line_breaks`]).
+    pub fn reached(&self) -> Option<(usize, u64)> {
+        let breaks = self.line.checked_sub(self.base_line)?;
+        (self.line < u32::MAX).then_some((self.at, u64::from(breaks)))
+    }
+
     /// The 1-based (line, column) of `offset` in `input`. Fastest for increasing offsets;
     /// a smaller offset steps back from the last one (a reader that looked ahead to an
     /// error and then names the next game's start costs the look-ahead, not the buffer).

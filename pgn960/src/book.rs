@@ -138,6 +138,10 @@ impl ChunkOutput for BookChunk {
     fn games(&self) -> u64 {
         self.counts.games_read
     }
+    /// The sink reads no line numbers.
+    fn needs_lines(&self) -> bool {
+        false
+    }
 }
 
 /// A book being made: its entries in order, each position once.

@@ -163,11 +163,13 @@ impl<E: From<Error>> Driver<E> {
     }
 
     /// [`Driver::run`] over game chunks of about `chunk_bytes`, with `process` also given
-    /// the input's name and the chunk's [`ChunkInfo`] with its absolute first line (lines
-    /// counted on the calling thread as chunks are cut).
+    /// the input's name and the chunk's [`ChunkInfo`]; with `lines_at_cut`, its absolute
+    /// first line (lines counted on the calling thread as chunks are cut; a Parquet
+    /// input's always).
     pub fn run_chunks<T: Send + ChunkOutput>(
         &mut self,
         chunk_bytes: usize,
+        lines_at_cut: bool,
         process: impl Fn(&InputName, &[u8], Origin, &ChunkInfo) -> T + Sync,
         mut sink: impl FnMut(&InputName, T, &ChunkInfo) -> Result<(), E>,
     ) -> Result<(), E> {
@@ -176,6 +178,7 @@ impl<E: From<Error>> Driver<E> {
             let process = &process;
             run.run_chunks(
                 chunk_bytes,
+                lines_at_cut,
                 |bytes, origin, info| process(name, bytes, origin, info),
                 |value, info| sink(name, value, info),
             )
@@ -229,14 +232,16 @@ impl<E: From<Error>> InputRun<'_, E> {
     }
 
     /// Runs `process` over every game chunk of about `chunk_bytes` of this input, given
-    /// the chunk's absolute first line, and `sink` over the results in input order.
+    /// the chunk's [`ChunkInfo`] (with `lines_at_cut` its absolute first line), and
+    /// `sink` over the results in input order.
     pub fn run_chunks<T: Send + ChunkOutput>(
         &mut self,
         chunk_bytes: usize,
+        lines_at_cut: bool,
         process: impl Fn(&[u8], Origin, &ChunkInfo) -> T + Sync,
         sink: impl FnMut(T, &ChunkInfo) -> Result<(), E>,
     ) -> Result<(), E> {
-        self.run_with(Cut::Games, chunk_bytes, true, process, sink)
+        self.run_with(Cut::Games, chunk_bytes, lines_at_cut, process, sink)
     }
 
     /// The pipeline options of this run.

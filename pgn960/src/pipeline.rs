@@ -59,14 +59,17 @@ pub struct ChunkInfo {
     /// Bytes of the underlying input (the compressed file, for compressed inputs) read
     /// since the previous chunk: what a progress bar over file sizes advances by.
     pub source_bytes: u64,
-    /// Absolute 1-based line of the chunk's first byte.
+    /// Absolute 1-based line of the chunk's first byte; 0 (unknown) when the chunk's
+    /// output needs no line ([`ChunkOutput::needs_lines`]) and the lines of a mapped input
+    /// before it were left uncounted.
     pub first_line: u64,
     /// Absolute 0-based index of the chunk's first game.
     pub first_game: u64,
     /// Whether the chunk's text was built from the rows of a Parquet input (its lines then
     /// name rows: see `parquet::row_of_line`).
     pub rows: bool,
-    /// The chunk's line breaks, when known before its bytes are made (Parquet row groups).
+    /// The chunk's line breaks, when known before its bytes are made (Parquet row groups)
+    /// or counted as it was cut ([`PipelineOptions::lines_at_cut`]).
     pub lines: Option<u64>,
 }
 
@@ -86,6 +89,20 @@ pub trait ChunkOutput {
     /// Why the chunk could not be finished, if it could not: the run stops with
     /// [`Error::OutOfMemory`] at this chunk, before its results reach the sink.
     fn failure(&self) -> Option<&ChunkFailure> {
+        None
+    }
+
+    /// Whether the sink reads the chunk's lines ([`ChunkInfo::first_line`],
+    /// [`ChunkInfo::line`]). When it does not, the lines of a mapped input are left
+    /// uncounted until a later chunk needs them (never, if none does).
+    fn needs_lines(&self) -> bool {
+        true
+    }
+
+    /// How far the chunk's own line lookup went: a local offset and the line breaks
+    /// before it (see [`pgn_parse::LineIndex::reached`]); the pipeline then counts only
+    /// the bytes after it.
+    fn lines_seen(&self) -> Option<(usize, u64)> {
         None
     }
 }
@@ -123,7 +140,9 @@ pub struct PipelineOptions {
     pub max_game_bytes: usize,
     /// Count each chunk's lines on the calling thread as it is cut, so that the worker
     /// already knows the chunk's absolute first line ([`run_chunks`]); otherwise workers
-    /// count them and only the sink learns it.
+    /// count them (a mapped input's only when a chunk's output needs them) and only the
+    /// sink learns it. A Parquet input's lines are known without counting: its workers
+    /// always know them.
     pub lines_at_cut: bool,
     /// Only the games of this byte range of a whole (plain) input: those from the first
     /// game boundary at or after its start to the first at or after its end (see
@@ -246,7 +265,7 @@ impl ChunkSource {
                     max_game_bytes: options.max_game_bytes,
                 },
                 last_read: 0,
-                next_line: options.lines_at_cut.then_some(1),
+                next_line: Some(1),
                 first_line: 1,
                 compressed_read: None,
             },
@@ -310,7 +329,7 @@ impl ChunkSource {
             chunk.info.first_line = *next_line;
             *next_line += match &chunk.data {
                 ChunkData::Deferred(_) => chunk.info.lines.unwrap_or(0),
-                data => count_line_breaks(data),
+                data => *chunk.info.lines.insert(count_line_breaks(data)),
             };
         }
         Ok(chunk)
@@ -455,22 +474,61 @@ fn whole_chunks(bytes: &[u8], options: &PipelineOptions) -> (Vec<pgn_parse::Chun
     (chunks, first_line)
 }
 
-/// A finished chunk: the worker's result and the line breaks it counted (or why its bytes
-/// could not be made).
-type Finished<T> = (std::thread::Result<Result<(T, u64), Error>>, ChunkInfo);
+/// A finished chunk: the worker's result and its line breaks (or why its bytes could not
+/// be made).
+type Finished<T> = (std::thread::Result<Result<(T, Breaks), Error>>, ChunkInfo);
 
-/// A chunk's work on a worker: its bytes made, `process` run over them, their line breaks
-/// counted, a panic caught.
+/// A chunk's line breaks: counted, or left to count from a mapped input's bytes when a
+/// later chunk needs its lines.
+enum Breaks {
+    Counted(u64),
+    Mapped(Arc<Bytes>, Range<usize>),
+}
+
+impl Breaks {
+    fn count(&self) -> u64 {
+        match self {
+            Breaks::Counted(breaks) => *breaks,
+            Breaks::Mapped(bytes, range) => count_line_breaks(&bytes[range.clone()]),
+        }
+    }
+}
+
+/// A chunk's work on a worker: its bytes made, `process` run over them, a panic caught.
 fn work<T, P>(chunk: SourceChunk, process: &P) -> Finished<T>
 where
+    T: ChunkOutput,
     P: Fn(&[u8], Origin, &ChunkInfo) -> T,
 {
     let result = catch_unwind(AssertUnwindSafe(|| {
+        let made = matches!(chunk.data, ChunkData::Deferred(_));
         let data = chunk.data.load()?;
         let output = process(&data, chunk.origin, &chunk.info);
-        Ok((output, count_line_breaks(&data)))
+        let breaks = breaks_of(&data, made, &chunk.info, &output);
+        Ok((output, breaks))
     }));
     (result, chunk.info)
+}
+
+/// The line breaks of a processed chunk: known since it was cut (unless its bytes were
+/// made on the worker, from a Parquet row group: then counted); counted on from where the
+/// output's own line lookup stopped; left uncounted in a mapped input; or counted.
+fn breaks_of<T: ChunkOutput>(data: &ChunkData, made: bool, info: &ChunkInfo, output: &T) -> Breaks {
+    if let (Some(breaks), false) = (info.lines, made) {
+        return Breaks::Counted(breaks);
+    }
+    match (output.lines_seen().filter(|&(at, _)| at > 0), data) {
+        (Some(seen), _) => Breaks::Counted(line_breaks(data, Some(seen))),
+        (None, ChunkData::Shared(bytes, range)) => Breaks::Mapped(Arc::clone(bytes), range.clone()),
+        (None, data) => Breaks::Counted(count_line_breaks(data)),
+    }
+}
+
+/// The line breaks of a chunk's bytes, given those before a local offset when a line
+/// lookup counted them ([`ChunkOutput::lines_seen`]): only the bytes after it are counted.
+pub fn line_breaks(data: &[u8], seen: Option<(usize, u64)>) -> u64 {
+    seen.and_then(|(at, before)| Some(before + count_line_breaks(data.get(at..)?)))
+        .unwrap_or_else(|| count_line_breaks(data))
 }
 
 /// Cuts an input into chunks and numbers them, keeping at most a few per worker in flight
@@ -536,7 +594,10 @@ impl<'o> Feeder<'o> {
 struct Reorder<T> {
     next: u64,
     pending: BTreeMap<u64, Finished<T>>,
+    /// The line after the chunks counted so far ...
     next_line: u64,
+    /// ... and the chunks after them, not counted yet: no chunk since needed its lines.
+    uncounted: Vec<Breaks>,
     next_game: u64,
 }
 
@@ -546,12 +607,14 @@ impl<T: ChunkOutput> Reorder<T> {
             next: 0,
             pending: BTreeMap::new(),
             next_line: first_line,
+            uncounted: Vec::new(),
             next_game: 0,
         }
     }
 
-    /// The next chunk in input order if it has finished, with its absolute first line and
-    /// first game; a panic in its worker becomes [`Error::Internal`].
+    /// The next chunk in input order if it has finished, with its first game and, when it
+    /// needs it (or all lines before it are counted), its absolute first line; a panic in
+    /// its worker becomes [`Error::Internal`].
     fn pop(&mut self) -> Option<Result<(T, ChunkInfo), Error>> {
         let (result, mut info) = self.pending.remove(&self.next)?;
         self.next += 1;
@@ -561,8 +624,14 @@ impl<T: ChunkOutput> Reorder<T> {
                 end: info.offset + info.len,
             }),
             Ok(Err(e)) => Err(e),
-            Ok(Ok((value, line_breaks))) => {
-                info.first_line = self.next_line;
+            Ok(Ok((value, breaks))) => {
+                if value.needs_lines() || value.failure().is_some() {
+                    self.count_uncounted();
+                }
+                info.first_line = match self.uncounted.is_empty() {
+                    true => self.next_line,
+                    false => 0,
+                };
                 if let Some(failure) = value.failure() {
                     return Some(Err(Error::OutOfMemory {
                         line: info.line(failure.line),
@@ -570,11 +639,21 @@ impl<T: ChunkOutput> Reorder<T> {
                     }));
                 }
                 info.first_game = self.next_game;
-                self.next_line += line_breaks;
+                match breaks {
+                    Breaks::Counted(n) if self.uncounted.is_empty() => self.next_line += n,
+                    breaks => self.uncounted.push(breaks),
+                }
                 self.next_game += value.games();
                 Ok((value, info))
             }
         })
+    }
+
+    /// Counts the lines of the chunks left uncounted.
+    fn count_uncounted(&mut self) {
+        for breaks in self.uncounted.drain(..) {
+            self.next_line += breaks.count();
+        }
     }
 }
 
@@ -1077,5 +1156,194 @@ mod tests {
             |_, _| Ok::<(), Error>(()),
         );
         assert!(matches!(result, Err(Error::Internal { .. })));
+    }
+    /// What a chunk's output says about its lines, decided at random from its place.
+    struct Probe {
+        needs: bool,
+        seen: Option<(usize, u64)>,
+    }
+    impl ChunkOutput for Probe {
+        fn games(&self) -> u64 {
+            0
+        }
+        fn needs_lines(&self) -> bool {
+            self.needs
+        }
+        fn lines_seen(&self) -> Option<(usize, u64)> {
+            self.seen
+        }
+    }
+
+    /// Random lines ending in LF, CRLF or a lone CR, some of them game starts.
+    fn random_lines(rng: &mut crate::test_rng::Rng, lines: usize) -> Vec<u8> {
+        let mut text = Vec::new();
+        for _ in 0..lines {
+            let len = rng.index(12);
+            if rng.index(4) == 0 {
+                text.extend_from_slice(b"[Event \"x\"]");
+            }
+            text.extend((0..len).map(|_| b"ab \r\n"[rng.index(5)]));
+            text.extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][rng.index(3)]);
+        }
+        text
+    }
+
+    fn input_of(data: &[u8], stream: bool) -> Input {
+        let source = match stream {
+            true => Source::Stream {
+                reader: Box::new(std::io::Cursor::new(data.to_vec())),
+                compressed_size: None,
+                compressed_read: None,
+            },
+            false => Source::Whole(Arc::new(Bytes::Owned(data.to_vec()))),
+        };
+        Input {
+            name: InputName::Stdin,
+            source,
+        }
+    }
+
+    #[test]
+    fn lines_left_uncounted_are_counted_as_every_chunk_was_before() {
+        let mut rng = crate::test_rng::Rng(0x5eed_11e5);
+        for round in 0..60 {
+            let lines = 1 + rng.index(400);
+            let data = random_lines(&mut rng, lines);
+            let seed = rng.next();
+            let options = PipelineOptions {
+                chunk_bytes: 1 + rng.index(if round % 2 == 0 { 8 } else { 300 }),
+                cut: [Cut::Games, Cut::Lines][rng.index(2)],
+                in_flight_per_thread: 1 + rng.index(3),
+                lines_at_cut: rng.index(4) == 0,
+                ..PipelineOptions::default()
+            };
+            let probe = |bytes: &[u8], _: Origin, info: &ChunkInfo| {
+                let mut r = crate::test_rng::Rng(seed ^ (info.offset as u64 + 1) * 0x9e37);
+                let mut index = pgn_parse::LineIndex::new(1);
+                index.locate(bytes, r.index(bytes.len() + 1));
+                Probe {
+                    needs: r.index(3) == 0,
+                    seen: index.reached().filter(|_| r.index(2) == 0),
+                }
+            };
+            for (stream, threads) in [(false, 1), (false, 3), (true, 2)] {
+                let pool = thread_pool(threads).unwrap();
+                // Before: every chunk counted whole, in order.
+                let mut before = 1;
+                let mut sink = |v: Probe, info: ChunkInfo| {
+                    if v.needs || info.first_line != 0 {
+                        assert_eq!(info.first_line, before, "round {round}, {info:?}");
+                    }
+                    before += count_line_breaks(&data[info.offset..info.offset + info.len]);
+                    Ok::<(), Error>(())
+                };
+                let mut input = input_of(&data, stream);
+                run_chunks(&mut input, &pool, &options, probe, &mut sink).unwrap();
+                let mut input = input_of(&data, stream);
+                run_chunks_committed(&mut input, &pool, &options, probe, &mut sink).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn line_breaks_from_a_line_lookup_are_those_of_the_whole_chunk() {
+        let mut rng = crate::test_rng::Rng(0xc0ffee);
+        for _ in 0..2000 {
+            let lines = rng.index(30);
+            let data = random_lines(&mut rng, lines);
+            let mut index = pgn_parse::LineIndex::new(1 + rng.index(9) as u32);
+            for _ in 0..rng.index(4) {
+                index.locate(&data, rng.index(data.len() + 1));
+            }
+            let seen = index.reached();
+            assert_eq!(
+                line_breaks(&data, seen),
+                count_line_breaks(&data),
+                "{seen:?}"
+            );
+        }
+    }
+
+    /// Where every rejected game's problem and the first junk are, chunked as `options`
+    /// say: what `check` prints.
+    fn reject_places(
+        data: &[u8],
+        stream: bool,
+        threads: usize,
+        options: &PipelineOptions,
+    ) -> Vec<(u64, u64, u32, u64)> {
+        let pool = thread_pool(threads).unwrap();
+        let opts = crate::archive::ArchiveOptions::default();
+        let (mut places, mut junk) = (Vec::new(), false);
+        let mut input = input_of(data, stream);
+        run(
+            &mut input,
+            &pool,
+            options,
+            |bytes, origin| crate::archive::chunk::process_chunk(bytes, origin, &opts),
+            |outcome, info| {
+                if let (false, Some((line, column))) = (junk, outcome.first_junk) {
+                    places.push((0, info.line(line), column, 0));
+                    junk = true;
+                }
+                for (i, fate) in outcome.fates.into_iter().enumerate() {
+                    if let crate::archive::chunk::Fate::Rejected { problem, .. } = fate {
+                        let row = crate::archive::reject_row(&info, "f", i, problem);
+                        places.push((row.game, row.line, row.column, row.game_line));
+                    }
+                }
+                Ok::<(), Error>(())
+            },
+        )
+        .unwrap();
+        places
+    }
+
+    #[test]
+    fn reject_lines_do_not_depend_on_the_chunks() {
+        let fen = "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n";
+        let mut rng = crate::test_rng::Rng(0xbad_9a3e5);
+        for round in 0..12 {
+            let mut text = String::new();
+            for g in 0..40 + rng.index(200) {
+                text.push_str(&format!("[Event \"g{g}\"]\n{fen}\n1. d4 d5\n2. c4 c6\n"));
+                match rng.index(8) {
+                    0 => text.push_str("3. Ke5 *\n\n"),
+                    1 => text.push_str("3. Nd3 *\n\njunk between games\n\n"),
+                    _ => text.push_str("3. Nd3 *\n\n"),
+                }
+            }
+            let eol = [&b"\n"[..], b"\r\n", b"\r"];
+            let mut data = Vec::new();
+            for line in text.split_inclusive('\n') {
+                data.extend_from_slice(line.trim_end_matches('\n').as_bytes());
+                data.extend_from_slice(
+                    eol[if round % 3 == 0 {
+                        rng.index(3)
+                    } else {
+                        round % 3
+                    }],
+                );
+            }
+            let whole = PipelineOptions {
+                chunk_bytes: usize::MAX / 2,
+                ..PipelineOptions::default()
+            };
+            let expected = reject_places(&data, false, 1, &whole);
+            assert!(expected.len() > 3, "round {round}: {expected:?}");
+            for chunk_bytes in [1, 5, 97, 1000, 4096] {
+                let options = PipelineOptions {
+                    chunk_bytes,
+                    ..PipelineOptions::default()
+                };
+                for (stream, threads) in [(false, 1), (false, 2), (true, 2)] {
+                    let places = reject_places(&data, stream, threads, &options);
+                    assert_eq!(
+                        places, expected,
+                        "round {round}, {chunk_bytes} bytes, stream {stream}"
+                    );
+                }
+            }
+        }
     }
 }

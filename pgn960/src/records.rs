@@ -7,7 +7,7 @@ use crate::input::Input;
 use crate::pipeline::{ChunkInfo, ChunkOutput, ChunkSource, PipelineOptions};
 use crate::validate::{validate_chunk, GameKind, ValidGame, ValidateOptions, Verdict};
 use chess960_core::StartKind;
-use pgn_parse::{count_line_breaks, Origin};
+use pgn_parse::Origin;
 use std::collections::VecDeque;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
@@ -114,11 +114,16 @@ pub struct ChunkRecords {
     pub records: Vec<GameRecord>,
     /// Bytes between games that were not a game.
     pub junk_bytes: u64,
+    /// How far the chunk's line lookup went (to its last game's first line).
+    pub lines_seen: Option<(usize, u64)>,
 }
 
 impl ChunkOutput for ChunkRecords {
     fn games(&self) -> u64 {
         self.records.len() as u64
+    }
+    fn lines_seen(&self) -> Option<(usize, u64)> {
+        self.lines_seen
     }
 }
 
@@ -163,6 +168,7 @@ pub fn chunk_records(
     ChunkRecords {
         records,
         junk_bytes: counts.junk_bytes,
+        lines_seen: counts.lines_seen,
     }
 }
 
@@ -276,7 +282,7 @@ impl Feed for Sequential {
             first_game: self.next_game,
             ..chunk.info
         };
-        self.next_line += count_line_breaks(&data);
+        self.next_line += crate::pipeline::line_breaks(&data, out.lines_seen);
         self.next_game += out.games();
         Ok(Some((out, info)))
     }

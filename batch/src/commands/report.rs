@@ -110,6 +110,10 @@ impl ChunkOutput for ChunkReport {
     fn games(&self) -> u64 {
         self.archive.games_read
     }
+    /// The sink reads no line numbers.
+    fn needs_lines(&self) -> bool {
+        false
+    }
 }
 
 impl ChunkReport {

@@ -123,6 +123,8 @@ pub struct ChunkOutcome {
     pub continued: Option<Range<usize>>,
     /// A game the memory left could not hold (the run stops there).
     pub failure: Option<ChunkFailure>,
+    /// How far the chunk's line lookup went ([`ChunkOutput::lines_seen`]).
+    pub lines_seen: Option<(usize, u64)>,
 }
 
 impl ChunkOutput for ChunkOutcome {
@@ -131,6 +133,17 @@ impl ChunkOutput for ChunkOutcome {
     }
     fn games(&self) -> u64 {
         self.fates.len() as u64
+    }
+    /// Lines are read for rejected games and junk only.
+    fn needs_lines(&self) -> bool {
+        self.first_junk.is_some()
+            || self
+                .fates
+                .iter()
+                .any(|f| matches!(f, Fate::Rejected { .. }))
+    }
+    fn lines_seen(&self) -> Option<(usize, u64)> {
+        self.lines_seen
     }
 }
 
@@ -176,6 +189,7 @@ pub fn process_chunk(bytes: &[u8], origin: Origin, opts: &ArchiveOptions) -> Chu
         first_junk: counts.first_junk,
         continued,
         failure: counts.failure,
+        lines_seen: counts.lines_seen,
     }
 }
 

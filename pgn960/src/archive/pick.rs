@@ -108,6 +108,8 @@ pub struct Picked {
     pub continued: Option<(Range<usize>, bool)>,
     /// A game the memory left could not hold (the run stops there).
     pub failure: Option<ChunkFailure>,
+    /// How far the chunk's line lookup went ([`ChunkOutput::lines_seen`]).
+    pub lines_seen: Option<(usize, u64)>,
 }
 
 impl ChunkOutput for Picked {
@@ -116,6 +118,17 @@ impl ChunkOutput for Picked {
     }
     fn games(&self) -> u64 {
         self.picks.len() as u64
+    }
+    /// Lines are read for rejected games and junk only ([`tally`]).
+    fn needs_lines(&self) -> bool {
+        self.first_junk.is_some()
+            || self
+                .picks
+                .iter()
+                .any(|p| matches!(p, Pick::Rejected { .. } | Pick::TooLarge { .. }))
+    }
+    fn lines_seen(&self) -> Option<(usize, u64)> {
+        self.lines_seen
     }
 }
 
@@ -381,6 +394,7 @@ pub fn pick_chunk(
         first_junk: counts.first_junk,
         continued,
         failure: counts.failure,
+        lines_seen: counts.lines_seen,
     }
 }
 

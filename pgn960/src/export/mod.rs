@@ -78,6 +78,10 @@ impl ChunkOutput for ChunkExport {
     fn games(&self) -> u64 {
         self.counts.games_read
     }
+    /// The rows' lines are made in the worker (see [`export_chunk`]); the sink reads none.
+    fn needs_lines(&self) -> bool {
+        false
+    }
 }
 
 /// The rows being made for one chunk (one per chunk: the size of the CSV writer does not
@@ -124,7 +128,8 @@ impl Builder {
 }
 
 /// Validates and exports every game of a chunk (in a worker). `info` holds the chunk's
-/// absolute first line (see `Driver::run_chunks`).
+/// absolute first line when a row can read it: invalid games included, or a Parquet input
+/// (see `Driver::run_chunks`).
 pub fn export_chunk(
     bytes: &[u8],
     origin: Origin,
@@ -309,8 +314,10 @@ fn export_rows<E: From<crate::Error> + From<OutputError>>(
 ) -> Result<(ExportCounts, u64), E> {
     let mut counts = ExportCounts::default();
     let mut bytes = 0u64;
+    // Absolute lines are read in the worker only for the location of an invalid game's row.
     driver.run_chunks(
         chunk_bytes,
+        spec.include_invalid,
         |name, data, origin, info| {
             export_chunk(data, origin, info, &name.to_string(), spec, encoding)
         },

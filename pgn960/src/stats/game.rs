@@ -129,6 +129,10 @@ impl ChunkOutput for StatsCounts {
     fn games(&self) -> u64 {
         self.games_read
     }
+    /// The sink reads no line numbers.
+    fn needs_lines(&self) -> bool {
+        false
+    }
 }
 
 impl StatsCounts {

@@ -217,6 +217,10 @@ impl ChunkOutput for TreeCounts {
     fn games(&self) -> u64 {
         self.games_read
     }
+    /// The sink reads no line numbers.
+    fn needs_lines(&self) -> bool {
+        false
+    }
 }
 
 impl TreeCounts {

@@ -46,6 +46,9 @@ pub struct ChunkCounts {
     pub continued: bool,
     /// For a later piece ([`ChunkCounts::continued`]): whether the game ends with it.
     pub last_piece: bool,
+    /// How far the line lookup went: a local offset and the line breaks before it (see
+    /// [`crate::pipeline::ChunkOutput::lines_seen`]).
+    pub lines_seen: Option<(usize, u64)>,
     /// A game whose tokens the memory left could not hold: reading stopped before it
     /// (the run is to stop with an error, see [`crate::pipeline::ChunkOutput::failure`]).
     pub failure: Option<ChunkFailure>,
@@ -90,6 +93,11 @@ impl<'b> Lines<'b> {
     /// Bytes scanned so far.
     pub(super) fn bytes_scanned(&self) -> u64 {
         self.index.bytes_scanned()
+    }
+
+    /// How far the lookup went: a local offset and the line breaks before it.
+    pub(super) fn seen(&self) -> Option<(usize, u64)> {
+        self.index.reached()
     }
 }
 
@@ -199,6 +207,7 @@ pub(super) fn read_whole<'a, O: GameObserver<'a>>(
     counts.junk_bytes = games.reader().junk_bytes();
     counts.first_junk = games.reader().first_junk().map(|at| lines.locate(at));
     counts.bytes_located = lines.bytes_scanned();
+    counts.lines_seen = lines.seen();
     counts
 }
 

@@ -186,6 +186,7 @@ pub fn observe_chunk<'a, O: GameObserver<'a>>(
     counts.junk_bytes = reader.junk_bytes();
     counts.first_junk = reader.first_junk().map(|at| lines.locate(at));
     counts.bytes_located = lines.bytes_scanned();
+    counts.lines_seen = lines.seen();
     counts
 }
 
