@@ -1203,6 +1203,22 @@ mod tests {
         }
     }
 
+    /// A sink that checks each chunk's first line, when known, against the lines of every
+    /// chunk before counted whole, in order (as they were before lines were left uncounted).
+    fn lines_as_before(
+        data: &[u8],
+        round: usize,
+    ) -> impl FnMut(Probe, ChunkInfo) -> Result<(), Error> + Send + '_ {
+        let mut before = 1;
+        move |v: Probe, info: ChunkInfo| {
+            if v.needs || info.first_line != 0 {
+                assert_eq!(info.first_line, before, "round {round}, {info:?}");
+            }
+            before += count_line_breaks(&data[info.offset..info.offset + info.len]);
+            Ok(())
+        }
+    }
+
     #[test]
     fn lines_left_uncounted_are_counted_as_every_chunk_was_before() {
         let mut rng = crate::test_rng::Rng(0x5eed_11e5);
@@ -1218,7 +1234,7 @@ mod tests {
                 ..PipelineOptions::default()
             };
             let probe = |bytes: &[u8], _: Origin, info: &ChunkInfo| {
-                let mut r = crate::test_rng::Rng(seed ^ (info.offset as u64 + 1) * 0x9e37);
+                let mut r = crate::test_rng::Rng(seed ^ ((info.offset as u64 + 1) * 0x9e37));
                 let mut index = pgn_parse::LineIndex::new(1);
                 index.locate(bytes, r.index(bytes.len() + 1));
                 Probe {
@@ -1228,19 +1244,18 @@ mod tests {
             };
             for (stream, threads) in [(false, 1), (false, 3), (true, 2)] {
                 let pool = thread_pool(threads).unwrap();
-                // Before: every chunk counted whole, in order.
-                let mut before = 1;
-                let mut sink = |v: Probe, info: ChunkInfo| {
-                    if v.needs || info.first_line != 0 {
-                        assert_eq!(info.first_line, before, "round {round}, {info:?}");
-                    }
-                    before += count_line_breaks(&data[info.offset..info.offset + info.len]);
-                    Ok::<(), Error>(())
-                };
                 let mut input = input_of(&data, stream);
-                run_chunks(&mut input, &pool, &options, probe, &mut sink).unwrap();
+                run_chunks(
+                    &mut input,
+                    &pool,
+                    &options,
+                    probe,
+                    lines_as_before(&data, round),
+                )
+                .unwrap();
                 let mut input = input_of(&data, stream);
-                run_chunks_committed(&mut input, &pool, &options, probe, &mut sink).unwrap();
+                let sink = lines_as_before(&data, round);
+                run_chunks_committed(&mut input, &pool, &options, probe, sink).unwrap();
             }
         }
     }
@@ -1274,7 +1289,7 @@ mod tests {
     ) -> Vec<(u64, u64, u32, u64)> {
         let pool = thread_pool(threads).unwrap();
         let opts = crate::archive::ArchiveOptions::default();
-        let (mut places, mut junk) = (Vec::new(), false);
+        let (mut places, mut junk) = (Vec::new(), None);
         let mut input = input_of(data, stream);
         run(
             &mut input,
@@ -1282,9 +1297,8 @@ mod tests {
             options,
             |bytes, origin| crate::archive::chunk::process_chunk(bytes, origin, &opts),
             |outcome, info| {
-                if let (false, Some((line, column))) = (junk, outcome.first_junk) {
-                    places.push((0, info.line(line), column, 0));
-                    junk = true;
+                if let (None, Some((line, column))) = (junk, outcome.first_junk) {
+                    junk = Some((0, info.line(line), column, 0));
                 }
                 for (i, fate) in outcome.fates.into_iter().enumerate() {
                     if let crate::archive::chunk::Fate::Rejected { problem, .. } = fate {
@@ -1296,6 +1310,7 @@ mod tests {
             },
         )
         .unwrap();
+        places.extend(junk);
         places
     }
 
