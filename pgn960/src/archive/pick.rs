@@ -53,10 +53,13 @@ pub struct PickOptions<'s> {
 
 /// What became of one game.
 pub enum Pick {
-    /// Selected: its text is `range` of the chunk's text, `key` its split key.
+    /// Selected: its text is `range` of the chunk's text (or, `in_input`, of the input
+    /// held whole, at absolute offsets: not copied), `key` its split key.
     Selected {
         /// Where its text is.
         range: Range<usize>,
+        /// Whether `range` is of the input held whole.
+        in_input: bool,
         /// Its split key (empty unless splitting).
         key: Vec<u8>,
     },
@@ -306,6 +309,17 @@ impl Picker<'_, '_, '_> {
             verdict => match decide(opts.selection, judged.tags, &verdict, self.failed) {
                 Err(f) => Pick::Dropped(f),
                 Ok(()) => {
+                    let key = opts.key.map_or(Vec::new(), |k| k(judged.tags, &verdict));
+                    // A game written as read stays in an input held whole: the sink
+                    // writes it from there.
+                    let as_read = opts.normalise.is_none() && !self.rows;
+                    if opts.write && as_read && self.held {
+                        return Pick::Selected {
+                            range: judged.byte_range,
+                            in_input: true,
+                            key,
+                        };
+                    }
                     let start = text.len();
                     if opts.write {
                         match (&verdict, judged.game, opts.normalise) {
@@ -329,9 +343,9 @@ impl Picker<'_, '_, '_> {
                             }
                         }
                     }
-                    let key = opts.key.map_or(Vec::new(), |k| k(judged.tags, &verdict));
                     Pick::Selected {
                         range: start..text.len(),
+                        in_input: false,
                         key,
                     }
                 }
@@ -368,7 +382,11 @@ pub fn pick_chunk(
         picks: Vec::new(),
         // The games written are about the chunk's bytes: reserved once, the text is not
         // copied again each time it grows (reallocations were 5% of `split`'s instructions).
-        text: Vec::with_capacity(if opts.write { bytes.len() } else { 0 }),
+        // Games written as read from an input held whole are not copied (see `pick`).
+        text: Vec::with_capacity(match opts.write && !copied_in_place(opts, shape) {
+            true => bytes.len(),
+            false => 0,
+        }),
     };
     let validate = validate_options(opts);
     let counts = observe_chunk(
@@ -396,6 +414,12 @@ pub fn pick_chunk(
         failure: counts.failure,
         lines_seen: counts.lines_seen,
     }
+}
+
+/// Whether the selected games of a chunk stay in the input, not copied: written as read
+/// from an input held whole.
+fn copied_in_place(opts: &PickOptions<'_>, shape: InputShape) -> bool {
+    shape.held && !shape.rows && opts.normalise.is_none()
 }
 
 /// The counts of a `filter` or `split` run, as printed and written to `--report`.
@@ -490,9 +514,22 @@ pub fn tally(
     for (i, pick) in picked.picks.into_iter().enumerate() {
         summary.games_read += 1;
         let problem = match pick {
-            Pick::Selected { range, key } => {
+            Pick::Selected {
+                range,
+                in_input,
+                key,
+            } => {
                 summary.selected += 1;
-                selected(&picked.text[range], key)?;
+                let text = match in_input {
+                    true => input.and_then(|bytes| bytes.get(range.clone())),
+                    false => picked.text.get(range.clone()),
+                };
+                let Some(text) = text else {
+                    bail!(
+                        "internal error: {file}: the game at bytes {range:?} is not in the input; outputs not written"
+                    );
+                };
+                selected(text, key)?;
                 continue;
             }
             Pick::Dropped(f) => {
@@ -634,4 +671,88 @@ pub fn write_game(out: &mut impl Write, text: &[u8], first: bool) -> std::io::Re
     out.write_all(text.trim_ascii_end())?;
     out.write_all(b"\n")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The selected games' texts and the rejected count of `input`, cut in chunks of about
+    /// `chunk` bytes, picked as from an input held whole (`held`: written from it) or not.
+    fn selected_texts(input: &[u8], chunk: usize, held: bool) -> (Vec<Vec<u8>>, u64) {
+        let selection = Selection::default();
+        let opts = PickOptions {
+            selection: &selection,
+            normalise: None,
+            variant_tag: VariantSpelling::default(),
+            write: true,
+            missing_variant: MissingVariant::Detect,
+            key: None,
+            max_game_bytes: 0,
+            assume_sp: None,
+        };
+        let shape = InputShape { held, rows: false };
+        let (mut summary, mut rejects, mut texts) =
+            (PickSummary::default(), Rejects::default(), Vec::new());
+        for c in pgn_parse::split_at_game_boundaries(input, chunk) {
+            let picked = pick_chunk(&input[c.range.clone()], c.origin(), &opts, shape);
+            let info = crate::pipeline::ChunkInfo {
+                offset: c.range.start,
+                len: c.range.len(),
+                source_bytes: 0,
+                first_line: 1,
+                first_game: 0,
+                rows: false,
+                lines: None,
+            };
+            let whole = held.then_some(input);
+            let mut write = |text: &[u8], _| {
+                texts.push(text.to_vec());
+                Ok(())
+            };
+            tally(
+                &mut summary,
+                &mut rejects,
+                "f",
+                picked,
+                &info,
+                whole,
+                &mut write,
+            )
+            .unwrap();
+        }
+        (texts, summary.rejected)
+    }
+
+    #[test]
+    fn games_written_from_the_input_held_whole_are_the_games_copied() {
+        let fen = "[Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n";
+        let mut rng = crate::test_rng::Rng(0x9a3e);
+        let mut text = String::new();
+        for g in 0..300 {
+            text.push_str(&format!("[Event \"g{g}\"]\n{fen}\n1. d4 d5 2. c4 c6 "));
+            text.push_str(
+                ["3. Ke5 *\n\n", "3. Nd3 *  \n\n\n", "3. Nd3 *\n\njunk\n\n"][rng.index(3)],
+            );
+        }
+        let generated = [
+            text.clone().into_bytes(),
+            text.replace('\n', "\r\n").into_bytes(),
+        ];
+        assert!(generated
+            .iter()
+            .all(|g| selected_texts(g, 1000, true).1 > 10));
+        let mut inputs = generated.to_vec();
+        let name = "games_written_from_the_input_held_whole_are_the_games_copied";
+        if let Some(real) = test_support::read_shared(name, "corpus/lichess-style-4000.pgn") {
+            inputs.push(real.into_bytes());
+        }
+        for input in &inputs {
+            for chunk in [1, 1000, 1 << 20] {
+                let (copied, rejected) = selected_texts(input, chunk, false);
+                assert!(copied.len() > 100, "{} games", copied.len());
+                assert_eq!(selected_texts(input, chunk, true), (copied, rejected));
+            }
+        }
+    }
 }
