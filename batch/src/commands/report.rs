@@ -90,8 +90,9 @@ const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 /// What one chunk adds to the page.
 struct ChunkReport {
     tally: Tally,
-    /// Per cut of [`CUTS`]: per value, per SP — labelled into `tally.cuts` when the chunk
-    /// ends ([`ChunkReport::label_cuts`]), so that no game makes a label.
+    /// Per cut of [`CUTS`]: per value, per SP — merged by value, and labelled into
+    /// `tally.cuts` once, when the run ends ([`ChunkReport::label_cuts`]): no game and no
+    /// chunk makes a label, and the sink compares no labels.
     by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; CUTS.len()],
     archive: crate::archive::ArchiveSummary,
     counted: u64,
@@ -190,7 +191,7 @@ impl ChunkReport {
         }
     }
 
-    /// Moves the chunk's cut cells into its tally, each value with its label and sort key
+    /// Moves the cut cells into the tally, each value with its label and sort key
     /// ([`value_rank`]), as `stats --by` writes them.
     fn label_cuts(&mut self) {
         for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
@@ -217,6 +218,18 @@ impl ChunkReport {
     /// returns its containers, emptied.
     fn merge(&mut self, mut other: ChunkReport) -> Spare {
         self.tally.merge(&mut other.tally);
+        for (mine, theirs) in self
+            .by_cut
+            .iter_mut()
+            .zip(std::mem::take(&mut other.by_cut))
+        {
+            for (value, by_sp) in theirs {
+                let cell = mine.entry(value).or_default();
+                for (sp, counts) in by_sp {
+                    cell.entry(sp).or_default().merge(&counts);
+                }
+            }
+        }
         let (a, b) = (&mut self.archive, other.archive);
         a.games_read += b.games_read;
         a.valid += b.valid;
@@ -700,7 +713,6 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     };
     observe_chunk(bytes, origin, &options, mode, false, &mut observer);
     observer.pending.count(plan, &mut observer.out);
-    observer.out.label_cuts();
     observer.out
 }
 
@@ -834,6 +846,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         },
     )?;
     driver.finish();
+    all.label_cuts();
     let mut archive = all.archive;
     archive.inputs = args
         .inputs
@@ -976,6 +989,7 @@ mod tests {
                 spares.put(spare);
             }
         }
+        all.label_cuts();
         (all, unlisted)
     }
 
