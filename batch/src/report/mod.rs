@@ -719,11 +719,10 @@ impl NameTally {
 
     /// The `k` most frequent names, most first (ties by name).
     pub fn top(&self, k: usize) -> Vec<(String, u64)> {
-        let mut all: Vec<(String, u64)> =
-            self.counts.iter().map(|(n, c)| (n.clone(), *c)).collect();
-        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut all: Vec<(&String, u64)> = self.counts.iter().map(|(n, c)| (n, *c)).collect();
+        all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         all.truncate(k);
-        all
+        all.into_iter().map(|(n, c)| (n.clone(), c)).collect()
     }
 }
 
