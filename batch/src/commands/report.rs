@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 /// Arguments of `pgn960 report`.
 #[derive(Debug, clap::Args)]
@@ -87,11 +88,11 @@ pub struct ReportArgs {
 const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
 
 /// What one chunk adds to the page.
-#[derive(Default)]
 struct ChunkReport {
     tally: Tally,
-    /// Per cut of [`CUTS`]: per value, per SP — labelled into `tally.cuts` when the chunk
-    /// ends ([`ChunkReport::label_cuts`]), so that no game makes a label.
+    /// Per cut of [`CUTS`]: per value, per SP — merged by value, and labelled into
+    /// `tally.cuts` once, when the run ends ([`ChunkReport::label_cuts`]): no game and no
+    /// chunk makes a label, and the sink compares no labels.
     by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; CUTS.len()],
     archive: crate::archive::ArchiveSummary,
     counted: u64,
@@ -116,21 +117,85 @@ impl ChunkOutput for ChunkReport {
     }
 }
 
+/// The containers of a merged chunk's report, emptied, for a worker to count a later
+/// chunk into: the tree's arena, the rows per SP and the hash maps of cells and names keep
+/// their memory, so that a chunk touches no fresh pages for them (with transparent huge
+/// pages each fresh 2 MiB is a page fault that zeroes it), nor do their hash maps grow
+/// again from empty.
+struct Spare {
+    tree: Tree,
+    overall: Vec<SpCounts>,
+    cells: CellTally,
+    events: NameTally,
+    players: NameTally,
+}
+
+impl Spare {
+    /// New containers, for a chunk when no spare is left.
+    fn new() -> Spare {
+        Spare {
+            tree: Tree::new(),
+            overall: vec![SpCounts::default(); 960],
+            cells: CellTally::default(),
+            events: NameTally::default(),
+            players: NameTally::default(),
+        }
+    }
+}
+
+/// The spares the sink hands back ([`Spare`]). There are never more than the chunks that
+/// were in flight at once: a worker makes new containers only when none is spare.
+#[derive(Default)]
+struct Spares(Mutex<Vec<Spare>>);
+
+impl Spares {
+    /// A spare, if any.
+    fn take(&self) -> Option<Spare> {
+        self.0.lock().ok()?.pop()
+    }
+
+    /// Keeps a spare for a later chunk.
+    fn put(&self, spare: Spare) {
+        if let Ok(mut spares) = self.0.lock() {
+            spares.push(spare);
+        }
+    }
+}
+
 impl ChunkReport {
     fn new() -> ChunkReport {
+        ChunkReport::with(Spare::new())
+    }
+
+    /// An empty report counting into `spare`'s containers (emptied).
+    fn with(spare: Spare) -> ChunkReport {
         ChunkReport {
             tally: Tally {
+                overall: spare.overall,
+                pairs: BTreeMap::new(),
                 cuts: CUTS
                     .iter()
                     .map(|k| (k.column().to_string(), BTreeMap::new()))
                     .collect(),
-                ..Tally::default()
+                strata: None,
+                by_stratum: BTreeMap::new(),
             },
-            ..ChunkReport::default()
+            by_cut: Default::default(),
+            archive: Default::default(),
+            counted: 0,
+            counted_pairs: 0,
+            excluded: BTreeMap::new(),
+            dates: None,
+            speeds: BTreeMap::new(),
+            events: spare.events,
+            players: spare.players,
+            tree: spare.tree,
+            games: BTreeMap::new(),
+            cells: spare.cells,
         }
     }
 
-    /// Moves the chunk's cut cells into its tally, each value with its label and sort key
+    /// Moves the cut cells into the tally, each value with its label and sort key
     /// ([`value_rank`]), as `stats --by` writes them.
     fn label_cuts(&mut self) {
         for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
@@ -146,15 +211,29 @@ impl ChunkReport {
     }
 
     /// [`ChunkReport::merge`], then notes the SPs whose lists of games it filled.
-    fn merge_noting(&mut self, other: ChunkReport, listed: &ListedFull) {
+    fn merge_noting(&mut self, other: ChunkReport, listed: &ListedFull) -> Spare {
         let sps: Vec<u16> = other.games.keys().copied().collect();
-        self.merge(other);
+        let spare = self.merge(other);
         listed.note(&sps, &self.games);
+        spare
     }
 
-    /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget).
-    fn merge(&mut self, other: ChunkReport) {
-        self.tally.merge(other.tally);
+    /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget);
+    /// returns its containers, emptied.
+    fn merge(&mut self, mut other: ChunkReport) -> Spare {
+        self.tally.merge(&mut other.tally);
+        for (mine, theirs) in self
+            .by_cut
+            .iter_mut()
+            .zip(std::mem::take(&mut other.by_cut))
+        {
+            for (value, by_sp) in theirs {
+                let cell = mine.entry(value).or_default();
+                for (sp, counts) in by_sp {
+                    cell.entry(sp).or_default().merge(&counts);
+                }
+            }
+        }
         let (a, b) = (&mut self.archive, other.archive);
         a.games_read += b.games_read;
         a.valid += b.valid;
@@ -178,12 +257,20 @@ impl ChunkReport {
         for (k, v) in other.speeds {
             *self.speeds.entry(k).or_default() += v;
         }
-        self.events.merge(other.events);
-        self.players.merge(other.players);
+        self.events.merge(&mut other.events);
+        self.players.merge(&mut other.players);
         for (sp, list) in other.games {
             self.games.entry(sp).or_default().merge(list);
         }
-        self.cells.merge(other.cells);
+        self.cells.merge(&mut other.cells);
+        other.tree.clear();
+        Spare {
+            tree: other.tree,
+            overall: other.tally.overall,
+            cells: other.cells,
+            events: other.events,
+            players: other.players,
+        }
     }
 }
 
@@ -201,6 +288,8 @@ struct Plan<'a> {
     listed: &'a ListedFull,
     /// Valid games held before they are counted ([`Pending`]; [`PENDING_GAMES`]).
     batch: usize,
+    /// The containers of chunks merged, for the next chunks ([`Spare`]).
+    spares: &'a Spares,
 }
 
 /// Per SP, whether the sink's list of its first games is full. The sink merges chunks in
@@ -483,6 +572,16 @@ const PENDING_GAMES: usize = 128;
 const PENDING_TAGS: usize = 4096;
 
 impl<'a> Pending<'a> {
+    /// An empty batch with room for `batch` games of the usual size (their first `depth`
+    /// moves), grown past that only by a game of many tags.
+    fn with_capacity(batch: usize, depth: usize) -> Pending<'a> {
+        Pending {
+            games: Vec::with_capacity(batch),
+            tags: Vec::with_capacity(PENDING_TAGS.min(batch.saturating_mul(32))),
+            moves: Vec::with_capacity(batch.saturating_mul(depth).min(1 << 16)),
+        }
+    }
+
     /// Holds a valid game; whether the batch is full (`batch` games).
     fn push(
         &mut self,
@@ -599,8 +698,11 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
         first: FirstMoves::new(plan.depth, false),
         evals: GameEvals::default(),
         fen: None,
-        pending: Pending::default(),
-        out: ChunkReport::new(),
+        pending: Pending::with_capacity(plan.batch, plan.depth),
+        out: plan
+            .spares
+            .take()
+            .map_or_else(ChunkReport::new, ChunkReport::with),
     };
     if plan.depth > 0 && !plan.headers_only {
         observer
@@ -615,7 +717,6 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     };
     observe_chunk(bytes, origin, &options, mode, false, &mut observer);
     observer.pending.count(plan, &mut observer.out);
-    observer.out.label_cuts();
     observer.out
 }
 
@@ -719,6 +820,7 @@ fn nothing_counted(page: &Page, headers_only: bool) -> String {
 fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) -> Result<Page> {
     let filters = args.filters.clone();
     let listed = ListedFull::new();
+    let spares = Spares::default();
     let plan = Plan {
         filters: &filters,
         depth: args.depth as usize,
@@ -731,6 +833,7 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         strata: args.strata.by_key(),
         listed: &listed,
         batch: PENDING_GAMES,
+        spares: &spares,
     };
     let mut driver = Driver::new(&args.inputs, globals)?;
     let bytes = pgn960::input::total_size(driver.names()).unwrap_or(0);
@@ -742,11 +845,12 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
         |_, chunk, _| {
             merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
                 .context("the tree's counts overflow")?;
-            all.merge_noting(chunk, &listed);
+            spares.put(all.merge_noting(chunk, &listed));
             Ok(())
         },
     )?;
     driver.finish();
+    all.label_cuts();
     let mut archive = all.archive;
     archive.inputs = args
         .inputs
@@ -826,7 +930,7 @@ fn date_text(d: Date) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{cut_chars, process, tag, ChunkReport, GameTexts, ListedFull, Plan};
+    use super::{cut_chars, process, tag, ChunkReport, GameTexts, ListedFull, Plan, Spares};
     use pgn960::select::Filters;
     use pgn960::stats::by::{tag_text, ByKey};
     use pgn_parse::Tag;
@@ -849,19 +953,22 @@ mod tests {
     /// [`ChunkReport::merge_noting`], the workers reading the flags it sets (`noting`) or
     /// flags never set; and the games counted without a line.
     fn report(input: &[u8], chunk_bytes: usize, noting: bool) -> (ChunkReport, u64) {
-        report_in_batches(input, chunk_bytes, noting, super::PENDING_GAMES)
+        report_in_batches(input, chunk_bytes, noting, super::PENDING_GAMES, true)
     }
 
-    /// [`report`], valid games counted in batches of `batch`.
+    /// [`report`], valid games counted in batches of `batch`, each chunk into the
+    /// containers of a chunk merged before (`reuse`, as the command does) or new ones.
     fn report_in_batches(
         input: &[u8],
         chunk_bytes: usize,
         noting: bool,
         batch: usize,
+        reuse: bool,
     ) -> (ChunkReport, u64) {
         let filters = Filters::default();
         let listed = ListedFull::new();
         let never = ListedFull::new();
+        let spares = Spares::default();
         let plan = Plan {
             filters: &filters,
             depth: 4,
@@ -874,39 +981,65 @@ mod tests {
             strata: Some(ByKey::Event),
             listed: if noting { &listed } else { &never },
             batch,
+            spares: &spares,
         };
         let (mut all, mut unlisted) = (ChunkReport::new(), 0);
         for chunk in pgn_parse::split_at_game_boundaries(input, chunk_bytes) {
             let part = process(&input[chunk.range.clone()], chunk.origin(), &plan);
             let lists = part.games.values();
             unlisted += lists.map(|l| l.total - l.first.len() as u64).sum::<u64>();
-            all.merge_noting(part, &listed);
+            let spare = all.merge_noting(part, &listed);
+            if reuse {
+                spares.put(spare);
+            }
         }
+        all.label_cuts();
         (all, unlisted)
+    }
+
+    /// Asserts that two reports of the same games count the same.
+    fn assert_same_counts(a: &ChunkReport, b: &ChunkReport) {
+        assert_eq!(a.archive.games_read, b.archive.games_read);
+        assert_eq!(a.archive.valid, b.archive.valid);
+        assert_eq!(a.counted, b.counted);
+        assert_eq!(a.counted_pairs, b.counted_pairs);
+        assert_eq!(a.excluded, b.excluded);
+        assert_eq!(a.games, b.games);
+        assert_eq!(a.tally.overall, b.tally.overall);
+        assert_eq!(a.tally.pairs, b.tally.pairs);
+        assert_eq!(a.tally.cuts, b.tally.cuts);
+        assert_eq!(a.tally.by_stratum, b.tally.by_stratum);
+        assert_eq!(a.events.counts, b.events.counts);
+        assert_eq!(a.players.counts, b.players.counts);
+        assert_eq!(a.speeds, b.speeds);
+        assert_eq!(a.dates, b.dates);
+        let tree = |r: &ChunkReport| format!("{:?}", r.tree);
+        assert_eq!(tree(a), tree(b));
+        let cells = |r: &ChunkReport| serde_json::to_string(&r.cells.clone().finish()).ok();
+        assert_eq!(cells(a), cells(b));
     }
 
     #[test]
     fn games_counted_in_batches_count_as_counted_one_by_one() {
         let input = many_games(8);
         for chunk_bytes in [5_000, 1 << 20] {
-            let (one, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 1);
+            let (one, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 1, false);
             for batch in [2, 7, super::PENDING_GAMES] {
-                let (many, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, batch);
-                assert_eq!(many.counted, one.counted);
-                assert_eq!(many.excluded, one.excluded);
-                assert_eq!(many.games, one.games);
-                assert_eq!(many.tally.overall, one.tally.overall);
-                assert_eq!(many.tally.cuts, one.tally.cuts);
-                assert_eq!(many.tally.by_stratum, one.tally.by_stratum);
-                assert_eq!(many.events.counts, one.events.counts);
-                assert_eq!(many.players.counts, one.players.counts);
-                assert_eq!(many.speeds, one.speeds);
-                assert_eq!(many.dates, one.dates);
-                let tree = |r: &ChunkReport| format!("{:?}", r.tree);
-                assert_eq!(tree(&many), tree(&one));
-                let cells = |r: &ChunkReport| serde_json::to_string(&r.cells.clone().finish()).ok();
-                assert_eq!(cells(&many), cells(&one));
+                let (many, _) =
+                    report_in_batches(input.as_bytes(), chunk_bytes, true, batch, false);
+                assert_same_counts(&many, &one);
             }
+        }
+    }
+
+    #[test]
+    fn chunks_counted_into_spare_containers_count_as_into_new_ones() {
+        let input = many_games(8);
+        for chunk_bytes in [1, 700, 5_000, 40_000, 1 << 20] {
+            let (new, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 7, false);
+            let (reused, _) = report_in_batches(input.as_bytes(), chunk_bytes, true, 7, true);
+            assert!(new.counted > 100, "{}", new.counted);
+            assert_same_counts(&reused, &new);
         }
     }
 

@@ -176,11 +176,13 @@ impl CellTally {
         }
     }
 
-    /// Adds the cells of a later chunk.
-    pub fn merge(&mut self, mut other: CellTally) {
+    /// Adds the cells of a later chunk, leaving `other` empty (as a new tally, but its
+    /// hash maps keep their memory for the next chunk).
+    pub fn merge(&mut self, other: &mut CellTally) {
         if self.over || other.over {
             self.over = true;
             self.cells.clear();
+            other.clear();
             return;
         }
         if (other.events_pooled && !self.events_pooled)
@@ -190,11 +192,12 @@ impl CellTally {
             self.bands_pooled |= other.bands_pooled;
             self.repool();
         }
-        let events: Vec<u32> = std::mem::take(&mut other.events)
+        let events: Vec<u32> = other
+            .events
             .iter()
             .map(|name| self.event(if self.events_pooled { "" } else { name }))
             .collect();
-        for ((m, b, s, e, sp, black), c) in other.cells {
+        for ((m, b, s, e, sp, black), c) in other.cells.drain() {
             let b = if self.bands_pooled {
                 KeyValue::Band(None)
             } else {
@@ -206,7 +209,18 @@ impl CellTally {
                 *m += x;
             }
         }
+        other.clear();
         self.bound();
+    }
+
+    /// Empties the tally (as [`CellTally::default`]), keeping its memory.
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.events.clear();
+        self.event_index.clear();
+        self.events_pooled = false;
+        self.bands_pooled = false;
+        self.over = false;
     }
 
     /// The cells as the page holds them; `None` past the limit.
@@ -333,7 +347,7 @@ mod tests {
         let mut other = CellTally::default();
         other.add(&tags, &facts, 200, (7, None), Winner::Black);
         other.add(&tags, &facts, 200, (7, Some(9)), Winner::Draw);
-        t.merge(other);
+        t.merge(&mut other);
         let f = t.clone().finish().unwrap();
         assert_eq!(f.months, ["2024-03"]);
         assert_eq!(f.events, ["E"]);

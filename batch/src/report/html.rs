@@ -30,19 +30,50 @@ pub fn escape_html(text: &str) -> String {
 /// `\u003c`, `\u003e`, `\u0026` (the same string to `JSON.parse`), so no archive text can
 /// close the block or open a comment.
 pub fn json_for_script(page: &Page) -> Result<String> {
-    let json = serde_json::to_string(page)?;
-    let mut out = String::with_capacity(json.len() + json.len() / 50);
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
+    let mut out = Vec::new();
+    push_json_for_script(&mut out, page)?;
+    Ok(String::from_utf8(out)?)
+}
+
+/// [`json_for_script`] appended to `out`: serialized there, then escaped in place from
+/// the first byte to escape (most pages have none: nothing is copied).
+fn push_json_for_script(out: &mut Vec<u8>, page: &Page) -> Result<()> {
+    let start = out.len();
+    serde_json::to_writer(&mut *out, page)?;
+    let first = out
+        .get(start..)
+        .and_then(|json| json.iter().position(|&b| to_escape(b)));
+    if let Some(first) = first {
+        let json = out.split_off(start + first);
+        escape_script_json(out, &json);
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Whether a byte of JSON may need escaping in a script block (`<`, `>`, `&`, or the
+/// first byte of U+2028 and U+2029).
+fn to_escape(b: u8) -> bool {
+    matches!(b, b'<' | b'>' | b'&' | 0xE2)
+}
+
+/// Appends `json` to `out` with `<`, `>`, `&`, U+2028 and U+2029 written as JSON escapes.
+fn escape_script_json(out: &mut Vec<u8>, json: &[u8]) {
+    let mut rest = json;
+    while let Some(at) = rest.iter().position(|&b| to_escape(b)) {
+        out.extend_from_slice(&rest[..at]);
+        let (escape, len): (&[u8], usize) = match &rest[at..] {
+            [b'<', ..] => (b"\\u003c", 1),
+            [b'>', ..] => (b"\\u003e", 1),
+            [b'&', ..] => (b"\\u0026", 1),
+            [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
+            [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
+            [b, ..] => (std::slice::from_ref(b), 1),
+            [] => (b"", 1),
+        };
+        out.extend_from_slice(escape);
+        rest = rest.get(at + len..).unwrap_or_default();
+    }
+    out.extend_from_slice(rest);
 }
 
 /// The Content-Security-Policy of the page: nothing may be fetched or connected to; only
@@ -59,31 +90,30 @@ pub fn content_security_policy() -> String {
 
 /// The whole page.
 pub fn render(page: &Page) -> Result<String> {
-    let data = json_for_script(page)?;
-    let mut out = String::with_capacity(TEMPLATE.len() + STYLE.len() + SCRIPT.len() + data.len());
+    let mut out = Vec::with_capacity(TEMPLATE.len() + STYLE.len() + SCRIPT.len() + (1 << 20));
     // One pass over the template's `{{NAME}}` slots; inserted text is never scanned again.
     let mut rest = TEMPLATE;
     while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
+        out.extend_from_slice(&rest.as_bytes()[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find("}}") else {
-            out.push_str(&rest[start..]);
+            out.extend_from_slice(&rest.as_bytes()[start..]);
             rest = "";
             break;
         };
         match &after[..end] {
             // Our own text: quotes ', letters, digits, +/=; nothing to escape in "…".
-            "CSP" => out.push_str(&content_security_policy()),
-            "TITLE" => out.push_str(&escape_html(&page.title)),
-            "STYLE" => out.push_str(STYLE),
-            "SCRIPT" => out.push_str(SCRIPT),
-            "DATA" => out.push_str(&data),
+            "CSP" => out.extend_from_slice(content_security_policy().as_bytes()),
+            "TITLE" => out.extend_from_slice(escape_html(&page.title).as_bytes()),
+            "STYLE" => out.extend_from_slice(STYLE.as_bytes()),
+            "SCRIPT" => out.extend_from_slice(SCRIPT.as_bytes()),
+            "DATA" => push_json_for_script(&mut out, page)?,
             other => anyhow::bail!("internal error: unknown template slot {other:?}"),
         }
         rest = &after[end + 2..];
     }
-    out.push_str(rest);
-    Ok(out)
+    out.extend_from_slice(rest.as_bytes());
+    Ok(String::from_utf8(out)?)
 }
 
 #[cfg(test)]
@@ -106,6 +136,71 @@ mod tests {
         assert_eq!(html.matches("</script").count(), 2, "{html}");
         assert!(!html.contains("<!--"));
         assert!(html.contains("&lt;/script&gt;&lt;script&gt;alert(1)"));
+    }
+
+    /// The escapes as made before: one character at a time.
+    fn escaped_by_chars(json: &str) -> String {
+        let mut out = String::new();
+        for c in json.chars() {
+            match c {
+                '<' => out.push_str("\\u003c"),
+                '>' => out.push_str("\\u003e"),
+                '&' => out.push_str("\\u0026"),
+                '\u{2028}' => out.push_str("\\u2028"),
+                '\u{2029}' => out.push_str("\\u2029"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn script_json_escaped_in_bytes_is_escaped_as_by_characters() {
+        let pieces = [
+            "a",
+            "<",
+            ">",
+            "&",
+            "\u{2028}",
+            "\u{2029}",
+            "\u{2027}",
+            "\u{20ac}",
+            "é",
+            "\"",
+            "\\",
+            "</script>",
+            "\u{e2}",
+            "\u{1F600}",
+        ];
+        let mut rng = xorshift(7);
+        for _ in 0..2000 {
+            let len = (rng() % 12) as usize;
+            let text: String = (0..len)
+                .map(|_| pieces[(rng() % pieces.len() as u64) as usize])
+                .collect();
+            let json = serde_json::to_string(&text).unwrap();
+            let mut out = b"x".to_vec();
+            escape_script_json(&mut out, json.as_bytes());
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("x{}", escaped_by_chars(&json))
+            );
+            let mut page = Page::default();
+            page.summary.top_events = vec![(text.clone(), 1)];
+            let whole = serde_json::to_string(&page).unwrap();
+            assert_eq!(json_for_script(&page).unwrap(), escaped_by_chars(&whole));
+        }
+    }
+
+    /// A small generator of test values (xorshift).
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed.max(1);
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
     }
 
     #[test]

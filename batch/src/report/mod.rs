@@ -364,6 +364,16 @@ impl Default for Tally {
     fn default() -> Tally {
         Tally {
             overall: vec![SpCounts::default(); 960],
+            ..Tally::empty()
+        }
+    }
+}
+
+impl Tally {
+    /// A tally without its rows per SP (`overall` empty): a default tally's other fields.
+    fn empty() -> Tally {
+        Tally {
+            overall: Vec::new(),
             pairs: BTreeMap::new(),
             cuts: Vec::new(),
             strata: None,
@@ -373,11 +383,21 @@ impl Default for Tally {
 }
 
 impl Tally {
-    /// Adds another tally with the same cut keys (from another chunk).
-    pub fn merge(&mut self, other: Tally) {
-        for (mine, theirs) in self.overall.iter_mut().zip(&other.overall) {
+    /// Adds another tally with the same cut keys (from another chunk), leaving `other`
+    /// empty (as [`Tally::default`], its rows per SP keeping their memory).
+    pub fn merge(&mut self, other: &mut Tally) {
+        for (mine, theirs) in self.overall.iter_mut().zip(&mut other.overall) {
             mine.merge(theirs);
+            *theirs = SpCounts::default();
         }
+        let overall = std::mem::take(&mut other.overall);
+        let other = std::mem::replace(
+            other,
+            Tally {
+                overall,
+                ..Tally::empty()
+            },
+        );
         for (key, c) in other.pairs {
             self.pairs.entry(key).or_default().merge(&c);
         }
@@ -669,16 +689,17 @@ impl NameTally {
     }
 
     /// Adds another tally: in any order while both together stay within the cap (every
-    /// name is tallied then), else in byte order.
-    pub fn merge(&mut self, other: NameTally) {
-        self.untallied += other.untallied;
+    /// name is tallied then), else in byte order. Leaves `other` empty, its hash map
+    /// keeping its memory.
+    pub fn merge(&mut self, other: &mut NameTally) {
+        self.untallied += std::mem::take(&mut other.untallied);
         if self.counts.len() + other.counts.len() <= NAME_CAP {
-            for (name, n) in other.counts {
+            for (name, n) in other.counts.drain() {
                 self.add_owned(name, n);
             }
             return;
         }
-        let mut names: Vec<(String, u64)> = other.counts.into_iter().collect();
+        let mut names: Vec<(String, u64)> = other.counts.drain().collect();
         names.sort_unstable();
         for (name, n) in names {
             self.add_owned(name, n);
@@ -698,11 +719,10 @@ impl NameTally {
 
     /// The `k` most frequent names, most first (ties by name).
     pub fn top(&self, k: usize) -> Vec<(String, u64)> {
-        let mut all: Vec<(String, u64)> =
-            self.counts.iter().map(|(n, c)| (n.clone(), *c)).collect();
-        all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let mut all: Vec<(&String, u64)> = self.counts.iter().map(|(n, c)| (n, *c)).collect();
+        all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         all.truncate(k);
-        all
+        all.into_iter().map(|(n, c)| (n.clone(), c)).collect()
     }
 }
 

@@ -300,6 +300,15 @@ impl Tree {
         self.nodes.reserve(nodes);
     }
 
+    /// Empties the tree (as [`Tree::new`]), keeping its arena's memory for the next
+    /// chunk's tree.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.roots.clear();
+        self.roots.resize(SPS, NONE);
+        self.garbage = 0;
+    }
+
     /// Nodes held (roots included).
     pub fn len(&self) -> usize {
         self.nodes.len() - self.garbage
