@@ -19,7 +19,7 @@ fn sparse_position(rng: &mut Rng, extra: usize) -> Option<Position> {
     for _ in 0..rng.below(extra + 1) {
         let sq = rng.below(64);
         let piece = pieces[rng.below(pieces.len())];
-        let back_rank = sq < 8 || sq >= 56;
+        let back_rank = !(8..56).contains(&sq);
         if board[sq] != b'.' || (back_rank && piece.eq_ignore_ascii_case(&b'p')) {
             continue;
         }
