@@ -48,7 +48,7 @@ fn sparse_position(rng: &mut Rng, extra: usize) -> Option<Position> {
         }
     }
     let turn = if rng.below(2) == 0 { "w" } else { "b" };
-    Position::from_fen(&format!("{fen} {turn} - - 0 1")).ok()
+    Position::from_fen(format!("{fen} {turn} - - 0 1")).ok()
 }
 
 #[test]
