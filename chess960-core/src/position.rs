@@ -272,10 +272,51 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
-    /// Whether the side to move has at least one legal move (king steps are tried first,
-    /// so this is usually much cheaper than generating every move).
+    /// Whether the side to move has at least one legal move: a quick test of the unpinned
+    /// pieces first, then the king's steps, then every move (the king's steps worked out
+    /// once).
     pub fn has_legal_moves(&self) -> bool {
-        self.safe_king_steps(self.king_of(self.turn)).any() || self.count_legal_moves() > 0
+        if self.has_unpinned_piece_move() {
+            return true;
+        }
+        let steps = self.safe_king_steps(self.king_of(self.turn));
+        if steps.any() {
+            return true;
+        }
+        let mut count = MoveCount(0);
+        self.generate_with_king_steps(&mut count, steps);
+        count.0 > 0
+    }
+
+    /// A test that is enough, not necessary, for [`Position::has_legal_moves`], from small
+    /// tables alone (the king steps' magic lookups missed the cache at the end of each game):
+    /// not in check, and an unpinned pawn with the square ahead empty, or an unpinned knight,
+    /// bishop, rook or queen with a square next to it in one of its directions not ours.
+    /// Such a move cannot expose the king.
+    #[inline]
+    fn has_unpinned_piece_move(&self) -> bool {
+        let Legality { checkers, pinned } = self.legality();
+        if checkers.any() {
+            return false;
+        }
+        let board = &self.board;
+        let ours = board.by_color(self.turn);
+        let free = ours & !pinned;
+        let pawns = board.by_role(Role::Pawn) & free;
+        if (pawns.shift_up_for(self.turn) & !board.occupied()).any() {
+            return true;
+        }
+        let mut pieces = free & !board.by_role(Role::Pawn) & !board.by_role(Role::King);
+        Iterator::any(&mut pieces, |from| {
+            let reach = match board.role_at(from) {
+                Some(Role::Knight) => attacks::knight_attacks(from),
+                Some(Role::Bishop) => attacks::king_attacks(from) & attacks::bishop_rays(from),
+                Some(Role::Rook) => attacks::king_attacks(from) & attacks::rook_rays(from),
+                Some(Role::Queen) => attacks::king_attacks(from),
+                _ => Bitboard::EMPTY,
+            };
+            (reach & !ours).any()
+        })
     }
 
     /// The number of legal moves, counted without listing them (perft's last ply).
@@ -326,17 +367,17 @@ impl Position {
     /// The one legal move generator, listing into a [`MoveList`] or counting.
     #[inline(always)]
     fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_with_king_steps(sink, self.safe_king_steps(self.king_of(self.turn)));
+    }
+
+    /// [`Position::generate`] with the king's safe steps (`steps`) already worked out.
+    #[inline(always)]
+    fn generate_with_king_steps<S: MoveSink>(&self, sink: &mut S, steps: Bitboard) {
         let us = self.turn;
         let king = self.king_of(us);
         let Legality { checkers, pinned } = self.legality();
         let theirs = self.board.by_color(us.other());
-        sink.piece_moves(
-            &self.board,
-            Role::King,
-            king,
-            self.safe_king_steps(king),
-            theirs,
-        );
+        sink.piece_moves(&self.board, Role::King, king, steps, theirs);
         if checkers.more_than_one() {
             return;
         }

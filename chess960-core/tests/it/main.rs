@@ -1,6 +1,7 @@
 //! The integration tests of `chess960-core`, in one binary.
 
 mod differential_shakmaty;
+mod has_legal_moves;
 mod legality_state;
 mod perft_excerpt;
 mod perft_suites;

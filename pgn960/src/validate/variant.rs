@@ -75,20 +75,47 @@ fn variant_key(value: &str) -> String {
         .collect()
 }
 
+/// The longest value [`with_variant_key`] lower-cases on the stack.
+const SHORT_KEY: usize = 32;
+
+/// Calls `f` with the [`variant_key`] of `value`: on the stack, without an allocation, for
+/// the common value (ASCII letters and digits alone, as `Chess960`, whose key is its ASCII
+/// lower case); through [`variant_key`] for any other.
+fn with_variant_key<T>(value: &str, f: impl FnOnce(&str) -> T) -> T {
+    let bytes = value.as_bytes();
+    let mut buf = [0u8; SHORT_KEY];
+    if let Some(short) = buf.get_mut(..bytes.len()) {
+        if bytes.iter().all(u8::is_ascii_alphanumeric) {
+            short.copy_from_slice(bytes);
+            short.make_ascii_lowercase();
+            if let Ok(key) = std::str::from_utf8(short) {
+                return f(key);
+            }
+        }
+    }
+    f(&variant_key(value))
+}
+
 /// Whether a `Variant` tag value names Double Chess960 (`Double Chess960`, `DFRC`, `Double
 /// Fischer Random`), one of the spellings [`classify_variant`] reads as Chess960: each side
 /// has a back rank of its own.
 pub fn names_double_chess960(value: &str) -> bool {
-    matches!(
-        variant_key(value).as_str(),
-        "doublechess960" | "dfrc" | "doublefischerrandom" | "doublefischerrandomchess"
-    )
+    with_variant_key(value, |key| {
+        matches!(
+            key,
+            "doublechess960" | "dfrc" | "doublefischerrandom" | "doublefischerrandomchess"
+        )
+    })
 }
 
 /// Classifies a `Variant` tag value, ignoring case, spaces, hyphens and underscores.
 pub fn classify_variant(value: &str) -> VariantTag {
-    let key = variant_key(value);
-    match key.as_str() {
+    with_variant_key(value, |key| classify_key(key, value))
+}
+
+/// [`classify_variant`] of `value`, whose [`variant_key`] is `key`.
+fn classify_key(key: &str, value: &str) -> VariantTag {
+    match key {
         "" => VariantTag::Absent,
         "chess960"
         | "960"
@@ -156,5 +183,26 @@ mod tests {
             classify_variant("atomic"),
             VariantTag::Other("atomic".into())
         );
+    }
+
+    #[test]
+    fn the_stack_key_is_the_general_key() {
+        let pieces = [
+            "Chess", "960", "CHESS", "i", "\u{130}", "\u{df}", "K", "\u{212a}", " ", "-", "_",
+            "\t", "x", "Z", "0", "\u{e9}", "fischer", "Random",
+        ];
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20_000 {
+            let len = rng.index(12);
+            let value: String = (0..len).map(|_| pieces[rng.index(pieces.len())]).collect();
+            let general = variant_key(&value);
+            assert_eq!(
+                with_variant_key(&value, str::to_string),
+                general,
+                "{value:?}"
+            );
+            let stack = with_variant_key(&value, |key| classify_key(key, &value));
+            assert_eq!(stack, classify_key(&general, &value), "{value:?}");
+        }
     }
 }
