@@ -625,6 +625,49 @@ impl Position {
         }
     }
 
+    /// Canonical SAN of `m`, the legal move `written` denotes here (`written.to_move(self)`
+    /// gave `m`): as [`Position::san`], but a knight, bishop, rook or queen move written
+    /// without an origin takes none, with no search for other pieces (it resolved, so no
+    /// other legal move of its role reaches its target). Any other move: [`Position::san`].
+    ///
+    /// ```
+    /// use chess960_core::{Position, San};
+    /// let pos = Position::startpos();
+    /// let written: San = "Nf3".parse().unwrap();
+    /// let m = written.to_move(&pos).unwrap();
+    /// assert_eq!(pos.san_resolved(&written, m), pos.san(m));
+    /// ```
+    #[inline]
+    pub fn san_resolved(&self, written: &San, m: Move) -> San {
+        let san = match (*written, m) {
+            (
+                San::Normal {
+                    role: written_role,
+                    file: None,
+                    rank: None,
+                    ..
+                },
+                Move::Normal {
+                    role: role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen),
+                    capture,
+                    to,
+                    promotion,
+                    ..
+                },
+            ) if written_role == role => San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
+            },
+            _ => return self.san(m),
+        };
+        debug_assert_eq!(san, self.san(m), "{written} resolved to {m:?} in {self}");
+        san
+    }
+
     /// Canonical SAN of a legal move with its `+` or `#` mark.
     pub fn san_plus(&self, m: Move) -> SanPlus {
         let san = self.san(m);

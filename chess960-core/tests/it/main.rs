@@ -4,6 +4,7 @@ mod differential_shakmaty;
 mod legality_state;
 mod perft_excerpt;
 mod perft_suites;
+mod san_resolved;
 mod undo;
 mod vectors;
 
