@@ -4,7 +4,7 @@ mod differential_shakmaty;
 mod legality_state;
 mod perft_excerpt;
 mod perft_suites;
-mod san_resolved;
+mod san_written;
 mod undo;
 mod vectors;
 

@@ -198,23 +198,21 @@ impl Replay {
     /// A move in SAN at byte `offset`.
     #[inline]
     pub fn san(&mut self, text: &[u8], offset: usize) {
-        self.play_san(|position| position.parse_san(text), None, text, offset);
+        self.play_san(|position| position.parse_san(text), text, offset);
     }
 
     /// A move the reader already decoded to `san`, written `text` at byte `offset`: as
     /// [`Replay::san`] without reading the text again (it is used for repairs and messages).
     #[inline]
     pub fn decoded_san(&mut self, san: San, text: &[u8], offset: usize) {
-        self.play_san(|position| san.to_move(position), Some(san), text, offset);
+        self.play_san(|position| san.to_move(position), text, offset);
     }
 
-    /// A move in SAN written `text`, found in the current position by `resolve` (from
-    /// `written`, when the SAN was decoded: the canonical SAN is made from it).
+    /// A move in SAN written `text`, found in the current position by `resolve`.
     #[inline]
     fn play_san(
         &mut self,
         resolve: impl FnOnce(&Position) -> Result<Move, SanError>,
-        written: Option<San>,
         text: &[u8],
         offset: usize,
     ) {
@@ -249,10 +247,8 @@ impl Replay {
         let record = self.opts.moves && depth == 1;
         // SAN without its mark here; `+`/`#` from the position after the move below (the
         // rule of `Position::san_plus`, without playing the move twice).
-        let san = (self.opts.canonical_san || record).then(|| match &written {
-            Some(written) => line.current.san_resolved(written, m),
-            None => line.current.san(m),
-        });
+        // The canonical SAN from the text it was read from (`Position::san_written`).
+        let san = (self.opts.canonical_san || record).then(|| line.current.san_written(m, text));
         line.last = Some((m, line.current.undo_record()));
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
