@@ -726,7 +726,7 @@ mod tests {
             Role::Queen,
             Role::King,
         ];
-        let files = std::iter::once(None).chain((0..8).map(|f| File::new(f)));
+        let files = std::iter::once(None).chain((0..8).map(File::new));
         let suffixes = [None, Some(SanSuffix::Check), Some(SanSuffix::Checkmate)];
         for (role, file) in roles
             .iter()
