@@ -105,6 +105,18 @@ fn strip_suffixes(mut text: &[u8]) -> &[u8] {
     text
 }
 
+/// Whether a piece's SAN text names no origin: its letter, `x` or `:` or nothing, the
+/// target square, then only check and annotation marks (`Nf3`, `Qxd7+`, `R:e1!`).
+#[inline]
+fn names_no_origin(text: &[u8]) -> bool {
+    let body = match text {
+        [b'N' | b'B' | b'R' | b'Q', b'x' | b':', rest @ ..]
+        | [b'N' | b'B' | b'R' | b'Q', rest @ ..] => rest,
+        _ => return false,
+    };
+    matches!(body, [b'a'..=b'h', b'1'..=b'8', marks @ ..] if marks.iter().all(|b| matches!(b, b'+' | b'#' | b'!' | b'?')))
+}
+
 /// ASCII written on the stack (a SAN is at most 9 bytes).
 struct AsciiBuf {
     bytes: [u8; 16],
@@ -623,6 +635,41 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Canonical SAN of `m`, the legal move the SAN text `written` denotes here (it was
+    /// read from `written`): as [`Position::san`], but a knight, bishop, rook or queen move
+    /// written without an origin (`Nf3`, `Qxd7+`) takes none, with no search for other
+    /// pieces (it resolved, so no other legal move of its role reaches its target). Any
+    /// other move or text: [`Position::san`].
+    ///
+    /// ```
+    /// use chess960_core::Position;
+    /// let pos = Position::startpos();
+    /// let m = pos.parse_san("Nf3").unwrap();
+    /// assert_eq!(pos.san_written(m, b"Nf3"), pos.san(m));
+    /// ```
+    #[inline]
+    pub fn san_written(&self, m: Move, written: &[u8]) -> San {
+        let san = match m {
+            Move::Normal {
+                role: role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen),
+                capture,
+                to,
+                promotion,
+                ..
+            } if names_no_origin(written) => San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
+            },
+            _ => return self.san(m),
+        };
+        debug_assert_eq!(san, self.san(m), "{m:?} written {written:?} in {self}");
+        san
     }
 
     /// Canonical SAN of a legal move with its `+` or `#` mark.

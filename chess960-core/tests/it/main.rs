@@ -5,6 +5,7 @@ mod has_legal_moves;
 mod legality_state;
 mod perft_excerpt;
 mod perft_suites;
+mod san_written;
 mod undo;
 mod vectors;
 

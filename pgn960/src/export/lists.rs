@@ -21,6 +21,7 @@ use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
+use std::cell::RefCell;
 
 /// The largest dictionary page we write (PLAIN bytes): the crate's default limit, past
 /// which it falls back to PLAIN pages; we leave such a chunk to the crate.
@@ -579,6 +580,33 @@ fn compressed(
     Ok(CompressedPage::new(make(Bytes::from(buf)), page.len()))
 }
 
+thread_local! {
+    /// The thread's zstd context, made once: one per column chunk was an allocation of
+    /// its tables, and their first touch, every time.
+    static COMPRESSOR: RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { RefCell::new(None) };
+}
+
+/// Runs `f` with the thread's zstd context (level [`ZSTD_LEVEL`]); each page is a frame of
+/// its own, so the output is the same as from a new context.
+fn with_compressor<R>(
+    f: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> Result<R>,
+) -> Result<R> {
+    COMPRESSOR.with(|cell| {
+        let mut slot = cell
+            .try_borrow_mut()
+            .map_err(|_| ParquetError::General("the zstd context is in use".into()))?;
+        let zstd = match &mut *slot {
+            Some(zstd) => zstd,
+            None => slot.insert(
+                zstd::bulk::Compressor::new(ZSTD_LEVEL)
+                    .map_err(|e| ParquetError::External(Box::new(e)))?,
+            ),
+        };
+        f(zstd)
+    })
+}
+
 /// Writes the dictionary page and the data pages, and builds the chunk's metadata.
 fn write_chunk(
     lists: &ListArray,
@@ -586,12 +614,21 @@ fn write_chunk(
     encoded: &Encoded,
     descr: &ColumnDescPtr,
 ) -> Result<ListChunk> {
+    with_compressor(|zstd| write_pages(lists, items, encoded, descr, zstd))
+}
+
+/// [`write_chunk`] with a zstd context.
+fn write_pages(
+    lists: &ListArray,
+    items: &Items<'_>,
+    encoded: &Encoded,
+    descr: &ColumnDescPtr,
+    zstd: &mut zstd::bulk::Compressor<'static>,
+) -> Result<ListChunk> {
     let mut sink = TrackedWrite::new(Vec::new());
     let mut pages = SerializedPageWriter::new(&mut sink);
     let entries = encoded.entries;
-    let mut zstd =
-        zstd::bulk::Compressor::new(ZSTD_LEVEL).map_err(|e| ParquetError::External(Box::new(e)))?;
-    let page = compressed(&mut zstd, &encoded.dictionary, |buf| Page::DictionaryPage {
+    let page = compressed(zstd, &encoded.dictionary, |buf| Page::DictionaryPage {
         buf,
         num_values: entries,
         encoding: Encoding::PLAIN,
@@ -618,7 +655,7 @@ fn write_chunk(
         rep.take_into(&mut page);
         def.take_into(&mut page);
         put_keys(&encoded.keys[first_key..key], width, &mut page);
-        let data = compressed(&mut zstd, &page, |buf| Page::DataPage {
+        let data = compressed(zstd, &page, |buf| Page::DataPage {
             buf,
             num_values: levels_n as u32,
             encoding: Encoding::RLE_DICTIONARY,

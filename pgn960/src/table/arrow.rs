@@ -17,6 +17,7 @@ use arrow_array::{
 };
 use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field as ArrowField, Schema, SchemaRef};
+use chess960_core::{Role, San, SanPlus, SanSuffix};
 use pgn_parse::Origin;
 use std::sync::Arc;
 
@@ -131,11 +132,56 @@ impl MoveTexts {
 }
 
 /// Where each code of a [`MoveKeys`] column has its key: a table indexed by the code (UCI
-/// codes are 15 bits, so are their keys: `u16`, [`NO_KEY`] for a code not seen), or open
-/// addressing over (code, key) pairs (SAN codes).
+/// codes are 15 bits, so are their keys: `u16`, [`NO_KEY`] for a code not seen), or, for
+/// SAN codes, a table indexed by the common ones' [`simple_san`] (16 KB, where open
+/// addressing over every code's (code, key) pairs outgrew the first-level cache) and open
+/// addressing over the others' (and over any whose key is too large for `u16`).
 enum CodeTable {
     Direct(Vec<u16>),
-    Hashed { slots: Vec<(u32, u32)>, shift: u32 },
+    Hashed {
+        simple: Vec<u16>,
+        slots: Vec<(u32, u32)>,
+        shift: u32,
+        /// The codes in `slots`.
+        hashed: usize,
+    },
+}
+
+/// The places of [`simple_san`]: 13 bits.
+const SIMPLE_SANS: usize = 1 << 13;
+
+/// Where a common SAN has its key in [`CodeTable::Hashed`]'s table of them: a piece or
+/// pawn move without origin rank or promotion, with an origin file only as a pawn's
+/// capture from the file beside its target; its role, capture (for a pawn, from which
+/// side), target and suffix in 13 bits, read from its fields (no [`MoveList::code`]).
+/// `None` for any other SAN (castling, promotions, disambiguated pieces).
+#[inline(always)]
+fn simple_san(san: &SanPlus) -> Option<usize> {
+    let San::Normal {
+        role,
+        file,
+        rank: None,
+        capture,
+        to,
+        promotion: None,
+    } = san.san
+    else {
+        return None;
+    };
+    let pawn_capture = role == Role::Pawn && capture;
+    let to_file = to.file().index();
+    let way = match file {
+        None => u32::from(capture),
+        Some(f) if pawn_capture && f.index() + 1 == to_file => 2,
+        Some(f) if pawn_capture && f.index() == to_file + 1 => 3,
+        Some(_) => return None,
+    };
+    let suffix = match san.suffix {
+        None => 0,
+        Some(SanSuffix::Check) => 1,
+        Some(SanSuffix::Checkmate) => 2,
+    };
+    Some((role.index() as u32 | way << 3 | (to.index() as u32) << 5 | suffix << 11) as usize)
 }
 
 /// A code without a key yet in a [`CodeTable::Direct`] table.
@@ -146,8 +192,10 @@ impl CodeTable {
         match which {
             MoveList::Uci(_) => CodeTable::Direct(vec![NO_KEY; UCI_CODES]),
             _ => CodeTable::Hashed {
-                slots: vec![(u32::MAX, 0); 1 << 12],
-                shift: 32 - 12,
+                simple: vec![NO_KEY; SIMPLE_SANS],
+                slots: vec![(u32::MAX, 0); 1 << 10],
+                shift: 32 - 10,
+                hashed: 0,
             },
         }
     }
@@ -265,16 +313,34 @@ impl MoveKeys {
                     // Never made so (UCI lists only have direct tables): a text per move.
                     keys.extend(moves.iter().map(|m| texts.add(which, m)))
                 }
-                (which, CodeTable::Hashed { slots, shift }) => keys.extend(moves.iter().map(|m| {
+                (
+                    which,
+                    CodeTable::Hashed {
+                        simple,
+                        slots,
+                        shift,
+                        hashed,
+                    },
+                ) => keys.extend(moves.iter().map(|m| {
+                    let at = simple_san(&m.san);
+                    match at.and_then(|i| simple.get(i)) {
+                        Some(&key) if key != NO_KEY => return u32::from(key),
+                        _ => {}
+                    }
                     let code = MoveList::San.code(m);
-                    match CodeTable::find(slots, *shift, code) {
-                        Some(key) => key,
-                        None => {
-                            let key = texts.add(which, m);
-                            CodeTable::insert(slots, shift, code, key, key as usize + 1);
-                            key
+                    if let Some(key) = CodeTable::find(slots, *shift, code) {
+                        return key;
+                    }
+                    let key = texts.add(which, m);
+                    let short = u16::try_from(key).ok().filter(|&k| k != NO_KEY);
+                    match (at.and_then(|i| simple.get_mut(i)), short) {
+                        (Some(slot), Some(short)) => *slot = short,
+                        _ => {
+                            *hashed += 1;
+                            CodeTable::insert(slots, shift, code, key, *hashed);
                         }
                     }
+                    key
                 })),
             }
         }
@@ -643,6 +709,86 @@ mod tests {
                 })
             })
             .collect()
+    }
+
+    #[test]
+    fn simple_san_places_are_distinct_and_in_the_table() {
+        use chess960_core::{File, Rank, Square};
+        // Every piece or pawn SAN with or without origin file, rank, capture, promotion, on
+        // every target, with every suffix: the common ones each at a place of their own.
+        let mut seen = vec![false; SIMPLE_SANS];
+        let mut common = 0;
+        let roles = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        let files = std::iter::once(None).chain((0..8).map(File::new));
+        let suffixes = [None, Some(SanSuffix::Check), Some(SanSuffix::Checkmate)];
+        for (role, file) in roles
+            .iter()
+            .flat_map(|&r| files.clone().map(move |f| (r, f)))
+        {
+            for (to, capture, rank, promotion) in (0..64u8).flat_map(|to| {
+                [false, true].into_iter().flat_map(move |capture| {
+                    [
+                        (None, None),
+                        (Rank::new(0), None),
+                        (None, Some(Role::Queen)),
+                    ]
+                    .map(|(rank, promotion)| (to, capture, rank, promotion))
+                })
+            }) {
+                for suffix in suffixes {
+                    let san = SanPlus {
+                        san: San::Normal {
+                            role,
+                            file,
+                            rank,
+                            capture,
+                            to: Square::new(to).unwrap(),
+                            promotion,
+                        },
+                        suffix,
+                    };
+                    if let Some(at) = simple_san(&san) {
+                        assert!(at < SIMPLE_SANS, "{san}");
+                        assert!(!std::mem::replace(&mut seen[at], true), "{san} at {at}");
+                        common += 1;
+                    }
+                }
+            }
+        }
+        // Three suffixes, 64 targets: five pieces with or without capture, a pawn's push,
+        // capture without origin, and capture from either side (none from beyond an edge).
+        assert_eq!(common, 3 * (64 * 14 - 16));
+        // Castling and null moves are not common; the moves of random playouts are
+        // exactly when they are quiet or capturing moves of a piece without origin, or
+        // pawn moves without promotion.
+        assert_eq!(
+            simple_san(&SanPlus {
+                san: San::Null,
+                suffix: None
+            }),
+            None
+        );
+        let mut rng = Rng(0x0960_c0de_5eed_0002);
+        for m in (0..50).flat_map(|_| playout(&mut rng)) {
+            let common = match m.san.san {
+                San::Normal {
+                    role,
+                    file,
+                    rank: None,
+                    promotion: None,
+                    ..
+                } => role == Role::Pawn || file.is_none(),
+                _ => false,
+            };
+            assert_eq!(simple_san(&m.san).is_some(), common, "{}", m.san);
+        }
     }
 
     #[test]

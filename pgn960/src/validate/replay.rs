@@ -247,7 +247,8 @@ impl Replay {
         let record = self.opts.moves && depth == 1;
         // SAN without its mark here; `+`/`#` from the position after the move below (the
         // rule of `Position::san_plus`, without playing the move twice).
-        let san = (self.opts.canonical_san || record).then(|| line.current.san(m));
+        // The canonical SAN from the text it was read from (`Position::san_written`).
+        let san = (self.opts.canonical_san || record).then(|| line.current.san_written(m, text));
         line.last = Some((m, line.current.undo_record()));
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
