@@ -718,14 +718,7 @@ mod tests {
         // every target, with every suffix: the common ones each at a place of their own.
         let mut seen = vec![false; SIMPLE_SANS];
         let mut common = 0;
-        let roles = [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ];
+        let roles = Role::ALL;
         let files = std::iter::once(None).chain((0..8).map(File::new));
         let suffixes = [None, Some(SanSuffix::Check), Some(SanSuffix::Checkmate)];
         for (role, file) in roles
