@@ -118,8 +118,14 @@ fn a_second_run_on_the_same_output_is_refused_while_the_first_writes() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // The lock file exists from its `open`, before it is locked; the temporary output is
+    // made only after the lock is held, so wait for both (waiting for the lock file alone
+    // let the second run win the lock under load).
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !entries(dir.path()).iter().any(|n| n.ends_with(".lock")) {
+    while !{
+        let names = entries(dir.path());
+        names.iter().any(|n| n.ends_with(".lock")) && names.iter().any(|n| n.ends_with(".tmp"))
+    } {
         assert!(std::time::Instant::now() < deadline, "no lock");
         std::thread::sleep(Duration::from_millis(20));
     }
