@@ -482,17 +482,46 @@ type Finished<T> = (std::thread::Result<Result<(T, Breaks), Error>>, ChunkInfo);
 /// later chunk needs its lines.
 enum Breaks {
     Counted(u64),
-    Mapped(Arc<Bytes>, Range<usize>),
+    /// Bytes of a mapped input, and breaks to add to their count: one per CRLF split
+    /// between two chunks merged into this range, which each chunk counted alone would
+    /// have counted twice.
+    Mapped(Arc<Bytes>, Range<usize>, u64),
 }
 
 impl Breaks {
     fn count(&self) -> u64 {
         match self {
             Breaks::Counted(breaks) => *breaks,
-            Breaks::Mapped(bytes, range) => count_line_breaks(&bytes[range.clone()]),
+            Breaks::Mapped(bytes, range, split) => count_line_breaks(&bytes[range.clone()]) + split,
         }
     }
+
+    /// Adds the next chunk's breaks to these when both are counted, or both are ranges of
+    /// the same mapped input and `next`'s starts where this one ends; gives `next` back if
+    /// not.
+    fn merge(&mut self, next: Breaks) -> Option<Breaks> {
+        match (self, next) {
+            (Breaks::Counted(before), Breaks::Counted(breaks)) => *before += breaks,
+            (
+                Breaks::Mapped(bytes, range, split),
+                Breaks::Mapped(next_bytes, next_range, next_split),
+            ) if Arc::ptr_eq(bytes, &next_bytes) && range.end == next_range.start => {
+                let cut = range.end;
+                let splits_crlf =
+                    cut > 0 && bytes[cut - 1] == b'\r' && bytes.get(cut) == Some(&b'\n');
+                *split += next_split + u64::from(splits_crlf);
+                range.end = next_range.end;
+            }
+            (_, next) => return Some(next),
+        }
+        None
+    }
 }
+
+/// The most entries the list of chunks left uncounted holds: past it, they are counted.
+/// Chunks of one mapped input merge into one entry, so this bounds the list whatever the
+/// input without counting lines nobody asks for.
+const MAX_UNCOUNTED: usize = 64;
 
 /// A chunk's work on a worker: its bytes made, `process` run over them, a panic caught.
 fn work<T, P>(chunk: SourceChunk, process: &P) -> Finished<T>
@@ -519,7 +548,9 @@ fn breaks_of<T: ChunkOutput>(data: &ChunkData, made: bool, info: &ChunkInfo, out
     }
     match (output.lines_seen().filter(|&(at, _)| at > 0), data) {
         (Some(seen), _) => Breaks::Counted(line_breaks(data, Some(seen))),
-        (None, ChunkData::Shared(bytes, range)) => Breaks::Mapped(Arc::clone(bytes), range.clone()),
+        (None, ChunkData::Shared(bytes, range)) => {
+            Breaks::Mapped(Arc::clone(bytes), range.clone(), 0)
+        }
         (None, data) => Breaks::Counted(count_line_breaks(data)),
     }
 }
@@ -641,12 +672,27 @@ impl<T: ChunkOutput> Reorder<T> {
                 info.first_game = self.next_game;
                 match breaks {
                     Breaks::Counted(n) if self.uncounted.is_empty() => self.next_line += n,
-                    breaks => self.uncounted.push(breaks),
+                    breaks => self.leave_uncounted(breaks),
                 }
                 self.next_game += value.games();
                 Ok((value, info))
             }
         })
+    }
+
+    /// Leaves a chunk's breaks for later: merged into the last entry when they can be (see
+    /// [`Breaks::merge`]); all counted once the list reaches [`MAX_UNCOUNTED`] entries.
+    fn leave_uncounted(&mut self, breaks: Breaks) {
+        let unmerged = match self.uncounted.last_mut() {
+            Some(last) => last.merge(breaks),
+            None => Some(breaks),
+        };
+        if let Some(breaks) = unmerged {
+            self.uncounted.push(breaks);
+        }
+        if self.uncounted.len() >= MAX_UNCOUNTED {
+            self.count_uncounted();
+        }
     }
 
     /// Counts the lines of the chunks left uncounted.
@@ -1216,6 +1262,35 @@ mod tests {
             }
             before += count_line_breaks(&data[info.offset..info.offset + info.len]);
             Ok(())
+        }
+    }
+
+    #[test]
+    fn chunks_left_uncounted_merge_and_count_as_each_alone() {
+        let mut rng = crate::test_rng::Rng(0x0dd_c0de);
+        for round in 0..300 {
+            let lines = 1 + rng.index(200);
+            let data = random_lines(&mut rng, lines);
+            let bytes = Arc::new(Bytes::Owned(data.clone()));
+            let mut reorder = Reorder::<Probe>::new(1);
+            let (mut at, mut alone) = (0, 0);
+            while at < data.len() {
+                let end = (at + 1 + rng.index(6)).min(data.len());
+                let counted = [rng.index(2) == 0, rng.index(8) == 0, false][round % 3];
+                let breaks = match counted {
+                    true => Breaks::Counted(count_line_breaks(&data[at..end])),
+                    false => Breaks::Mapped(Arc::clone(&bytes), at..end, 0),
+                };
+                alone += count_line_breaks(&data[at..end]);
+                reorder.leave_uncounted(breaks);
+                assert!(reorder.uncounted.len() < MAX_UNCOUNTED);
+                if round % 3 == 2 {
+                    assert_eq!(reorder.uncounted.len(), 1, "one mapped input, one entry");
+                }
+                at = end;
+            }
+            reorder.count_uncounted();
+            assert_eq!(reorder.next_line, 1 + alone, "round {round}");
         }
     }
 
