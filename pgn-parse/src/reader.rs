@@ -539,8 +539,8 @@ impl<'a> Reader<'a> {
             let lead = LEAD[usize::from(b)];
             if lead == Lead::Digit {
                 // A move number alone: no event, whether or not moves are decoded.
-                if let Some(len) = move_number(&window(&input[pos..])) {
-                    pos += len;
+                if let Some(end) = number_at(input, pos) {
+                    pos = end;
                     last_end = pos;
                     continue;
                 }
@@ -586,7 +586,16 @@ impl<'a> Reader<'a> {
             self.emit_word(v, w, pos);
             return Some(pos + w.len());
         }
-        let decoded = decode_window(&window(&input[pos..]))?;
+        // The common words from eight bytes loaded straight from the input (through the
+        // window, a copy on the stack, each load waited for the copy).
+        let common = match input[pos..].first_chunk::<8>() {
+            Some(head) => decode_common(u64::from_le_bytes(*head)),
+            None => None,
+        };
+        let decoded = match common {
+            Some(decoded) => decoded,
+            None => decode_forms(&window(&input[pos..]))?,
+        };
         let end = pos + decoded.word_len;
         let raw = &input[pos..pos + decoded.san_len];
         v.decoded_san(decoded.san, raw, self.origin.offset + pos);
@@ -879,7 +888,7 @@ fn emit_suffix<'a, V: Visitor<'a>>(v: &mut V, suffix: &[u8]) {
 }
 
 /// A SAN word decoded by [`decode_san`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct DecodedWord {
     /// The move.
     pub(crate) san: DecodedSan,
@@ -941,11 +950,26 @@ pub(crate) fn decode_san(rest: &[u8]) -> Option<DecodedWord> {
 /// The end of a move number alone one blank after `pos` (` 12.`, ` 12...`), if one is there.
 #[inline(always)]
 fn number_after_blank(input: &[u8], pos: usize) -> Option<usize> {
-    let rest = input.get(pos + 1..)?;
-    if input[pos] != b' ' || !rest.first()?.is_ascii_digit() {
+    if input.get(pos) != Some(&b' ') || !input.get(pos + 1)?.is_ascii_digit() {
         return None;
     }
-    move_number(&window(rest)).map(|len| pos + 1 + len)
+    number_at(input, pos + 1)
+}
+
+/// The end of a move number alone at `at` (see [`move_number`]), if one is there: from eight
+/// bytes loaded straight from the input where they are there and hold it (through the
+/// window, a copy on the stack, each load waited for the copy), else from the window.
+#[inline(always)]
+fn number_at(input: &[u8], at: usize) -> Option<usize> {
+    let rest = input.get(at..)?;
+    let len = match rest.first_chunk::<8>() {
+        Some(head) => match number_in_word(u64::from_le_bytes(*head)) {
+            Some(len) => len,
+            None => move_number_bytewise(&window(rest)),
+        },
+        None => move_number(&window(rest)),
+    };
+    len.map(|len| at + len)
 }
 
 /// The length of a move number alone at the start of the window (digits, then dots, then a
@@ -953,16 +977,25 @@ fn number_after_blank(input: &[u8], pos: usize) -> Option<usize> {
 /// bytes are classified at once; a number or dots running past them take the byte loop.
 #[inline(always)]
 fn move_number(w: &[u8; WINDOW]) -> Option<usize> {
-    let (head, _) = w.split_first_chunk::<8>()?;
-    let x = u64::from_le_bytes(*head);
+    number_in_word(head_word(w)).unwrap_or_else(|| move_number_bytewise(w))
+}
+
+/// [`move_number`] on eight bytes `x` (little-endian): `None` when the digits or the dots
+/// run to the eighth byte (the delimiter is not in `x`), else whether a move number is
+/// there and its length. The delimiter after it is most often a blank, tested on `x`
+/// without the table.
+#[inline(always)]
+fn number_in_word(x: u64) -> Option<Option<usize>> {
     let digits = (non_digit_bytes(x).trailing_zeros() / 8) as usize;
     // Dots from `digits` on: the first byte after them that is not a dot.
     let after = non_zero_bytes(x ^ splat(b'.')) & (u64::MAX << (digits * 8 % 64));
     let end = (after.trailing_zeros() / 8) as usize;
     if digits == 8 || end == 8 {
-        return move_number_bytewise(w);
+        return None;
     }
-    (end > digits && DELIMITER[usize::from(w[end])]).then_some(end)
+    let delimiter = (x >> (8 * (end % 8))) as u8;
+    let ends = delimiter <= 0x20 || DELIMITER[usize::from(delimiter)];
+    Some((end > digits && ends).then_some(end))
 }
 
 /// [`move_number`] one byte at a time, over the whole window.
@@ -998,6 +1031,88 @@ const fn non_digit_bytes(x: u64) -> u64 {
 /// decoded word) went through memory on every move.
 #[inline(always)]
 fn decode_window(w: &[u8; WINDOW]) -> Option<DecodedWord> {
+    match decode_common(head_word(w)) {
+        Some(decoded) => Some(decoded),
+        None => decode_forms(w),
+    }
+}
+
+/// The high bit of each byte of `x` from `lo` to `hi` (both below 0x80; exact for every
+/// byte).
+#[inline(always)]
+const fn bytes_in(x: u64, lo: u8, hi: u8) -> u64 {
+    let low = x & splat(0x7F);
+    let at_least_lo = low + splat(0x80 - lo);
+    let above_hi = low + splat(0x7F - hi);
+    at_least_lo & !above_hi & !x & splat(0x80)
+}
+
+/// The high bit of each byte of `x` that is `b` (exact for every byte).
+#[inline(always)]
+const fn bytes_eq(x: u64, b: u8) -> u64 {
+    non_zero_bytes(x ^ splat(b)) ^ splat(0x80)
+}
+
+/// The SAN words most moves are, decoded from their first eight bytes `x` (little-endian)
+/// at once: a pawn's `e4`, `exd5` or `ed5`, a piece's `Nf3` or `Nxe5`, each with at most one
+/// `+` or `#`, then a blank (a byte up to 0x20). Each byte's class (file, rank, `x`, mark,
+/// blank) is found for all eight at once, the word's end by its first blank, and the shape
+/// by one compare of the classes against the one the end calls for; the positions are
+/// bits of that blank, not shifts by a length. `None` for any other word, which
+/// [`decode_forms`] reads; a word decoded here is decoded the same there.
+#[inline(always)]
+fn decode_common(x: u64) -> Option<DecodedWord> {
+    let files = bytes_in(x, b'a', b'h');
+    let blanks = !((x & splat(0x7F)) + splat(0x7F - 0x20)) & !x & splat(0x80);
+    let sharps = bytes_eq(x, b'#');
+    let marks = bytes_eq(x, b'+') | sharps;
+    // Class bits, one a byte: file 0x80, rank 0x40, `x` 0x20, blank 0x10, mark 0x08.
+    let code = files | bytes_in(x, b'1', b'8') >> 1 | bytes_eq(x, b'x') >> 2 | blanks >> 3;
+    let code = code | marks >> 4;
+    // The high bit of the first blank (none: not a common word), then of the byte after
+    // the move: the blank, or a mark right before it.
+    let blank = blanks & blanks.wrapping_neg();
+    let marked = marks & (blank >> 8);
+    let after = if marked != 0 { marked } else { blank };
+    // The move ends 2 to 4 bytes in for a pawn (`e4`, `ed5`, `exd5`), 3 or 4 for a piece.
+    let pawn = files & 0x80 != 0;
+    let ends = if pawn { 0x80_8080_0000 } else { 0x80_8000_0000 };
+    if after & ends == 0 || !(pawn || matches!(x as u8, b'N' | b'B' | b'R' | b'Q' | b'K')) {
+        return None;
+    }
+    // Its classes after the first byte: `x`, file, rank, ending before `after`.
+    let shape = (0x40_8020u64.wrapping_mul(after >> 7) >> 24) & !0xFF;
+    let in_word = (blank | blank.wrapping_sub(1)) & !0xFF;
+    if code & in_word != shape | marked >> 4 | blank >> 3 {
+        return None;
+    }
+    // The move's length: the target's file and rank are its last two bytes.
+    let n = (after.trailing_zeros() / 8) as usize;
+    let target = x >> (8 * (n.wrapping_sub(2) & 7));
+    let first = x as u8;
+    let action = SanAction::Move {
+        piece: if pawn { b'P' } else { first },
+        from_file: (pawn && n > 2).then(|| first.wrapping_sub(b'a')),
+        from_rank: None,
+        capture: n == 4,
+        to: ((target >> 8) as u8).wrapping_sub(b'1') * 8 + (target as u8).wrapping_sub(b'a'),
+        promotion: None,
+    };
+    let mark = if sharps & marked != 0 { b'#' } else { b'+' };
+    let len = n + usize::from(marked != 0);
+    Some(DecodedWord {
+        san: DecodedSan {
+            action,
+            mark: (marked != 0).then_some(mark),
+        },
+        san_len: len,
+        word_len: len,
+    })
+}
+
+/// [`decode_window`] by the forms one at a time: the general decoder.
+#[inline(always)]
+fn decode_forms(w: &[u8; WINDOW]) -> Option<DecodedWord> {
     // At most 9 bytes up to the end of a promotion: the window holds them.
     let (action, mut i) = match w[0] {
         b'a'..=b'h' => decode_move(w, b'P', 0)?,
@@ -1024,6 +1139,14 @@ fn decode_window(w: &[u8; WINDOW]) -> Option<DecodedWord> {
         san_len,
         word_len: i,
     })
+}
+
+/// The first eight bytes of the window, little-endian.
+#[inline(always)]
+fn head_word(w: &[u8; WINDOW]) -> u64 {
+    let mut head = [0; 8];
+    head.copy_from_slice(&w[..8]);
+    u64::from_le_bytes(head)
 }
 
 /// A piece or pawn move from `rest[start..]` (after the piece letter): the move and where
@@ -1516,6 +1639,113 @@ mod tests {
         }
         assert_eq!(clock_comment_close(b"{ [%clk 0:03:00.5] }", 0), None);
         assert_eq!(clock_comment_close(b"{ [%clk 10:03:00] }", 0), None);
+    }
+
+    /// The common-word decoder, where it decodes, against the decoder by forms.
+    fn assert_common_decodes_as_forms(w: &[u8; WINDOW]) -> bool {
+        let common = decode_common(head_word(w));
+        if common.is_some() {
+            assert_eq!(common, decode_forms(w), "{:?}", String::from_utf8_lossy(w));
+        }
+        common.is_some()
+    }
+
+    #[test]
+    fn common_words_decode_as_the_forms_for_every_byte_and_cut() {
+        let words: [&[u8]; 15] = [
+            b"e4 ",
+            b"exd5 ",
+            b"Nf3 ",
+            b"Nxe5 ",
+            b"Qxe6+ ",
+            b"Ng3# ",
+            b"h8 ",
+            b"axb1\n",
+            b"Kd1+\t",
+            b"gxf8 ",
+            b"Bb5 {",
+            b"e4+ 2.",
+            b"Rxa1#\r\n",
+            b"ed5 ",
+            b"Nbd7 ",
+        ];
+        let mut decoded = 0;
+        for word in words {
+            let mut base = [b' '; WINDOW];
+            base[..word.len()].copy_from_slice(word);
+            decoded += usize::from(assert_common_decodes_as_forms(&base));
+            for i in 0..WINDOW {
+                for b in 0..=255u8 {
+                    // Every byte changed, alone and with a second byte changed to each
+                    // class the decoder tells apart.
+                    for j in 0..WINDOW {
+                        for c in [b' ', b'x', b'+', b'#', b'a', b'h', b'1', b'8', b'N', b'='] {
+                            let mut w = base;
+                            w[i] = b;
+                            w[j] = c;
+                            assert_common_decodes_as_forms(&w);
+                        }
+                    }
+                }
+                // Every cut, padded as the window is at the end of the input.
+                assert_common_decodes_as_forms(&window(&word[..i.min(word.len())]));
+            }
+        }
+        assert_eq!(decoded, 14);
+    }
+
+    #[test]
+    fn common_words_decode_as_the_forms_on_random_windows() {
+        let alphabet = b"abhx18+#NBRQKO=-: \n{!?9i";
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut decoded = 0;
+        for _ in 0..300_000 {
+            let mut w = [b' '; WINDOW];
+            for b in w.iter_mut().take(next(9)) {
+                *b = if next(16) == 0 {
+                    next(256) as u8
+                } else {
+                    alphabet[next(alphabet.len())]
+                };
+            }
+            decoded += usize::from(assert_common_decodes_as_forms(&w));
+        }
+        assert!(decoded > 100, "{decoded}");
+    }
+
+    #[test]
+    fn move_numbers_read_from_the_input_agree_with_the_window() {
+        // Every input of up to 16 bytes from a small alphabet's random draws, every cut of
+        // it (the eight-byte load there or not), at every start: `number_at` against the
+        // bytewise reading of the window.
+        let alphabet = b"0123456789....  .x}{(e\n";
+        let mut state = 0x6a09_e667_f3bc_c908u64;
+        for _ in 0..20_000 {
+            let mut input = [b' '; WINDOW];
+            for slot in input.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *slot = alphabet[(state % alphabet.len() as u64) as usize];
+            }
+            for cut in 0..=WINDOW {
+                let input = &input[..cut];
+                for at in 0..cut {
+                    let bytewise = move_number_bytewise(&window(&input[at..]));
+                    assert_eq!(
+                        number_at(input, at),
+                        bytewise.map(|len| at + len),
+                        "{input:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
