@@ -193,48 +193,8 @@ const fn build_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
     table
 }
 
-/// The squares strictly between two aligned squares by their 0x88 difference (16 × rank
-/// difference + file difference, plus 119 so that it is an index), as offsets from the
-/// first square, rotated so that an offset below zero wraps: rotating an entry left by the
-/// first square gives the squares (they are on the board, so nothing wraps out). 1.9 KiB,
-/// where the table of every pair of squares is 32 KiB: it stays in the first-level cache.
-const fn build_between_by_difference() -> [u64; 256] {
-    let mut table = [0u64; 256];
-    let mut dr: i32 = -7;
-    while dr <= 7 {
-        let mut df: i32 = -7;
-        while df <= 7 {
-            let aligned = dr == 0 || df == 0 || dr == df || dr == -df;
-            if aligned && (dr != 0 || df != 0) {
-                let steps = if dr.abs() > df.abs() { dr.abs() } else { df.abs() };
-                let step = dr.signum() * 8 + df.signum();
-                let mut bits = 0u64;
-                let mut k = 1;
-                while k < steps {
-                    bits |= 1u64 << ((k * step + 64) % 64);
-                    k += 1;
-                }
-                table[(dr * 16 + df + 119) as usize] = bits;
-            }
-            df += 1;
-        }
-        dr += 1;
-    }
-    table
-}
-
-static BETWEEN_BY_DIFFERENCE: [u64; 256] = build_between_by_difference();
-
-/// A square's index on a 16-wide (0x88) board: `rank * 16 + file`.
-#[inline(always)]
-const fn x88(sq: Square) -> u32 {
-    let i = sq.index() as u32;
-    i + (i & 56)
-}
-
 static ROOK_RAYS: [u64; 64] = build_rays(&ROOK_DIRS);
 static BISHOP_RAYS: [u64; 64] = build_rays(&BISHOP_DIRS);
-#[cfg(test)]
 static BETWEEN: [[u64; 64]; 64] = build_geometry(false);
 static LINE: [[u64; 64]; 64] = build_geometry(true);
 
@@ -314,17 +274,8 @@ pub fn attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
 }
 
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
-#[inline(always)]
+#[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    // The difference plus 119 is below 239: as a byte it indexes the 256 entries unchecked.
-    let index = (x88(b) + 119).wrapping_sub(x88(a)) as u8;
-    Bitboard(BETWEEN_BY_DIFFERENCE[usize::from(index)].rotate_left(a.index() as u32))
-}
-
-/// [`between`] from the table of every pair of squares (what the small table is tested
-/// against).
-#[cfg(test)]
-fn between_by_pair(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN[a.index()][b.index()])
 }
 
@@ -514,25 +465,6 @@ mod tests {
             pawn_attacks(Color::Black, sq("a5")),
             Bitboard::from(sq("b4"))
         );
-    }
-
-    #[test]
-    fn between_by_difference_is_between_by_pair_for_every_pair() {
-        for a in Square::all() {
-            for b in Square::all() {
-                assert_eq!(between(a, b), between_by_pair(a, b), "{a:?} {b:?}");
-                // Walked by coordinates: the steps from `a` towards `b`, `b` excluded.
-                let (fa, ra) = (a.index() as i32 % 8, a.index() as i32 / 8);
-                let (df, dr) = (b.index() as i32 % 8 - fa, b.index() as i32 / 8 - ra);
-                let mut walked = 0u64;
-                if (df == 0 || dr == 0 || df.abs() == dr.abs()) && a != b {
-                    for k in 1..df.abs().max(dr.abs()) {
-                        walked |= 1u64 << ((ra + k * dr.signum()) * 8 + fa + k * df.signum());
-                    }
-                }
-                assert_eq!(between(a, b).0, walked, "{a:?} {b:?}");
-            }
-        }
     }
 
     #[test]
