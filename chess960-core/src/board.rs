@@ -176,35 +176,6 @@ impl Board {
         self.occupied ^= from_bb | to_bb;
     }
 
-    /// Moves our `role` from `from` to `to` (no promotion), taking the enemy `captured`
-    /// there, if any: each set written once, the captured piece cleared by a mask without a
-    /// branch ([`Board::move_piece`] is the XOR form that also takes a move back).
-    #[inline(always)]
-    pub(crate) fn play_piece(
-        &mut self,
-        us: Color,
-        role: Role,
-        from: Square,
-        to: Square,
-        captured: Option<Role>,
-    ) {
-        let from_bb = Bitboard::from(from);
-        let to_bb = Bitboard::from(to);
-        let path = from_bb | to_bb;
-        // With no capture `to` is empty: clearing it from a role other than ours changes
-        // nothing (and keeps the two writes on different sets).
-        let other = if role == Role::Pawn {
-            Role::Knight
-        } else {
-            Role::Pawn
-        };
-        self.by_role[captured.unwrap_or(other).index()] &= !to_bb;
-        self.by_role[role.index()] ^= path;
-        self.by_color[us.other().index()] &= !to_bb;
-        self.by_color[us.index()] ^= path;
-        self.occupied = (self.occupied ^ from_bb) | to_bb;
-    }
-
     /// Removes whatever stands on `sq` and returns it.
     pub fn remove(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.piece_at(sq)?;
@@ -558,57 +529,5 @@ mod tests {
             }
         }
         assert!(occupied > 500_000, "{occupied}");
-    }
-
-    #[test]
-    fn play_piece_is_move_piece_for_every_normal_move_of_random_playouts() {
-        use crate::{Move, Position};
-        let mut state = 0x0960_9a1f_3c2d_77e1u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let (mut compared, mut captures) = (0u64, 0u64);
-        for _ in 0..300 {
-            let (white, black) = ((next() % 960) as u16, (next() % 960) as u16);
-            let Ok(mut pos) = Position::from_sp_pair(white, black) else {
-                continue;
-            };
-            for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in &moves {
-                    if let Move::Normal {
-                        role,
-                        from,
-                        capture,
-                        to,
-                        promotion: None,
-                    } = m
-                    {
-                        let us = pos.turn();
-                        let (mut fast, mut general) = (*pos.board(), *pos.board());
-                        fast.play_piece(us, role, from, to, capture);
-                        general.move_piece(Piece { color: us, role }, from, to, role, capture);
-                        assert_eq!(fast, general, "{m:?} in {pos}");
-                        compared += 1;
-                        captures += u64::from(capture.is_some());
-                    }
-                }
-                // Captures chosen more often, so that games reach sparse endings.
-                let pick = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture())
-                    .nth((next() % 4) as usize)
-                    .unwrap_or(moves[(next() % moves.len() as u64) as usize]);
-                pos.play_unchecked(pick);
-            }
-        }
-        assert!(compared > 500_000 && captures > 20_000, "{compared} {captures}");
     }
 }

@@ -687,7 +687,7 @@ impl Position {
             self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
         }
         self.xor_key::<KEY>(|| zobrist::turn_key(Color::Black));
-        let double_push = match m {
+        match m {
             Move::Normal {
                 role,
                 from,
@@ -695,20 +695,15 @@ impl Position {
                 to,
                 promotion,
             } => self.play_normal::<KEY>(role, from, capture, to, promotion),
-            Move::EnPassant { from, to } => {
-                self.play_en_passant::<KEY>(from, to);
-                None
-            }
-            Move::Castle { king, rook } => {
-                self.play_castle::<KEY>(king, rook);
-                None
-            }
-        };
+            Move::EnPassant { from, to } => self.play_en_passant::<KEY>(from, to),
+            Move::Castle { king, rook } => self.play_castle::<KEY>(king, rook),
+        }
         self.fullmoves = self.fullmoves.saturating_add(us.fold(0, 1));
         self.turn = us.other();
-        // After the turn changes: the en-passant square belongs to the new side to move.
-        if let Some(passed) = double_push {
-            self.en_passant_after_double_push::<KEY>(passed);
+        // After the turn changes: the en-passant square (set only by a double push that an
+        // enemy pawn could capture) belongs to the new side to move.
+        if let Some(ep) = self.ep_square {
+            self.keep_ep_if_legal::<KEY>(ep);
         }
     }
 
@@ -816,8 +811,8 @@ impl Position {
         next
     }
 
-    /// The pieces of a normal move (promotions included), the clock and the rights it
-    /// removes; the square a double push passed (`None` for any other move).
+    /// The pieces of a normal move (promotions included), the clock, the rights it removes
+    /// and a double push's en-passant candidate.
     #[inline(always)]
     fn play_normal<const KEY: bool>(
         &mut self,
@@ -826,17 +821,15 @@ impl Position {
         capture: Option<Role>,
         to: Square,
         promotion: Option<Role>,
-    ) -> Option<Square> {
+    ) {
         let us = self.turn;
         let moving = Piece { color: us, role };
         let arriving = Piece {
             color: us,
             role: promotion.unwrap_or(role),
         };
-        match promotion {
-            None => self.board.play_piece(us, role, from, to, capture),
-            Some(promoted) => self.promote(moving, from, to, promoted, capture),
-        }
+        self.board
+            .move_piece(moving, from, to, arriving.role, capture);
         // The key's update written out, not through `xor_key`: the closure was left out of
         // line, a call per move.
         if KEY {
@@ -855,41 +848,37 @@ impl Position {
         } else {
             self.halfmoves + 1
         };
+        // From the second rank to the fourth (or the seventh to the fifth) and no other pawn
+        // move: the square indices differ in the bit of 16 alone.
+        if role == Role::Pawn && from.index() ^ to.index() == 16 {
+            self.double_push(from, to);
+        }
         // Castling rooks stand on the back ranks: most moves touch neither.
         let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
         if ((Bitboard::from(from) | to) & back_ranks).any() && self.castling != CastlingRights::NONE
         {
             self.update_rights::<KEY>(role, from, to);
         }
-        // From the second rank to the fourth (or the seventh to the fifth) and no other pawn
-        // move: the square indices differ in the bit of 16 alone.
-        (role == Role::Pawn && from.index() ^ to.index() == 16)
-            .then(|| Square::new_masked(((from.index() + to.index()) / 2) as u32))
     }
 
-    /// The pieces of a promotion (rare: kept off the hot path).
+    /// Records the square a double push passed as en passant, if an enemy pawn attacks it
+    /// (rare: kept off the hot path).
     #[cold]
     #[inline(never)]
-    fn promote(
-        &mut self,
-        moving: Piece,
-        from: Square,
-        to: Square,
-        promoted: Role,
-        capture: Option<Role>,
-    ) {
-        self.board.move_piece(moving, from, to, promoted, capture);
+    fn double_push(&mut self, from: Square, to: Square) {
+        let passed = Square::new_masked(((from.index() + to.index()) / 2) as u32);
+        self.set_ep_if_capturable(passed);
     }
 
-    /// After a double push that passed `passed`, with the turn changed: the en-passant
-    /// square (and its key) only if the side to move can capture onto it legally (kept off
-    /// the hot path).
+    /// Keeps `ep` (and its key) only if the side to move can capture onto it legally (rare:
+    /// off the hot path).
     #[cold]
     #[inline(never)]
-    fn en_passant_after_double_push<const KEY: bool>(&mut self, passed: Square) {
-        if self.any_legal_en_passant(passed) {
-            self.ep_square = Some(passed);
-            self.xor_key::<KEY>(|| zobrist::en_passant_key(passed));
+    fn keep_ep_if_legal<const KEY: bool>(&mut self, ep: Square) {
+        if self.any_legal_en_passant(ep) {
+            self.xor_key::<KEY>(|| zobrist::en_passant_key(ep));
+        } else {
+            self.ep_square = None;
         }
     }
 
@@ -970,6 +959,16 @@ impl Position {
         }
         if KEY && before != self.castling {
             self.hash ^= rights_key(before) ^ rights_key(self.castling);
+        }
+    }
+
+    /// Records `passed` as a candidate en-passant square if an enemy pawn attacks it.
+    fn set_ep_if_capturable(&mut self, passed: Square) {
+        let capturers = attacks::pawn_attacks(self.turn, passed)
+            & self.board.by_role(Role::Pawn)
+            & self.board.by_color(self.turn.other());
+        if capturers.any() {
+            self.ep_square = Some(passed);
         }
     }
 
