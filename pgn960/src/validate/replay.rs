@@ -54,6 +54,11 @@ pub struct Replay {
 /// shorter: the list is not grown and copied move by move).
 const MOVES_RESERVED: usize = 128;
 
+/// Recorded moves room is made for at the start of a game that keeps them: more than
+/// [`MOVES_RESERVED`], since the history is cleared at each capture or pawn move and the
+/// records are not (at 128, one game in five of a lichess-style file grew the list).
+const RECORDS_RESERVED: usize = 256;
+
 fn mix(h: u64) -> u64 {
     let mut z = h.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -128,7 +133,7 @@ impl Replay {
         let (history, moves) = if opts.moves {
             let mut history = Vec::with_capacity(MOVES_RESERVED);
             history.push(start.position.zobrist());
-            (history, Vec::with_capacity(MOVES_RESERVED))
+            (history, Vec::with_capacity(RECORDS_RESERVED))
         } else {
             (Vec::new(), Vec::new())
         };
