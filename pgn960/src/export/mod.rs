@@ -102,7 +102,7 @@ impl Builder {
             Encoding::Jsonl => Builder::Jsonl(Vec::new()),
             #[cfg(feature = "parquet")]
             Encoding::Parquet(encoder) => Builder::Parquet(
-                parquet::ParquetRows::new(&plan.columns),
+                parquet::ParquetRows::new(&plan.columns, encoder),
                 std::sync::Arc::clone(encoder),
             ),
         }

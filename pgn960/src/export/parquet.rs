@@ -6,7 +6,7 @@
 use super::columns::{Column, Field, GameView, Kind, PlyView};
 use super::lists::{self, ListChunk};
 use crate::output::{OutputError, Result};
-use crate::table::arrow::{schema, ArrowRows};
+use crate::table::arrow::{schema, ArrowRows, Room};
 use arrow_array::builder::StringBuilder;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
@@ -19,15 +19,17 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The rows of one chunk, column by column.
 pub struct ParquetRows(ArrowRows);
 
 impl ParquetRows {
-    /// Empty columns for `columns`.
-    pub fn new(columns: &[Column]) -> ParquetRows {
-        ParquetRows(ArrowRows::keyed(columns))
+    /// Empty columns for `columns`, each with room for what it held in the last chunk
+    /// `encoder` encoded.
+    pub fn new(columns: &[Column], encoder: &Encoder) -> ParquetRows {
+        let rooms = encoder.rooms.lock().map(|r| r.clone()).unwrap_or_default();
+        ParquetRows(ArrowRows::keyed_with_room(columns, &rooms))
     }
 
     /// Appends one row.
@@ -37,6 +39,9 @@ impl ParquetRows {
 
     /// Encodes the columns (in the worker): the column chunks of one row group.
     pub fn encode(mut self, encoder: &Encoder) -> Result<Vec<Chunk>> {
+        if let Ok(mut rooms) = encoder.rooms.lock() {
+            *rooms = self.0.rooms();
+        }
         let arrays = self.0.finish_arrays().map_err(|e| OutputError::Failed {
             message: format!("internal error: the Arrow arrays of a chunk: {e}"),
             cause: None,
@@ -130,6 +135,9 @@ pub struct Encoder {
     factory: ArrowRowGroupWriterFactory,
     /// The Parquet leaf columns, in order, and whether our list encoder may write each.
     leaves: Vec<(ColumnDescPtr, bool)>,
+    /// What each column held in the last chunk encoded: the room the next chunk's are
+    /// made with.
+    rooms: Mutex<Vec<Room>>,
 }
 
 /// One encoded column chunk: by the crate's column writer or by our list encoder.
@@ -187,6 +195,7 @@ fn create_with<W: Write + Send>(
             schema,
             factory,
             leaves,
+            rooms: Mutex::new(Vec::new()),
         },
     ))
 }

@@ -8,7 +8,8 @@ use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
 use crate::validate::MoveRecord;
 use arrow_array::builder::{
-    BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
+    ArrayBuilder, BooleanBufferBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder,
+    StringBuilder,
 };
 use arrow_array::types::{ArrowPrimitiveType, Float64Type, Int32Type, UInt32Type};
 use arrow_array::{
@@ -64,12 +65,30 @@ struct MoveTexts {
 
 impl MoveTexts {
     fn new() -> MoveTexts {
+        MoveTexts::with_room(Room::default())
+    }
+
+    /// Empty, with room for `room` (rows, items, bytes of text).
+    fn with_room(room: Room) -> MoveTexts {
+        let mut ends = Vec::with_capacity(room.items.saturating_add(1));
+        ends.push(0);
+        let mut lists = Vec::with_capacity(room.rows.saturating_add(1));
+        lists.push(0);
         MoveTexts {
-            bytes: Vec::new(),
-            ends: vec![0],
-            lists: vec![0],
-            valid: BooleanBufferBuilder::new(1024),
+            bytes: Vec::with_capacity(room.bytes),
+            ends,
+            lists,
+            valid: BooleanBufferBuilder::new(room.rows.max(1024)),
             overflow: false,
+        }
+    }
+
+    /// What the rows so far hold.
+    fn room(&self) -> Room {
+        Room {
+            rows: self.lists.len() - 1,
+            items: self.ends.len() - 1,
+            bytes: self.bytes.len(),
         }
     }
 
@@ -268,15 +287,27 @@ struct MoveKeys {
 }
 
 impl MoveKeys {
-    fn new(which: MoveList) -> MoveKeys {
+    /// Empty, with room for `room` (rows and items).
+    fn with_room(which: MoveList, room: Room) -> MoveKeys {
+        let mut lists = Vec::with_capacity(room.rows.saturating_add(1));
+        lists.push(0);
         MoveKeys {
             which,
-            keys: Vec::new(),
-            lists: vec![0],
-            valid: BooleanBufferBuilder::new(1024),
+            keys: Vec::with_capacity(room.items),
+            lists,
+            valid: BooleanBufferBuilder::new(room.rows.max(1024)),
             codes: CodeTable::new(which),
             texts: MoveTexts::new(),
             overflow: false,
+        }
+    }
+
+    /// What the rows so far hold.
+    fn room(&self) -> Room {
+        Room {
+            rows: self.lists.len() - 1,
+            items: self.keys.len(),
+            bytes: 0,
         }
     }
 
@@ -355,7 +386,7 @@ impl MoveKeys {
     /// The list array of the rows so far, its items dictionary-encoded (the buffers and the
     /// dictionary start again empty).
     fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
-        let mut done = std::mem::replace(self, MoveKeys::new(self.which));
+        let mut done = std::mem::replace(self, MoveKeys::with_room(self.which, Room::default()));
         if done.overflow || done.texts.overflow {
             return Err(ArrowError::OffsetOverflowError(done.keys.len()));
         }
@@ -394,13 +425,25 @@ struct MoveNumbers<T: ArrowPrimitiveType> {
 }
 
 impl<T: ArrowPrimitiveType> MoveNumbers<T> {
-    fn new() -> MoveNumbers<T> {
+    /// Empty, with room for `room` (rows and items).
+    fn with_room(room: Room) -> MoveNumbers<T> {
+        let mut lists = Vec::with_capacity(room.rows.saturating_add(1));
+        lists.push(0);
         MoveNumbers {
-            values: Vec::new(),
-            present: NullBufferBuilder::new(1024),
-            lists: vec![0],
-            valid: NullBufferBuilder::new(1024),
+            values: Vec::with_capacity(room.items),
+            present: NullBufferBuilder::new(room.items.max(1024)),
+            lists,
+            valid: NullBufferBuilder::new(room.rows.max(1024)),
             overflow: false,
+        }
+    }
+
+    /// What the rows so far hold.
+    fn room(&self) -> Room {
+        Room {
+            rows: self.lists.len() - 1,
+            items: self.values.len(),
+            bytes: 0,
         }
     }
 
@@ -437,7 +480,7 @@ impl<T: ArrowPrimitiveType> MoveNumbers<T> {
 
     /// The list array of the rows so far (the buffers start again empty).
     fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
-        let mut done = std::mem::replace(self, MoveNumbers::new());
+        let mut done = std::mem::replace(self, MoveNumbers::with_room(Room::default()));
         if done.overflow {
             return Err(ArrowError::OffsetOverflowError(done.values.len()));
         }
@@ -451,6 +494,26 @@ impl<T: ArrowPrimitiveType> MoveNumbers<T> {
             done.valid.finish(),
         )?;
         Ok(Arc::new(lists))
+    }
+}
+
+/// How much a column holds: rows, list items (or a text list's texts) and bytes of text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Room {
+    rows: usize,
+    items: usize,
+    bytes: usize,
+}
+
+impl Room {
+    /// This much and an eighth more (chunks differ a little).
+    fn spare(self) -> Room {
+        let more = |n: usize| n.saturating_add(n / 8);
+        Room {
+            rows: more(self.rows),
+            items: more(self.items),
+            bytes: more(self.bytes),
+        }
     }
 }
 
@@ -468,28 +531,55 @@ enum Builder {
 }
 
 impl Builder {
-    fn new(kind: Kind) -> Builder {
+    /// An empty builder of `kind` with room for `room`.
+    fn new(kind: Kind, room: Room) -> Builder {
+        let rows = room.rows;
         match kind {
-            Kind::Text => Builder::Text(StringBuilder::new()),
-            Kind::Int32 => Builder::Int32(Int32Builder::new()),
-            Kind::Int64 => Builder::Int64(Int64Builder::new()),
-            Kind::Float => Builder::Float(Float64Builder::new()),
-            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
-            Kind::TextList => Builder::TextList(MoveTexts::new()),
-            Kind::FloatList => Builder::FloatList(MoveNumbers::new()),
-            Kind::Int32List => Builder::Int32List(MoveNumbers::new()),
+            Kind::Text => Builder::Text(StringBuilder::with_capacity(rows, room.bytes)),
+            Kind::Int32 => Builder::Int32(Int32Builder::with_capacity(rows)),
+            Kind::Int64 => Builder::Int64(Int64Builder::with_capacity(rows)),
+            Kind::Float => Builder::Float(Float64Builder::with_capacity(rows)),
+            Kind::Bool => Builder::Bool(BooleanBuilder::with_capacity(rows)),
+            Kind::TextList => Builder::TextList(MoveTexts::with_room(room)),
+            Kind::FloatList => Builder::FloatList(MoveNumbers::with_room(room)),
+            Kind::Int32List => Builder::Int32List(MoveNumbers::with_room(room)),
         }
     }
 
-    /// The builder of a column; with `keyed`, a move text list as dictionary keys
-    /// ([`MoveKeys`]).
-    fn of(field: &Field, keyed: bool) -> Builder {
+    /// The builder of a column, with room for `room`; with `keyed`, a move text list as
+    /// dictionary keys ([`MoveKeys`]).
+    fn of(field: &Field, keyed: bool, room: Room) -> Builder {
         match field {
-            Field::MovesSan if keyed => Builder::KeyedList(MoveKeys::new(MoveList::San)),
-            Field::MovesUci(castling) if keyed => {
-                Builder::KeyedList(MoveKeys::new(MoveList::Uci(*castling)))
+            Field::MovesSan if keyed => {
+                Builder::KeyedList(MoveKeys::with_room(MoveList::San, room))
             }
-            _ => Builder::new(field.kind()),
+            Field::MovesUci(castling) if keyed => {
+                Builder::KeyedList(MoveKeys::with_room(MoveList::Uci(*castling), room))
+            }
+            _ => Builder::new(field.kind(), room),
+        }
+    }
+
+    /// What the rows so far hold.
+    fn room(&self) -> Room {
+        let rows = |rows| Room {
+            rows,
+            ..Room::default()
+        };
+        match self {
+            Builder::Text(b) => Room {
+                rows: b.len(),
+                items: 0,
+                bytes: b.values_slice().len(),
+            },
+            Builder::Int32(b) => rows(b.len()),
+            Builder::Int64(b) => rows(b.len()),
+            Builder::Float(b) => rows(b.len()),
+            Builder::Bool(b) => rows(b.len()),
+            Builder::TextList(b) => b.room(),
+            Builder::KeyedList(b) => b.room(),
+            Builder::FloatList(b) => b.room(),
+            Builder::Int32List(b) => b.room(),
         }
     }
 
@@ -560,14 +650,33 @@ impl ArrowRows {
         ArrowRows::with(columns, true)
     }
 
+    /// As [`ArrowRows::keyed`], each column with room for what `rooms` says (as
+    /// [`ArrowRows::rooms`] gave them for the last chunk: a column's buffers made once at
+    /// about their final size, not grown by copying; missing rooms are empty).
+    pub fn keyed_with_room(columns: &[Column], rooms: &[Room]) -> ArrowRows {
+        ArrowRows::with_room(columns, true, rooms)
+    }
+
     fn with(columns: &[Column], keyed: bool) -> ArrowRows {
+        ArrowRows::with_room(columns, keyed, &[])
+    }
+
+    fn with_room(columns: &[Column], keyed: bool, rooms: &[Room]) -> ArrowRows {
+        let room = |i| rooms.get(i).copied().unwrap_or_default();
         ArrowRows {
             builders: columns
                 .iter()
-                .map(|c| Builder::of(&c.field, keyed))
+                .enumerate()
+                .map(|(i, c)| Builder::of(&c.field, keyed, room(i)))
                 .collect(),
             rows: 0,
         }
+    }
+
+    /// What each column holds so far, with an eighth more to spare: the room to make the
+    /// next chunk's columns with ([`ArrowRows::keyed_with_room`]).
+    pub fn rooms(&self) -> Vec<Room> {
+        self.builders.iter().map(|b| b.room().spare()).collect()
     }
 
     /// Appends one row.
@@ -808,7 +917,11 @@ mod tests {
                 Field::MovesUci(c) => MoveList::Uci(c),
                 _ => MoveList::San,
             };
-            let (mut plain, mut keyed) = (Builder::of(&field, false), Builder::of(&field, true));
+            let none = Room::default();
+            let (mut plain, mut keyed) = (
+                Builder::of(&field, false, none),
+                Builder::of(&field, true, none),
+            );
             assert!(matches!(keyed, Builder::KeyedList(_)));
             // Three batches (the dictionary starts again), null and empty rows among them.
             for batch in games.chunks(150) {
@@ -840,6 +953,91 @@ mod tests {
                 seen.sort_unstable();
                 seen.dedup();
                 assert_eq!(seen.len(), n, "{field:?}: a text twice in the dictionary");
+            }
+        }
+    }
+
+    #[test]
+    fn builders_made_with_room_build_the_arrays_of_empty_ones() {
+        // Each kind of column, batch after batch, built from empty and with the room the
+        // last batch took (as `ParquetRows` makes them), a tenth of it and ten times it.
+        let mut rng = Rng(0x0960_7007_5eed_0002);
+        let games: Vec<Vec<MoveRecord>> = (0..300).map(|_| playout(&mut rng)).collect();
+        let fields = [
+            (Field::MovesSan, MoveList::San),
+            (
+                Field::MovesUci(UciCastling::KingTakesRook),
+                MoveList::Uci(UciCastling::KingTakesRook),
+            ),
+        ];
+        let kinds = [
+            Kind::Text,
+            Kind::Int32,
+            Kind::Int64,
+            Kind::Float,
+            Kind::Bool,
+        ];
+        let lists = [
+            (Kind::TextList, MoveList::San),
+            (Kind::FloatList, MoveList::Clocks),
+            (Kind::Int32List, MoveList::Depths),
+        ];
+        fn value(kind: Kind, which: MoveList, i: usize, moves: &[MoveRecord]) -> Value<'_> {
+            const NAMES: [&str; 5] = ["", "a", "Carlsen, Magnus", "1-0", "Festival 2025"];
+            match (kind, i % 5) {
+                (_, 0) => Value::Null,
+                (Kind::Text, _) => Value::Text(NAMES[i % NAMES.len()].into()),
+                (Kind::Int32 | Kind::Int64, _) => Value::Int(i as i64 * 7919 - 40_000),
+                (Kind::Float, _) => Value::Float(i as f64 / 3.0),
+                (Kind::Bool, _) => Value::Bool(i.is_multiple_of(3)),
+                (_, 1) => Value::Moves(&moves[..0], which),
+                _ => Value::Moves(moves, which),
+            }
+        }
+        let make = |kind: Kind, field: Option<&Field>, room: Room| match field {
+            Some(field) => Builder::of(field, true, room),
+            None => Builder::new(kind, room),
+        };
+        let columns = fields.iter().map(|(f, w)| (Kind::TextList, Some(f), *w));
+        let columns = columns
+            .chain(kinds.iter().map(|&k| (k, None, MoveList::San)))
+            .chain(lists.iter().map(|&(k, w)| (k, None, w)));
+        for (kind, field, which) in columns {
+            let mut room = Room::default();
+            for batch in games.chunks(100) {
+                let rooms = [Room::default(), room, room.tenth(), room.times_ten()];
+                let mut builders: Vec<Builder> =
+                    rooms.iter().map(|&r| make(kind, field, r)).collect();
+                for (i, moves) in batch.iter().enumerate() {
+                    builders
+                        .iter_mut()
+                        .for_each(|b| b.push(value(kind, which, i, moves)));
+                }
+                room = builders[0].room().spare();
+                let arrays: Vec<ArrayRef> =
+                    builders.iter_mut().map(|b| b.finish().unwrap()).collect();
+                for a in &arrays[1..] {
+                    assert_eq!(a.to_data(), arrays[0].to_data(), "{kind:?} {field:?}");
+                }
+            }
+            assert!(room.rows > 100, "{kind:?}: {room:?}");
+        }
+    }
+
+    impl Room {
+        fn tenth(self) -> Room {
+            Room {
+                rows: self.rows / 10,
+                items: self.items / 10,
+                bytes: self.bytes / 10,
+            }
+        }
+
+        fn times_ten(self) -> Room {
+            Room {
+                rows: self.rows * 10,
+                items: self.items * 10,
+                bytes: self.bytes * 10,
             }
         }
     }

@@ -54,6 +54,11 @@ pub struct Replay {
 /// shorter: the list is not grown and copied move by move).
 const MOVES_RESERVED: usize = 128;
 
+/// Recorded moves room is made for at the start of a game that keeps them: more than
+/// [`MOVES_RESERVED`], since the history is cleared at each capture or pawn move and the
+/// records are not (at 128, one game in five of a lichess-style file grew the list).
+const RECORDS_RESERVED: usize = 256;
+
 fn mix(h: u64) -> u64 {
     let mut z = h.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -128,7 +133,7 @@ impl Replay {
         let (history, moves) = if opts.moves {
             let mut history = Vec::with_capacity(MOVES_RESERVED);
             history.push(start.position.zobrist());
-            (history, Vec::with_capacity(MOVES_RESERVED))
+            (history, Vec::with_capacity(RECORDS_RESERVED))
         } else {
             (Vec::new(), Vec::new())
         };
@@ -253,13 +258,7 @@ impl Replay {
         line.current.play_unchecked(m);
         let san = san.map(|san| SanPlus {
             san,
-            suffix: line.current.is_check().then(|| {
-                if line.current.has_legal_moves() {
-                    SanSuffix::Check
-                } else {
-                    SanSuffix::Checkmate
-                }
-            }),
+            suffix: suffix_after(&line.current, self.opts.canonical_san),
         });
         if let (true, Some(san)) = (self.opts.canonical_san, san) {
             if san.to_ascii().as_bytes() != text && !self.repairs.contains(&Repair::SanNormalised) {
@@ -487,6 +486,8 @@ impl Replay {
         }
         let end = main.current;
         let termination = end.termination();
+        let mut moves = self.moves;
+        settle_mate(&mut moves, termination);
         let ended = (termination, end.turn());
         let result = settled_result(tags, self.movetext_result, ended, &mut repairs);
         let start = self.start;
@@ -516,9 +517,33 @@ impl Replay {
             } else {
                 0
             },
-            moves: self.moves,
+            moves,
             start_annotations: self.start_annotations,
         }))
+    }
+}
+
+/// The mark of a SAN played into `after`: `+` for any check, `#` for a mate only when
+/// `mate_now` (the canonical SAN, compared with the text when played). A recorded move's
+/// mate is settled in `finish` ([`settle_mate`]: only the last move can mate, any later
+/// main-line move shows a legal one), so that recording asks `has_legal_moves` once a game,
+/// not once a check. Out of line: the check path of `play_san` keeps its registers.
+#[inline(never)]
+fn suffix_after(after: &Position, mate_now: bool) -> Option<SanSuffix> {
+    after.is_check().then(|| {
+        if mate_now && !after.has_legal_moves() {
+            SanSuffix::Checkmate
+        } else {
+            SanSuffix::Check
+        }
+    })
+}
+
+/// The last recorded move's `+` made `#` when the final position (after it) is checkmate:
+/// recording leaves every check `+`, and no move but the last can mate.
+fn settle_mate(moves: &mut [MoveRecord], termination: Option<Termination>) {
+    if let (Some(Termination::Checkmate), Some(last)) = (termination, moves.last_mut()) {
+        last.san.suffix = Some(SanSuffix::Checkmate);
     }
 }
 
@@ -731,8 +756,82 @@ mod tests {
                     .unwrap()
                 };
                 replay.san(text.as_bytes(), 0);
-                assert_eq!(replay.moves[0].san, pos.san_plus(m), "{fen} {text}");
+                // The mate is settled when the game is over.
+                let Verdict::Valid(game) = replay.finish(&[]) else {
+                    panic!("{fen} {text}: not valid");
+                };
+                assert_eq!(game.moves[0].san, pos.san_plus(m), "{fen} {text}");
             }
         }
+    }
+
+    /// A replay of `start` recording its moves, as `Replay::start` would from a FEN tag.
+    fn recording_from(start: &Position) -> Replay {
+        Replay {
+            lines: vec![Line {
+                current: start.clone(),
+                last: None,
+                opened_at: 0,
+                dropping: false,
+            }],
+            moves: Vec::new(),
+            ..Replay::start(
+                &[],
+                0,
+                ValidateOptions {
+                    moves: true,
+                    ..ValidateOptions::default()
+                },
+            )
+            .ok()
+            .unwrap()
+        }
+    }
+
+    #[test]
+    fn recorded_checks_and_mates_along_random_games_are_the_cores_san_plus() {
+        // Random games from random SPs, checking moves chosen often (so that many end in
+        // mate): every recorded SAN, the last one settled at the end, is `san_plus`.
+        let mut rng = crate::test_rng::Rng(0x00c4_ec4a_7e5e);
+        let (mut mates, mut checks) = (0, 0);
+        for _ in 0..400 {
+            let start = Position::from_sp(rng.below(960) as u16).unwrap();
+            let (mut pos, mut expected) = (start.clone(), Vec::new());
+            let mut replay = recording_from(&start);
+            for _ in 0..rng.index(240) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let checking: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.san_plus(m).suffix.is_some())
+                    .collect();
+                let m = match checking.is_empty() || rng.below(4) == 0 {
+                    true => legal[rng.index(legal.len())],
+                    false => checking[rng.index(checking.len())],
+                };
+                let san = pos.san_plus(m);
+                replay.san(san.to_string().as_bytes(), 0);
+                expected.push(san);
+                pos.play_unchecked(m);
+            }
+            let Verdict::Valid(game) = replay.finish(&[]) else {
+                panic!("not valid: {expected:?}");
+            };
+            let got: Vec<SanPlus> = game.moves.iter().map(|r| r.san).collect();
+            assert_eq!(got, expected);
+            mates +=
+                usize::from(expected.last().and_then(|s| s.suffix) == Some(SanSuffix::Checkmate));
+            checks += expected
+                .iter()
+                .filter(|s| s.suffix == Some(SanSuffix::Check))
+                .count();
+        }
+        assert!(
+            mates > 20 && checks > 1000,
+            "{mates} mates, {checks} checks"
+        );
     }
 }
