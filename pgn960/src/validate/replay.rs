@@ -736,25 +736,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             for &m in pos.legal_moves().iter() {
                 let text = pos.san_plus(m).to_string();
-                let mut replay = Replay {
-                    lines: vec![Line {
-                        current: pos.clone(),
-                        last: None,
-                        opened_at: 0,
-                        dropping: false,
-                    }],
-                    moves: Vec::new(),
-                    ..Replay::start(
-                        &[],
-                        0,
-                        ValidateOptions {
-                            moves: true,
-                            ..ValidateOptions::default()
-                        },
-                    )
-                    .ok()
-                    .unwrap()
-                };
+                let mut replay = recording_from(&pos);
                 replay.san(text.as_bytes(), 0);
                 // The mate is settled when the game is over.
                 let Verdict::Valid(game) = replay.finish(&[]) else {
