@@ -485,6 +485,7 @@ pub fn invisible_before(input: &[u8], pos: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     #[test]
     fn name_table_and_quote_search_agree_with_byte_tests() {
@@ -492,15 +493,12 @@ mod tests {
             assert_eq!(is_name_byte(b), name_byte(b), "{b}");
         }
         let alphabet = b"ab\"\\ 9\xff\x22";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
         for len in 0..40 {
             for _ in 0..500 {
                 let mut bytes = Vec::new();
                 for _ in 0..len {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let pick = (state % 16) as usize;
+                    let pick = rng.below(16);
                     bytes.push(if pick < alphabet.len() {
                         alphabet[pick]
                     } else {
@@ -516,17 +514,14 @@ mod tests {
     #[test]
     fn the_common_tag_form_reads_as_the_general_parser_reads_it() {
         let alphabet = b"[]\" \\aZ_9 \t";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
         let mut common = 0;
         for len in 0..24 {
             for _ in 0..3000 {
                 let mut line = b"[Ab \"".to_vec();
-                line.truncate(state as usize % 6);
+                line.truncate(rng.0 as usize % 6);
                 for _ in 0..len {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    line.push(alphabet[(state % alphabet.len() as u64) as usize]);
+                    line.push(alphabet[rng.below(alphabet.len())]);
                 }
                 if let Some(found) = parse_common_tag(&line) {
                     common += 1;
@@ -590,13 +585,8 @@ mod tests {
 
     #[test]
     fn tags_read_from_the_input_agree_with_the_line_on_random_text() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n) as usize
-        };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
+        let mut next = |n: u64| rng.below(n as usize);
         let names = b"aZ_9-+#=";
         let values = b"aZ 9/.:-+_\"\\\t\n\r\x0c\x0e\xc3\xa9\xff]";
         let mut common = 0;

@@ -68,6 +68,8 @@ mod lines;
 mod reader;
 mod split;
 mod stream;
+#[cfg(test)]
+mod test_rng;
 mod types;
 mod visitor;
 mod writer;

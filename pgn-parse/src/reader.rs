@@ -1451,6 +1451,7 @@ fn scan_other_comment(input: &[u8], open: usize) -> Result<usize, Unclosed> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use crate::visitor::Skip;
 
     /// `scan_comment` one byte at a time, for comparison.
@@ -1600,13 +1601,8 @@ mod tests {
             b" { [%eval 0.1] } ",
             b"Bxb5+ ",
         ];
-        let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Rng(0x853c_49e6_748f_ea9bu64);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..20_000 {
             let mut input = Vec::new();
             for _ in 0..next(24) {
@@ -1697,13 +1693,8 @@ mod tests {
     #[test]
     fn common_words_decode_as_the_forms_on_random_windows() {
         let alphabet = b"abhx18+#NBRQKO=-: \n{!?9i";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
+        let mut next = |n: usize| rng.below(n);
         let mut decoded = 0;
         for _ in 0..300_000 {
             let mut w = [b' '; WINDOW];
@@ -1725,14 +1716,11 @@ mod tests {
         // it (the eight-byte load there or not), at every start: `number_at` against the
         // bytewise reading of the window.
         let alphabet = b"0123456789....  .x}{(e\n";
-        let mut state = 0x6a09_e667_f3bc_c908u64;
+        let mut rng = Rng(0x6a09_e667_f3bc_c908u64);
         for _ in 0..20_000 {
             let mut input = [b' '; WINDOW];
             for slot in input.iter_mut() {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                *slot = alphabet[(state % alphabet.len() as u64) as usize];
+                *slot = alphabet[rng.below(alphabet.len())];
             }
             for cut in 0..=WINDOW {
                 let input = &input[..cut];
@@ -1751,20 +1739,14 @@ mod tests {
     #[test]
     fn move_numbers_agree_with_the_bytewise_reading() {
         let alphabet = b"0123456789....  .x}{(";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..200_000 {
             let mut w = [b' '; WINDOW];
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let len = (state % 17) as usize;
+            let len = rng.below(17);
             for slot in w.iter_mut().take(len) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                *slot = alphabet[(state % alphabet.len() as u64) as usize];
+                *slot = alphabet[rng.below(alphabet.len())];
             }
-            w[0] = b'1' + (state % 9) as u8;
+            w[0] = b'1' + (rng.0 % 9) as u8;
             assert_eq!(move_number(&w), move_number_bytewise(&w), "{w:?}");
         }
         for b in 0..=255u8 {
@@ -1814,15 +1796,12 @@ mod tests {
     #[test]
     fn comment_scan_agrees_with_a_bytewise_scan() {
         let alphabet = b"}}\n\r[ab %clk0:1{";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
         for len in 0..200 {
             for _ in 0..200 {
                 let mut input = vec![b'{'];
                 for _ in 0..len {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    input.push(alphabet[(state % alphabet.len() as u64) as usize]);
+                    input.push(alphabet[rng.below(alphabet.len())]);
                 }
                 assert_eq!(
                     scan_comment(&input, 0),
