@@ -5,6 +5,7 @@
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
+use crate::report::rows::{GameLog, Logged, RunRows, NO_VALUE, SLOTS, STRATUM};
 use crate::report::{
     html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally, GAMES_LISTED,
 };
@@ -86,14 +87,19 @@ pub struct ReportArgs {
 
 /// The cut keys counted from games, in page order (as `stats --by` counts them).
 const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
+// A game's log entry holds the number of its value under each cut, then its stratum's.
+const _: () = assert!(CUTS.len() + 1 == SLOTS);
 
 /// What one chunk adds to the page.
 struct ChunkReport {
+    /// The run's rows per SP (a chunk's are empty: its games are in `log`), its Double
+    /// Chess960 pairs; the cuts and strata are labelled in once, when the run ends
+    /// ([`ChunkReport::label_cuts`]): no game and no chunk makes a label.
     tally: Tally,
-    /// Per cut of [`CUTS`]: per value, per SP — merged by value, and labelled into
-    /// `tally.cuts` once, when the run ends ([`ChunkReport::label_cuts`]): no game and no
-    /// chunk makes a label, and the sink compares no labels.
-    by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; CUTS.len()],
+    /// A chunk's counted Chess960 games, which the sink adds to `rows` and `tally.overall`.
+    log: GameLog,
+    /// The run's rows of the cuts and strata ([`RunRows`]; a chunk's are empty).
+    rows: RunRows,
     archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
@@ -118,13 +124,13 @@ impl ChunkOutput for ChunkReport {
 }
 
 /// The containers of a merged chunk's report, emptied, for a worker to count a later
-/// chunk into: the tree's arena, the rows per SP and the hash maps of cells and names keep
+/// chunk into: the tree's arena, the game log and the hash maps of cells and names keep
 /// their memory, so that a chunk touches no fresh pages for them (with transparent huge
 /// pages each fresh 2 MiB is a page fault that zeroes it), nor do their hash maps grow
 /// again from empty.
 struct Spare {
     tree: Tree,
-    overall: Vec<SpCounts>,
+    log: GameLog,
     cells: CellTally,
     events: NameTally,
     players: NameTally,
@@ -135,7 +141,7 @@ impl Spare {
     fn new() -> Spare {
         Spare {
             tree: Tree::new(),
-            overall: vec![SpCounts::default(); 960],
+            log: GameLog::default(),
             cells: CellTally::default(),
             events: NameTally::default(),
             players: NameTally::default(),
@@ -163,15 +169,18 @@ impl Spares {
 }
 
 impl ChunkReport {
+    /// The report of a run, which chunks are merged into (its 960 rows per SP).
     fn new() -> ChunkReport {
-        ChunkReport::with(Spare::new())
+        let mut run = ChunkReport::with(Spare::new());
+        run.tally.overall = vec![SpCounts::default(); 960];
+        run
     }
 
-    /// An empty report counting into `spare`'s containers (emptied).
+    /// An empty report of a chunk counting into `spare`'s containers (emptied).
     fn with(spare: Spare) -> ChunkReport {
         ChunkReport {
             tally: Tally {
-                overall: spare.overall,
+                overall: Vec::new(),
                 pairs: BTreeMap::new(),
                 cuts: CUTS
                     .iter()
@@ -180,7 +189,8 @@ impl ChunkReport {
                 strata: None,
                 by_stratum: BTreeMap::new(),
             },
-            by_cut: Default::default(),
+            log: spare.log,
+            rows: RunRows::default(),
             archive: Default::default(),
             counted: 0,
             counted_pairs: 0,
@@ -198,8 +208,10 @@ impl ChunkReport {
     /// Moves the cut cells into the tally, each value with its label and sort key
     /// ([`value_rank`]), as `stats --by` writes them.
     fn label_cuts(&mut self) {
-        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
-            for (value, by_sp) in std::mem::take(by_value) {
+        let (by_cut, by_stratum) = self.rows.finish();
+        self.tally.by_stratum = by_stratum;
+        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(by_cut) {
+            for (value, by_sp) in by_value {
                 let cell = cells
                     .entry((value_rank(&value), value.label()))
                     .or_default();
@@ -222,18 +234,8 @@ impl ChunkReport {
     /// returns its containers, emptied.
     fn merge(&mut self, mut other: ChunkReport) -> Spare {
         self.tally.merge(&mut other.tally);
-        for (mine, theirs) in self
-            .by_cut
-            .iter_mut()
-            .zip(std::mem::take(&mut other.by_cut))
-        {
-            for (value, by_sp) in theirs {
-                let cell = mine.entry(value).or_default();
-                for (sp, counts) in by_sp {
-                    cell.entry(sp).or_default().merge(&counts);
-                }
-            }
-        }
+        self.rows.add(&other.log, &mut self.tally.overall);
+        other.log.clear();
         let (a, b) = (&mut self.archive, other.archive);
         a.games_read += b.games_read;
         a.valid += b.valid;
@@ -266,7 +268,7 @@ impl ChunkReport {
         other.tree.clear();
         Spare {
             tree: other.tree,
-            overall: other.tally.overall,
+            log: other.log,
             cells: other.cells,
             events: other.events,
             players: other.players,
@@ -362,8 +364,7 @@ impl Plan<'_> {
         let texts = GameTexts::of(tags);
         match game.start {
             StartKind::Chess960(sp) if sp < 960 => {
-                self.count_sp(out, tags, &texts, &facts, sp, winner);
-                out.tally.overall[usize::from(sp)].add_evals(evals);
+                self.count_sp(out, tags, &texts, &facts, (sp, evals), winner);
                 let list = out.games.entry(sp).or_default();
                 if self.listed.is_full(sp) {
                     list.total += 1;
@@ -432,41 +433,36 @@ impl Plan<'_> {
         }
     }
 
-    /// Counts a Chess960 game of `sp` overall and under each cut.
+    /// Counts a Chess960 game of `sp` (with its evaluations) overall and under each cut:
+    /// logs it with the numbers of its values, for the sink to add ([`RunRows::add`]).
     fn count_sp(
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
         texts: &GameTexts<'_>,
         facts: &GameFacts,
-        sp: u16,
+        (sp, evals): (u16, &GameEvals),
         winner: Winner,
     ) {
-        out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
-        for (key, cells) in CUTS.iter().zip(&mut out.by_cut) {
-            let value = KeyValue::of(*key, tags, facts, self.band_width);
-            let cell = cells.entry(value).or_default().entry(sp).or_default();
-            cell.add(winner, facts.ratings);
+        let mut values = [NO_VALUE; SLOTS];
+        for ((key, ids), id) in CUTS.iter().zip(&mut out.log.values).zip(&mut values) {
+            *id = ids.id(&KeyValue::of(*key, tags, facts, self.band_width));
         }
         if let Some(by) = self.strata {
-            let value = match by {
-                ByKey::Event => KeyValue::Text(texts.event_key.as_deref().map(str::to_string)),
-                _ => KeyValue::of(by, tags, facts, self.band_width),
+            let ids = &mut out.log.values[STRATUM];
+            values[STRATUM] = match by {
+                ByKey::Event => ids.text_id(texts.event_key.as_deref()),
+                _ => ids.id(&KeyValue::of(by, tags, facts, self.band_width)),
             };
             out.tally.strata = Some(by);
-            let row = out
-                .tally
-                .by_stratum
-                .entry(value)
-                .or_default()
-                .entry(sp)
-                .or_default();
-            match winner {
-                Winner::White => row.white_wins += 1,
-                Winner::Draw => row.draws += 1,
-                Winner::Black => row.black_wins += 1,
-            }
         }
+        out.log.games.push(Logged {
+            sp,
+            winner,
+            ratings: facts.ratings,
+            evals: *evals,
+            values,
+        });
         let event = texts.event_key.as_deref().unwrap_or("");
         let at = (sp, None);
         out.cells

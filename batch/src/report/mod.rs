@@ -8,6 +8,7 @@
 
 pub mod filter;
 pub mod html;
+pub mod rows;
 pub mod tables;
 
 use pgn960::select::Speed;
