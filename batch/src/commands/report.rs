@@ -7,7 +7,8 @@ use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
 use crate::report::rows::{GameLog, Logged, RunRows, NO_VALUE, SLOTS, STRATUM};
 use crate::report::{
-    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally, GAMES_LISTED,
+    html, tables, value_rank, GameLine, GameList, NameLog, NameTally, Page, PageSummary, Tally,
+    GAMES_LISTED,
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
@@ -106,8 +107,14 @@ struct ChunkReport {
     excluded: BTreeMap<&'static str, u64>,
     dates: Option<(Date, Date)>,
     speeds: BTreeMap<String, u64>,
+    /// The run's tallies of events and players (a chunk's are empty: its names are in
+    /// its logs, which the sink tallies).
     events: NameTally,
     players: NameTally,
+    /// A chunk's events, one per counted game.
+    event_log: NameLog,
+    /// A chunk's players, two per counted game.
+    player_log: NameLog,
     tree: Tree,
     games: BTreeMap<u16, GameList>,
     cells: CellTally,
@@ -124,16 +131,16 @@ impl ChunkOutput for ChunkReport {
 }
 
 /// The containers of a merged chunk's report, emptied, for a worker to count a later
-/// chunk into: the tree's arena, the game log and the hash maps of cells and names keep
-/// their memory, so that a chunk touches no fresh pages for them (with transparent huge
-/// pages each fresh 2 MiB is a page fault that zeroes it), nor do their hash maps grow
+/// chunk into: the tree's arena, the logs of games and names and the hash map of cells
+/// keep their memory, so that a chunk touches no fresh pages for them (with transparent
+/// huge pages each fresh 2 MiB is a page fault that zeroes it), nor does the hash map grow
 /// again from empty.
 struct Spare {
     tree: Tree,
     log: GameLog,
     cells: CellTally,
-    events: NameTally,
-    players: NameTally,
+    event_log: NameLog,
+    player_log: NameLog,
 }
 
 impl Spare {
@@ -143,8 +150,8 @@ impl Spare {
             tree: Tree::new(),
             log: GameLog::default(),
             cells: CellTally::default(),
-            events: NameTally::default(),
-            players: NameTally::default(),
+            event_log: NameLog::default(),
+            player_log: NameLog::default(),
         }
     }
 }
@@ -197,8 +204,10 @@ impl ChunkReport {
             excluded: BTreeMap::new(),
             dates: None,
             speeds: BTreeMap::new(),
-            events: spare.events,
-            players: spare.players,
+            events: NameTally::default(),
+            players: NameTally::default(),
+            event_log: spare.event_log,
+            player_log: spare.player_log,
             tree: spare.tree,
             games: BTreeMap::new(),
             cells: spare.cells,
@@ -259,8 +268,10 @@ impl ChunkReport {
         for (k, v) in other.speeds {
             *self.speeds.entry(k).or_default() += v;
         }
-        self.events.merge(&mut other.events);
-        self.players.merge(&mut other.players);
+        self.events.add_log(&other.event_log);
+        self.players.add_log(&other.player_log);
+        other.event_log.clear();
+        other.player_log.clear();
         for (sp, list) in other.games {
             self.games.entry(sp).or_default().merge(list);
         }
@@ -270,8 +281,8 @@ impl ChunkReport {
             tree: other.tree,
             log: other.log,
             cells: other.cells,
-            events: other.events,
-            players: other.players,
+            event_log: other.event_log,
+            player_log: other.player_log,
         }
     }
 }
@@ -515,9 +526,9 @@ fn note_facts(out: &mut ChunkReport, texts: &GameTexts<'_>, facts: &GameFacts) {
             out.speeds.insert(speed.to_string(), 1);
         }
     }
-    out.events.add(texts.event.as_deref().unwrap_or("?"), 1);
+    out.event_log.push(texts.event.as_deref().unwrap_or("?"));
     for side in [&texts.white, &texts.black] {
-        out.players.add(side.as_deref().unwrap_or("?"), 1);
+        out.player_log.push(side.as_deref().unwrap_or("?"));
     }
 }
 
