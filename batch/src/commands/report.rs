@@ -15,7 +15,7 @@ use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{key_text, ByKey, KeyValue};
-use pgn960::stats::table::{strata_noun, GameEvals, SpCounts, Winner};
+use pgn960::stats::table::{expected_micropoints, strata_noun, GameEvals, SpCounts, Winner};
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
@@ -470,7 +470,9 @@ impl Plan<'_> {
         out.log.games.push(Logged {
             sp,
             winner,
-            ratings: facts.ratings,
+            rated: facts
+                .ratings
+                .map(|(w, b)| (w, b, expected_micropoints(w, b))),
             evals: *evals,
             values,
         });

@@ -75,8 +75,9 @@ pub struct Logged {
     pub sp: u16,
     /// Its result.
     pub winner: Winner,
-    /// Both ratings, when known.
-    pub ratings: Option<(u32, u32)>,
+    /// Both ratings and white's expectation, when both ratings are known (as
+    /// [`SpCounts::add_rated`] takes them: computed once, added to three rows).
+    pub rated: Option<(u32, u32, u64)>,
     /// Its evaluations (the SP's overall row keeps them).
     pub evals: GameEvals,
     /// Per cut, then the strata: the number of its value in the chunk's [`GameLog::values`]
@@ -128,12 +129,14 @@ impl RunRows {
         };
         for g in &log.games {
             if let Some(row) = overall.get_mut(usize::from(g.sp)) {
-                row.add(g.winner, g.ratings);
+                row.add_rated(g.winner, g.rated);
                 row.add_evals(&g.evals);
             }
             for (slot, rows) in self.cuts.iter_mut().enumerate() {
                 if let Some(id) = run_id(slot, g.values[slot]) {
-                    rows.entry((id, g.sp)).or_default().add(g.winner, g.ratings);
+                    rows.entry((id, g.sp))
+                        .or_default()
+                        .add_rated(g.winner, g.rated);
                 }
             }
             if let Some(id) = run_id(STRATUM, g.values[STRATUM]) {
@@ -180,7 +183,7 @@ mod tests {
     use pgn960::select::Speed;
     use pgn960::stats::by::KeyValue;
     use pgn960::stats::significance::Wdl;
-    use pgn960::stats::table::{GameEvals, SpCounts, Winner};
+    use pgn960::stats::table::{expected_micropoints, GameEvals, SpCounts, Winner};
     use std::collections::BTreeMap;
 
     /// A random value of a cut or stratum: speeds, bands, texts (some the same text).
@@ -250,7 +253,7 @@ mod tests {
                 log.games.push(Logged {
                     sp,
                     winner,
-                    ratings,
+                    rated: ratings.map(|(w, b)| (w, b, expected_micropoints(w, b))),
                     evals,
                     values,
                 });
