@@ -5,15 +5,17 @@
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
 use crate::report::filter::CellTally;
+use crate::report::rows::{GameLog, Logged, RunRows, NO_VALUE, SLOTS, STRATUM};
 use crate::report::{
-    html, tables, value_rank, GameLine, GameList, NameTally, Page, PageSummary, Tally, GAMES_LISTED,
+    html, tables, value_rank, GameLine, GameList, NameLog, NameTally, Page, PageSummary, Tally,
+    GAMES_LISTED,
 };
 use anyhow::{bail, Context, Result};
 use chess960_core::{Move, StartKind};
 use pgn960::pipeline::ChunkOutput;
 use pgn960::select::{Date, Filters, GameFacts};
 use pgn960::stats::by::{key_text, ByKey, KeyValue};
-use pgn960::stats::table::{strata_noun, GameEvals, SpCounts, Winner};
+use pgn960::stats::table::{expected_micropoints, strata_noun, GameEvals, SpCounts, Winner};
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
@@ -86,22 +88,33 @@ pub struct ReportArgs {
 
 /// The cut keys counted from games, in page order (as `stats --by` counts them).
 const CUTS: [ByKey; 2] = [ByKey::TimeControl, ByKey::RatingBand];
+// A game's log entry holds the number of its value under each cut, then its stratum's.
+const _: () = assert!(CUTS.len() + 1 == SLOTS);
 
 /// What one chunk adds to the page.
 struct ChunkReport {
+    /// The run's rows per SP (a chunk's are empty: its games are in `log`), its Double
+    /// Chess960 pairs; the cuts and strata are labelled in once, when the run ends
+    /// ([`ChunkReport::label_cuts`]): no game and no chunk makes a label.
     tally: Tally,
-    /// Per cut of [`CUTS`]: per value, per SP — merged by value, and labelled into
-    /// `tally.cuts` once, when the run ends ([`ChunkReport::label_cuts`]): no game and no
-    /// chunk makes a label, and the sink compares no labels.
-    by_cut: [BTreeMap<KeyValue, BTreeMap<u16, SpCounts>>; CUTS.len()],
+    /// A chunk's counted Chess960 games, which the sink adds to `rows` and `tally.overall`.
+    log: GameLog,
+    /// The run's rows of the cuts and strata ([`RunRows`]; a chunk's are empty).
+    rows: RunRows,
     archive: crate::archive::ArchiveSummary,
     counted: u64,
     counted_pairs: u64,
     excluded: BTreeMap<&'static str, u64>,
     dates: Option<(Date, Date)>,
     speeds: BTreeMap<String, u64>,
+    /// The run's tallies of events and players (a chunk's are empty: its names are in
+    /// its logs, which the sink tallies).
     events: NameTally,
     players: NameTally,
+    /// A chunk's events, one per counted game.
+    event_log: NameLog,
+    /// A chunk's players, two per counted game.
+    player_log: NameLog,
     tree: Tree,
     games: BTreeMap<u16, GameList>,
     cells: CellTally,
@@ -118,16 +131,16 @@ impl ChunkOutput for ChunkReport {
 }
 
 /// The containers of a merged chunk's report, emptied, for a worker to count a later
-/// chunk into: the tree's arena, the rows per SP and the hash maps of cells and names keep
-/// their memory, so that a chunk touches no fresh pages for them (with transparent huge
-/// pages each fresh 2 MiB is a page fault that zeroes it), nor do their hash maps grow
+/// chunk into: the tree's arena, the logs of games and names and the hash map of cells
+/// keep their memory, so that a chunk touches no fresh pages for them (with transparent
+/// huge pages each fresh 2 MiB is a page fault that zeroes it), nor does the hash map grow
 /// again from empty.
 struct Spare {
     tree: Tree,
-    overall: Vec<SpCounts>,
+    log: GameLog,
     cells: CellTally,
-    events: NameTally,
-    players: NameTally,
+    event_log: NameLog,
+    player_log: NameLog,
 }
 
 impl Spare {
@@ -135,10 +148,10 @@ impl Spare {
     fn new() -> Spare {
         Spare {
             tree: Tree::new(),
-            overall: vec![SpCounts::default(); 960],
+            log: GameLog::default(),
             cells: CellTally::default(),
-            events: NameTally::default(),
-            players: NameTally::default(),
+            event_log: NameLog::default(),
+            player_log: NameLog::default(),
         }
     }
 }
@@ -163,15 +176,18 @@ impl Spares {
 }
 
 impl ChunkReport {
+    /// The report of a run, which chunks are merged into (its 960 rows per SP).
     fn new() -> ChunkReport {
-        ChunkReport::with(Spare::new())
+        let mut run = ChunkReport::with(Spare::new());
+        run.tally.overall = vec![SpCounts::default(); 960];
+        run
     }
 
-    /// An empty report counting into `spare`'s containers (emptied).
+    /// An empty report of a chunk counting into `spare`'s containers (emptied).
     fn with(spare: Spare) -> ChunkReport {
         ChunkReport {
             tally: Tally {
-                overall: spare.overall,
+                overall: Vec::new(),
                 pairs: BTreeMap::new(),
                 cuts: CUTS
                     .iter()
@@ -180,15 +196,18 @@ impl ChunkReport {
                 strata: None,
                 by_stratum: BTreeMap::new(),
             },
-            by_cut: Default::default(),
+            log: spare.log,
+            rows: RunRows::default(),
             archive: Default::default(),
             counted: 0,
             counted_pairs: 0,
             excluded: BTreeMap::new(),
             dates: None,
             speeds: BTreeMap::new(),
-            events: spare.events,
-            players: spare.players,
+            events: NameTally::default(),
+            players: NameTally::default(),
+            event_log: spare.event_log,
+            player_log: spare.player_log,
             tree: spare.tree,
             games: BTreeMap::new(),
             cells: spare.cells,
@@ -198,8 +217,10 @@ impl ChunkReport {
     /// Moves the cut cells into the tally, each value with its label and sort key
     /// ([`value_rank`]), as `stats --by` writes them.
     fn label_cuts(&mut self) {
-        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(&mut self.by_cut) {
-            for (value, by_sp) in std::mem::take(by_value) {
+        let (by_cut, by_stratum) = self.rows.finish();
+        self.tally.by_stratum = by_stratum;
+        for ((_, cells), by_value) in self.tally.cuts.iter_mut().zip(by_cut) {
+            for (value, by_sp) in by_value {
                 let cell = cells
                     .entry((value_rank(&value), value.label()))
                     .or_default();
@@ -222,18 +243,8 @@ impl ChunkReport {
     /// returns its containers, emptied.
     fn merge(&mut self, mut other: ChunkReport) -> Spare {
         self.tally.merge(&mut other.tally);
-        for (mine, theirs) in self
-            .by_cut
-            .iter_mut()
-            .zip(std::mem::take(&mut other.by_cut))
-        {
-            for (value, by_sp) in theirs {
-                let cell = mine.entry(value).or_default();
-                for (sp, counts) in by_sp {
-                    cell.entry(sp).or_default().merge(&counts);
-                }
-            }
-        }
+        self.rows.add(&other.log, &mut self.tally.overall);
+        other.log.clear();
         let (a, b) = (&mut self.archive, other.archive);
         a.games_read += b.games_read;
         a.valid += b.valid;
@@ -257,8 +268,10 @@ impl ChunkReport {
         for (k, v) in other.speeds {
             *self.speeds.entry(k).or_default() += v;
         }
-        self.events.merge(&mut other.events);
-        self.players.merge(&mut other.players);
+        self.events.add_log(&other.event_log);
+        self.players.add_log(&other.player_log);
+        other.event_log.clear();
+        other.player_log.clear();
         for (sp, list) in other.games {
             self.games.entry(sp).or_default().merge(list);
         }
@@ -266,10 +279,10 @@ impl ChunkReport {
         other.tree.clear();
         Spare {
             tree: other.tree,
-            overall: other.tally.overall,
+            log: other.log,
             cells: other.cells,
-            events: other.events,
-            players: other.players,
+            event_log: other.event_log,
+            player_log: other.player_log,
         }
     }
 }
@@ -362,8 +375,7 @@ impl Plan<'_> {
         let texts = GameTexts::of(tags);
         match game.start {
             StartKind::Chess960(sp) if sp < 960 => {
-                self.count_sp(out, tags, &texts, &facts, sp, winner);
-                out.tally.overall[usize::from(sp)].add_evals(evals);
+                self.count_sp(out, tags, &texts, &facts, (sp, evals), winner);
                 let list = out.games.entry(sp).or_default();
                 if self.listed.is_full(sp) {
                     list.total += 1;
@@ -432,41 +444,38 @@ impl Plan<'_> {
         }
     }
 
-    /// Counts a Chess960 game of `sp` overall and under each cut.
+    /// Counts a Chess960 game of `sp` (with its evaluations) overall and under each cut:
+    /// logs it with the numbers of its values, for the sink to add ([`RunRows::add`]).
     fn count_sp(
         &self,
         out: &mut ChunkReport,
         tags: &[Tag<'_>],
         texts: &GameTexts<'_>,
         facts: &GameFacts,
-        sp: u16,
+        (sp, evals): (u16, &GameEvals),
         winner: Winner,
     ) {
-        out.tally.overall[usize::from(sp)].add(winner, facts.ratings);
-        for (key, cells) in CUTS.iter().zip(&mut out.by_cut) {
-            let value = KeyValue::of(*key, tags, facts, self.band_width);
-            let cell = cells.entry(value).or_default().entry(sp).or_default();
-            cell.add(winner, facts.ratings);
+        let mut values = [NO_VALUE; SLOTS];
+        for ((key, ids), id) in CUTS.iter().zip(&mut out.log.values).zip(&mut values) {
+            *id = ids.id(&KeyValue::of(*key, tags, facts, self.band_width));
         }
         if let Some(by) = self.strata {
-            let value = match by {
-                ByKey::Event => KeyValue::Text(texts.event_key.as_deref().map(str::to_string)),
-                _ => KeyValue::of(by, tags, facts, self.band_width),
+            let ids = &mut out.log.values[STRATUM];
+            values[STRATUM] = match by {
+                ByKey::Event => ids.text_id(texts.event_key.as_deref()),
+                _ => ids.id(&KeyValue::of(by, tags, facts, self.band_width)),
             };
             out.tally.strata = Some(by);
-            let row = out
-                .tally
-                .by_stratum
-                .entry(value)
-                .or_default()
-                .entry(sp)
-                .or_default();
-            match winner {
-                Winner::White => row.white_wins += 1,
-                Winner::Draw => row.draws += 1,
-                Winner::Black => row.black_wins += 1,
-            }
         }
+        out.log.games.push(Logged {
+            sp,
+            winner,
+            rated: facts
+                .ratings
+                .map(|(w, b)| (w, b, expected_micropoints(w, b))),
+            evals: *evals,
+            values,
+        });
         let event = texts.event_key.as_deref().unwrap_or("");
         let at = (sp, None);
         out.cells
@@ -519,9 +528,9 @@ fn note_facts(out: &mut ChunkReport, texts: &GameTexts<'_>, facts: &GameFacts) {
             out.speeds.insert(speed.to_string(), 1);
         }
     }
-    out.events.add(texts.event.as_deref().unwrap_or("?"), 1);
+    out.event_log.push(texts.event.as_deref().unwrap_or("?"));
     for side in [&texts.white, &texts.black] {
-        out.players.add(side.as_deref().unwrap_or("?"), 1);
+        out.player_log.push(side.as_deref().unwrap_or("?"));
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod filter;
 pub mod html;
+pub mod rows;
 pub mod tables;
 
 use pgn960::select::Speed;
@@ -717,12 +718,70 @@ impl NameTally {
         }
     }
 
+    /// Adds the names of a chunk's log, as tallying them in a chunk's own tally (in
+    /// reading order) and merging that would: directly while every name fits within the
+    /// cap, else through such a tally.
+    pub fn add_log(&mut self, log: &NameLog) {
+        if self.counts.len() + log.len() <= NAME_CAP {
+            for name in log.iter() {
+                self.add(name, 1);
+            }
+            return;
+        }
+        let mut chunk = NameTally::default();
+        for name in log.iter() {
+            chunk.add(name, 1);
+        }
+        self.merge(&mut chunk);
+    }
+
     /// The `k` most frequent names, most first (ties by name).
     pub fn top(&self, k: usize) -> Vec<(String, u64)> {
         let mut all: Vec<(&String, u64)> = self.counts.iter().map(|(n, c)| (n, *c)).collect();
         all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         all.truncate(k);
         all.into_iter().map(|(n, c)| (n.clone(), c)).collect()
+    }
+}
+
+/// The names of a chunk's counted games, one per game, in reading order, in one buffer:
+/// no name is hashed or copied into a `String` of its own on the worker; the sink tallies
+/// them ([`NameTally::add_log`]).
+#[derive(Debug, Clone, Default)]
+pub struct NameLog {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl NameLog {
+    /// Logs one game's name.
+    pub fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    /// The names logged.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no name is logged.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The names, in the order logged.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or(""))
+    }
+
+    /// Forgets every name, keeping the memory.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
     }
 }
 
@@ -757,6 +816,43 @@ mod tests {
         let first = page.funnel.first().unwrap();
         assert_eq!(first.0, 1);
         assert!(page.funnel.iter().all(|&(_, lo, hi)| lo <= hi));
+    }
+
+    #[test]
+    fn names_tallied_from_logs_are_the_names_of_merged_chunk_tallies() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        // Pools of names from fewer than the cap to more, so that runs cross the cap.
+        for pool in [50, 5_000, 30_000] {
+            let (mut by_logs, mut by_tallies) = (NameTally::default(), NameTally::default());
+            let (mut log, mut chunk) = (NameLog::default(), NameTally::default());
+            for game in 0..60_000 {
+                let name = format!("n{}", next(pool));
+                log.push(&name);
+                chunk.add(&name, 1);
+                if next(700) == 0 || game % 4_000 == 3_999 {
+                    by_logs.add_log(&log);
+                    by_tallies.merge(&mut chunk);
+                    log.clear();
+                    assert!(log.is_empty());
+                }
+            }
+            by_logs.add_log(&log);
+            by_tallies.merge(&mut chunk);
+            assert_eq!(by_logs.counts, by_tallies.counts, "pool {pool}");
+            assert_eq!(by_logs.untallied, by_tallies.untallied, "pool {pool}");
+            assert_eq!(by_logs.counts.len() == NAME_CAP, pool > NAME_CAP as u64);
+        }
+        let mut log = NameLog::default();
+        for name in ["", "é", "a b", ""] {
+            log.push(name);
+        }
+        assert_eq!(log.iter().collect::<Vec<_>>(), ["", "é", "a b", ""]);
     }
 
     #[test]

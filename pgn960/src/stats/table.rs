@@ -79,9 +79,24 @@ pub fn expected_score(white_elo: u32, black_elo: u32) -> f64 {
     1.0 / (1.0 + 10f64.powf((f64::from(black_elo) - f64::from(white_elo)) / 400.0))
 }
 
+/// White's expected score against black ([`expected_score`]) in millionths of a point,
+/// rounded: what [`SpCounts::add`] adds to `expected_micropoints` for a rated game.
+pub fn expected_micropoints(white_elo: u32, black_elo: u32) -> u64 {
+    (expected_score(white_elo, black_elo) * 1e6).round() as u64
+}
+
 impl SpCounts {
     /// Adds one game.
     pub fn add(&mut self, winner: Winner, ratings: Option<(u32, u32)>) {
+        self.add_rated(
+            winner,
+            ratings.map(|(w, b)| (w, b, expected_micropoints(w, b))),
+        );
+    }
+
+    /// [`SpCounts::add`] with a rated game's expectation already computed: (white's
+    /// rating, black's, [`expected_micropoints`]), for a game added to several rows.
+    pub fn add_rated(&mut self, winner: Winner, rated: Option<(u32, u32, u64)>) {
         self.games += 1;
         let half_points = match winner {
             Winner::White => {
@@ -97,12 +112,12 @@ impl SpCounts {
                 0
             }
         };
-        if let Some((w, b)) = ratings {
+        if let Some((w, b, expected)) = rated {
             self.rated_games += 1;
             self.white_elo_sum += u64::from(w);
             self.black_elo_sum += u64::from(b);
             self.rated_white_half_points += half_points;
-            self.expected_micropoints += (expected_score(w, b) * 1e6).round() as u64;
+            self.expected_micropoints += expected;
         }
     }
 
