@@ -325,8 +325,11 @@ struct Encoded<'a> {
     /// are all of them: [`keyed`]).
     keys: Cow<'a, [u32]>,
     /// Per row: (repetition/definition levels, keys) counts, for paging at row ends.
-    rows: Vec<(u32, u32)>,
+    rows: RowSizes,
 }
+
+/// Per row of a list column: its (repetition/definition levels, keys) counts.
+type RowSizes = Vec<(u32, u32)>;
 
 /// Encodes `array` (a list column of texts or numbers) as one column chunk for `descr`,
 /// or `None` when the chunk is better left to the crate.
@@ -390,7 +393,7 @@ fn keyed<'a>(lists: &ListArray, items: &'a DictionaryArray<UInt32Type>) -> Optio
 fn keys_in_place<'a>(
     lists: &ListArray,
     items: &'a DictionaryArray<UInt32Type>,
-) -> Option<(&'a [u32], Vec<(u32, u32)>)> {
+) -> Option<(&'a [u32], RowSizes)> {
     let offsets = lists.value_offsets();
     let spans = |row: usize| offsets[row + 1] - offsets[row];
     if items.null_count() > 0 || (0..lists.len()).any(|r| lists.is_null(r) && spans(r) != 0) {
