@@ -640,11 +640,13 @@ impl Builder {
 
 /// A tag column's texts as bytes: a plain value ([`plain_tag`]) copied as it is, any
 /// other as [`pgn_parse::Tag::value_str`] makes it; the UTF-8 of the whole column checked
-/// once when the array is made (by `StringArray::try_new`), not value by value.
+/// once when the array is made (by `StringArray::try_new`), not value by value. The null
+/// rows kept as a list (most columns have none), the validity made from it at the end.
 struct TagTexts {
     offsets: Vec<i32>,
     values: Vec<u8>,
-    nulls: NullBufferBuilder,
+    /// The rows without the tag.
+    nulls: Vec<usize>,
 }
 
 impl TagTexts {
@@ -654,7 +656,7 @@ impl TagTexts {
         TagTexts {
             offsets,
             values: Vec::with_capacity(room.bytes),
-            nulls: NullBufferBuilder::new(room.rows),
+            nulls: Vec::new(),
         }
     }
 
@@ -683,11 +685,8 @@ impl TagTexts {
     #[inline]
     fn push(&mut self, text: Option<&[u8]>) {
         match text {
-            Some(bytes) => {
-                self.values.extend_from_slice(bytes);
-                self.nulls.append_non_null();
-            }
-            None => self.nulls.append_null(),
+            Some(bytes) => self.values.extend_from_slice(bytes),
+            None => self.nulls.push(self.offsets.len() - 1),
         }
         self.offsets
             .push(i32::try_from(self.values.len()).unwrap_or(i32::MAX));
@@ -697,8 +696,16 @@ impl TagTexts {
     /// `OffsetBuffer::new` takes them; `try_new` checks the last against the bytes and the
     /// bytes' UTF-8.
     fn finish(&mut self) -> Result<StringArray, ArrowError> {
-        let mut done = std::mem::replace(self, TagTexts::with_room(Room::default()));
-        let nulls = done.nulls.finish();
+        let done = std::mem::replace(self, TagTexts::with_room(Room::default()));
+        let rows = done.offsets.len() - 1;
+        let nulls = (!done.nulls.is_empty()).then(|| {
+            let mut valid = BooleanBufferBuilder::new(rows);
+            valid.append_n(rows, true);
+            for &row in &done.nulls {
+                valid.set_bit(row, false);
+            }
+            NullBuffer::new(valid.finish())
+        });
         StringArray::try_new(
             OffsetBuffer::new(ScalarBuffer::from(done.offsets)),
             Buffer::from_vec(done.values),
