@@ -21,6 +21,7 @@ use parquet::file::metadata::{ColumnChunkMetaData, OffsetIndexBuilder};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
 use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// The largest dictionary page we write (PLAIN bytes): the crate's default limit, past
@@ -316,15 +317,19 @@ fn pack_wide(run: &[u32], width: u8, out: &mut Vec<u8>) {
 }
 
 /// The keys and levels of one column chunk, before paging.
-struct Encoded {
+struct Encoded<'a> {
     /// The dictionary page's values (PLAIN) and how many.
     dictionary: Vec<u8>,
     entries: u32,
-    /// The dictionary index of every non-null item.
-    keys: Vec<u32>,
+    /// The dictionary index of every non-null item (a keyed list's own keys, where they
+    /// are all of them: [`keyed`]).
+    keys: Cow<'a, [u32]>,
     /// Per row: (repetition/definition levels, keys) counts, for paging at row ends.
-    rows: Vec<(u32, u32)>,
+    rows: RowSizes,
 }
+
+/// Per row of a list column: its (repetition/definition levels, keys) counts.
+type RowSizes = Vec<(u32, u32)>;
 
 /// Encodes `array` (a list column of texts or numbers) as one column chunk for `descr`,
 /// or `None` when the chunk is better left to the crate.
@@ -360,7 +365,7 @@ pub fn encode(array: &ArrayRef, descr: &ColumnDescPtr) -> Result<Option<ListChun
 
 /// The keys of a list of keyed texts as they are (the valid ones), its dictionary's texts
 /// PLAIN, and the rows' sizes; `None` where the dictionary has a null text.
-fn keyed(lists: &ListArray, items: &DictionaryArray<UInt32Type>) -> Option<Encoded> {
+fn keyed<'a>(lists: &ListArray, items: &'a DictionaryArray<UInt32Type>) -> Option<Encoded<'a>> {
     let texts = items.values().as_string_opt::<i32>()?;
     if texts.null_count() > 0 {
         return None;
@@ -370,6 +375,48 @@ fn keyed(lists: &ListArray, items: &DictionaryArray<UInt32Type>) -> Option<Encod
         dictionary.extend_from_slice(&(text.len() as u32).to_le_bytes());
         dictionary.extend_from_slice(text.as_bytes());
     }
+    let entries = texts.len() as u32;
+    match keys_in_place(lists, items) {
+        Some((keys, rows)) => Some(Encoded {
+            dictionary,
+            entries,
+            keys: Cow::Borrowed(keys),
+            rows,
+        }),
+        None => keyed_copied(lists, items, dictionary, entries),
+    }
+}
+
+/// The keys of a keyed list as the array holds them, with the rows' sizes, where those
+/// are every valid item's key in order: no null item, and no item under a null row (as
+/// [`crate::table::arrow::ArrowRows::keyed`] makes them). `None` otherwise.
+fn keys_in_place<'a>(
+    lists: &ListArray,
+    items: &'a DictionaryArray<UInt32Type>,
+) -> Option<(&'a [u32], RowSizes)> {
+    let offsets = lists.value_offsets();
+    let spans = |row: usize| offsets[row + 1] - offsets[row];
+    if items.null_count() > 0 || (0..lists.len()).any(|r| lists.is_null(r) && spans(r) != 0) {
+        return None;
+    }
+    let (first, last) = (*offsets.first()? as usize, *offsets.last()? as usize);
+    let keys = items.keys().values().get(first..last)?;
+    let rows = (0..lists.len())
+        .map(|row| match spans(row) as u32 {
+            0 => (1, 0),
+            n => (n, n),
+        })
+        .collect();
+    Some((keys, rows))
+}
+
+/// [`keyed`]'s keys copied, the valid items of the valid rows, and the rows' sizes.
+fn keyed_copied<'a>(
+    lists: &ListArray,
+    items: &DictionaryArray<UInt32Type>,
+    dictionary: Vec<u8>,
+    entries: u32,
+) -> Option<Encoded<'a>> {
     let all = items.keys().values();
     let mut keys = Vec::with_capacity(all.len());
     let mut rows = Vec::with_capacity(lists.len());
@@ -389,15 +436,15 @@ fn keyed(lists: &ListArray, items: &DictionaryArray<UInt32Type>) -> Option<Encod
     }
     Some(Encoded {
         dictionary,
-        entries: texts.len() as u32,
-        keys,
+        entries,
+        keys: Cow::Owned(keys),
         rows,
     })
 }
 
 /// Every valid item's dictionary key, and the rows' sizes; `None` for a text too long.
 #[inline(never)]
-fn keys(lists: &ListArray, items: &Items<'_>) -> Option<Encoded> {
+fn keys<'a>(lists: &ListArray, items: &Items<'a>) -> Option<Encoded<'a>> {
     match *items {
         Items::Text(a) => {
             let index = TextIndex {
@@ -498,7 +545,7 @@ fn keys_of(
     values: &dyn Array,
     mut dictionary: Dictionary,
     index: impl ItemIndex,
-) -> Option<Encoded> {
+) -> Option<Encoded<'static>> {
     let mut keys = Vec::with_capacity(values.len());
     let mut rows = Vec::with_capacity(lists.len());
     let offsets = lists.value_offsets();
@@ -531,7 +578,7 @@ fn keys_of(
     Some(Encoded {
         dictionary: plain,
         entries: dictionary.keys.len() as u32,
-        keys,
+        keys: Cow::Owned(keys),
         rows,
     })
 }
@@ -625,9 +672,16 @@ fn write_pages(
     descr: &ColumnDescPtr,
     zstd: &mut zstd::bulk::Compressor<'static>,
 ) -> Result<ListChunk> {
-    let mut sink = TrackedWrite::new(Vec::new());
-    let mut pages = SerializedPageWriter::new(&mut sink);
     let entries = encoded.entries;
+    let width = bits(u64::from(entries.saturating_sub(1)));
+    // Room for the pages as written (they hardly compress: keys and levels), so that the
+    // chunk's buffer is not grown by copying it.
+    let room = encoded.dictionary.len()
+        + encoded.keys.len() * usize::from(width) / 8
+        + encoded.rows.len() / 4
+        + 4096;
+    let mut sink = TrackedWrite::new(Vec::with_capacity(room));
+    let mut pages = SerializedPageWriter::new(&mut sink);
     let page = compressed(zstd, &encoded.dictionary, |buf| Page::DictionaryPage {
         buf,
         num_values: entries,
@@ -635,7 +689,6 @@ fn write_pages(
         is_sorted: false,
     })?;
     let dict_spec = pages.write_page(page)?;
-    let width = bits(u64::from(entries.saturating_sub(1)));
     let mut specs: Vec<(PageWriteSpec, usize)> = Vec::new();
     let (mut rep, mut def) = (Runs::new(), Runs::new());
     let (mut row, mut key) = (0, 0);
@@ -719,6 +772,63 @@ mod tests {
     use super::*;
     use crate::test_rng::Rng;
     use arrow_array::builder::{Float64Builder, ListBuilder};
+
+    /// A random list of keyed texts (8 texts): rows null one in `null_rows` (spanning
+    /// items when `spanning`), items null one in `null_items` (0: none).
+    fn keyed_lists(rng: &mut Rng, null_rows: u64, spanning: bool, null_items: u64) -> ListArray {
+        use arrow_array::{StringArray, UInt32Array};
+        use arrow_buffer::{NullBuffer, OffsetBuffer};
+        let (mut offsets, mut valid, mut keys) = (vec![0i32], Vec::new(), Vec::new());
+        for _ in 0..rng.below(300) + 1 {
+            let null = null_rows > 0 && rng.below(null_rows) == 0;
+            let n = if null && !spanning { 0 } else { rng.below(40) };
+            for _ in 0..n {
+                let null_item = null_items > 0 && rng.below(null_items) == 0;
+                keys.push((!null_item).then(|| rng.below(8) as u32));
+            }
+            offsets.push(keys.len() as i32);
+            valid.push(!null);
+        }
+        let texts = StringArray::from(vec!["a", "bb", "", "Nf3", "O-O", "e8=Q#", "x", "h1"]);
+        let items = DictionaryArray::<UInt32Type>::try_new(
+            keys.into_iter().collect::<UInt32Array>(),
+            std::sync::Arc::new(texts),
+        )
+        .unwrap();
+        let item = arrow_schema::Field::new("item", items.data_type().clone(), true);
+        ListArray::try_new(
+            std::sync::Arc::new(item),
+            OffsetBuffer::new(offsets.into()),
+            std::sync::Arc::new(items),
+            Some(NullBuffer::from(valid)),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn keyed_keys_in_place_are_the_keys_copied() {
+        let mut rng = Rng(0x0960_4e75_0000_0005);
+        for round in 0..200 {
+            let (null_rows, spanning, null_items) = match round % 4 {
+                0 => (0, false, 0),
+                1 => (5, false, 0),
+                2 => (5, true, 0),
+                _ => (0, false, 4),
+            };
+            let lists = keyed_lists(&mut rng, null_rows, spanning, null_items);
+            let items = lists.values().as_dictionary::<UInt32Type>();
+            let fast = keyed(&lists, items).unwrap();
+            let copied = keyed_copied(&lists, items, fast.dictionary.clone(), fast.entries);
+            let copied = copied.unwrap();
+            assert_eq!(&*fast.keys, &*copied.keys, "round {round}");
+            assert_eq!(fast.rows, copied.rows, "round {round}");
+            let in_place = matches!(fast.keys, Cow::Borrowed(_));
+            let spans_nulls =
+                (0..lists.len()).any(|r| lists.is_null(r) && lists.value_length(r) > 0);
+            let has_null_items = items.null_count() > 0;
+            assert_eq!(in_place, !spans_nulls && !has_null_items, "round {round}");
+        }
+    }
 
     /// Every float keyed by its bits' hash, no table of whole numbers.
     struct HashedFloats<'a>(&'a [f64]);

@@ -11,8 +11,10 @@ use arrow_array::builder::StringBuilder;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
 use arrow_array::{Array, ArrayRef, ListArray};
-use arrow_schema::{ArrowError, DataType, SchemaRef};
-use parquet::arrow::arrow_writer::{compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory};
+use arrow_schema::{ArrowError, DataType, FieldRef, Schema, SchemaRef};
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
+};
 use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder};
@@ -62,41 +64,47 @@ impl ParquetRows {
 
 /// The column chunks of one row group from its arrays (one per field of the encoder's
 /// schema): the list columns by our own encoder ([`super::lists`]) where it can, the rest
-/// by the crate.
+/// by the crate (column writers made only for those).
 fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
     let mut writers = encoder.factory.create_column_writers(0).map_err(written)?;
-    let mut chunks = Vec::with_capacity(writers.len());
-    let mut writer = writers.drain(..).zip(encoder.leaves.iter());
-    let missing = || OutputError::Failed {
-        message: "internal error: more Parquet leaves than column writers".into(),
-        cause: None,
-    };
-    for (array, field) in arrays.iter().zip(encoder.schema.fields()) {
-        if let DataType::List(_) = field.data_type() {
-            let (mut column, (descr, own)) = writer.next().ok_or_else(missing)?;
-            if *own {
-                if let Some(chunk) = lists::encode(array, descr).map_err(written)? {
-                    chunks.push(Chunk::Own(chunk));
-                    continue;
+    let mut writers = writers.drain(..);
+    let mut chunks = Vec::with_capacity(arrays.len());
+    let fields = encoder.schema.fields().iter().zip(&encoder.plans);
+    for (array, (field, plan)) in arrays.iter().zip(fields) {
+        match plan {
+            Plan::Crate => write_leaves(field, array, &mut writers, &mut chunks)?,
+            Plan::Own { descr, fallback } => match lists::encode(array, descr).map_err(written)? {
+                Some(chunk) => chunks.push(Chunk::Own(chunk)),
+                None => {
+                    let mut writers = fallback.create_column_writers(0).map_err(written)?;
+                    write_leaves(field, array, &mut writers.drain(..), &mut chunks)?;
                 }
-            }
-            let array = unkeyed(array).map_err(|e| OutputError::Failed {
-                message: format!("internal error: a keyed list's texts: {e}"),
-                cause: None,
-            })?;
-            for leaf in compute_leaves(field, &array).map_err(written)? {
-                column.write(&leaf).map_err(written)?;
-            }
-            chunks.push(Chunk::Crate(column.close().map_err(written)?));
-            continue;
-        }
-        for leaf in compute_leaves(field, array).map_err(written)? {
-            let (mut column, _) = writer.next().ok_or_else(missing)?;
-            column.write(&leaf).map_err(written)?;
-            chunks.push(Chunk::Crate(column.close().map_err(written)?));
+            },
         }
     }
     Ok(chunks)
+}
+
+/// Writes `array`'s leaf columns (a keyed list's as its texts) with the next of `writers`.
+fn write_leaves(
+    field: &FieldRef,
+    array: &ArrayRef,
+    writers: &mut impl Iterator<Item = ArrowColumnWriter>,
+    chunks: &mut Vec<Chunk>,
+) -> Result<()> {
+    let array = unkeyed(array).map_err(|e| OutputError::Failed {
+        message: format!("internal error: a keyed list's texts: {e}"),
+        cause: None,
+    })?;
+    for leaf in compute_leaves(field, &array).map_err(written)? {
+        let mut column = writers.next().ok_or_else(|| OutputError::Failed {
+            message: "internal error: more Parquet leaves than column writers".into(),
+            cause: None,
+        })?;
+        column.write(&leaf).map_err(written)?;
+        chunks.push(Chunk::Crate(column.close().map_err(written)?));
+    }
+    Ok(())
 }
 
 /// A list of keyed texts ([`ArrowRows::keyed`]) as the list of its texts, the schema's
@@ -132,12 +140,25 @@ fn unkeyed(array: &ArrayRef) -> std::result::Result<ArrayRef, ArrowError> {
 /// What the workers share to encode column chunks for one file.
 pub struct Encoder {
     schema: SchemaRef,
+    /// The crate's column writers of the fields [`Plan::Crate`] writes.
     factory: ArrowRowGroupWriterFactory,
-    /// The Parquet leaf columns, in order, and whether our list encoder may write each.
-    leaves: Vec<(ColumnDescPtr, bool)>,
+    /// Who writes each field.
+    plans: Vec<Plan>,
     /// What each column held in the last chunk encoded: the room the next chunk's are
     /// made with.
     rooms: Mutex<Vec<Room>>,
+}
+
+/// Who writes a field's column chunks.
+enum Plan {
+    /// The crate, with the writers of [`Encoder::factory`].
+    Crate,
+    /// Our list encoder (the field's one leaf column `descr`), or, for a chunk it leaves,
+    /// the crate's writer from `fallback`, made then.
+    Own {
+        descr: ColumnDescPtr,
+        fallback: ArrowRowGroupWriterFactory,
+    },
 }
 
 /// One encoded column chunk: by the crate's column writer or by our list encoder.
@@ -181,23 +202,66 @@ fn create_with<W: Write + Send>(
         .with_coerce_types(props.coerce_types())
         .convert(&schema)
         .map_err(written)?;
-    let leaves = parquet_schema
-        .columns()
-        .iter()
-        .map(|c| (Arc::clone(c), own_lists && lists::fits(&props, c.path())))
+    // A list field of one leaf our encoder may write is ours; the crate makes column
+    // writers for the other fields only (and for one of ours only when it leaves a chunk).
+    let leaves = parquet_schema.columns();
+    let roots: Vec<usize> = (0..leaves.len())
+        .map(|i| parquet_schema.get_column_root_idx(i))
         .collect();
+    let mut own = vec![None; schema.fields().len()];
+    for (leaf, &root) in leaves.iter().zip(&roots) {
+        let list = matches!(schema.field(root).data_type(), DataType::List(_));
+        let alone = roots.iter().filter(|&&r| r == root).count() == 1;
+        if own_lists && list && alone && lists::fits(&props, leaf.path()) {
+            own[root] = Some(Arc::clone(leaf));
+        }
+    }
+    let mut plans = Vec::with_capacity(own.len());
+    let mut crate_fields = Vec::new();
+    for (field, descr) in schema.fields().iter().zip(own) {
+        plans.push(match descr {
+            Some(descr) => Plan::Own {
+                descr,
+                fallback: factory_of(&[Arc::clone(field)], &props)?,
+            },
+            None => {
+                crate_fields.push(Arc::clone(field));
+                Plan::Crate
+            }
+        });
+    }
+    let factory = factory_of(&crate_fields, &props)?;
     let writer =
         SerializedFileWriter::new(out, parquet_schema.root_schema_ptr(), props).map_err(written)?;
-    let factory = ArrowRowGroupWriterFactory::new(&writer, Arc::clone(&schema));
     Ok((
         ParquetFile { writer },
         Encoder {
             schema,
             factory,
-            leaves,
+            plans,
             rooms: Mutex::new(Vec::new()),
         },
     ))
+}
+
+/// The crate's column writers of `fields` alone (their leaf columns are the file's: the
+/// same paths and types), made through a file writer of their own that writes nowhere.
+fn factory_of(
+    fields: &[FieldRef],
+    props: &Arc<WriterProperties>,
+) -> Result<ArrowRowGroupWriterFactory> {
+    let schema = Arc::new(Schema::new(fields.to_vec()));
+    let parquet_schema = ArrowSchemaConverter::new()
+        .with_coerce_types(props.coerce_types())
+        .convert(&schema)
+        .map_err(written)?;
+    let nowhere = SerializedFileWriter::new(
+        std::io::sink(),
+        parquet_schema.root_schema_ptr(),
+        Arc::clone(props),
+    )
+    .map_err(written)?;
+    Ok(ArrowRowGroupWriterFactory::new(&nowhere, schema))
 }
 
 /// Per-column settings, measured on a lichess-style file (issue 25): no statistics for the

@@ -3,7 +3,9 @@
 //! `pgn960 export` encodes these arrays into Parquet; the Python package hands them to
 //! pyarrow.
 
-use super::columns::{value, Column, Field, GameView, Kind, MoveList, PlyView, Value, UCI_CODES};
+use super::columns::{
+    find_tag, plain_tag, value, Column, Field, GameView, Kind, MoveList, PlyView, Value, UCI_CODES,
+};
 use super::{table_rows, ExportCounts, TableSpec};
 use crate::pipeline::ChunkInfo;
 use crate::validate::MoveRecord;
@@ -520,6 +522,7 @@ impl Room {
 /// A column being built.
 enum Builder {
     Text(StringBuilder),
+    TagText(TagTexts),
     Int32(Int32Builder),
     Int64(Int64Builder),
     Float(Float64Builder),
@@ -556,6 +559,7 @@ impl Builder {
             Field::MovesUci(castling) if keyed => {
                 Builder::KeyedList(MoveKeys::with_room(MoveList::Uci(*castling), room))
             }
+            Field::Tag(_) if keyed => Builder::TagText(TagTexts::with_room(room)),
             _ => Builder::new(field.kind(), room),
         }
     }
@@ -572,6 +576,7 @@ impl Builder {
                 items: 0,
                 bytes: b.values_slice().len(),
             },
+            Builder::TagText(b) => b.room(),
             Builder::Int32(b) => rows(b.len()),
             Builder::Int64(b) => rows(b.len()),
             Builder::Float(b) => rows(b.len()),
@@ -590,6 +595,8 @@ impl Builder {
             (Builder::Text(b), Value::Text(t)) => b.append_value(t),
             (Builder::Text(b), Value::Move(m, which)) => b.append_value(&*which.text(m)),
             (Builder::Text(b), _) => b.append_null(),
+            (Builder::TagText(b), Value::Text(t)) => b.push(Some(t.as_bytes())),
+            (Builder::TagText(b), _) => b.push(None),
             (Builder::Int32(b), Value::Int(n)) => b.append_option(i32::try_from(n).ok()),
             (Builder::Int32(b), _) => b.append_null(),
             (Builder::Int64(b), Value::Int(n)) => b.append_value(n),
@@ -618,6 +625,7 @@ impl Builder {
     fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
         Ok(match self {
             Builder::Text(b) => Arc::new(b.finish()),
+            Builder::TagText(b) => Arc::new(b.finish()?),
             Builder::Int32(b) => Arc::new(b.finish()),
             Builder::Int64(b) => Arc::new(b.finish()),
             Builder::Float(b) => Arc::new(b.finish()),
@@ -627,6 +635,82 @@ impl Builder {
             Builder::FloatList(b) => b.finish()?,
             Builder::Int32List(b) => b.finish()?,
         })
+    }
+}
+
+/// A tag column's texts as bytes: a plain value ([`plain_tag`]) copied as it is, any
+/// other as [`pgn_parse::Tag::value_str`] makes it; the UTF-8 of the whole column checked
+/// once when the array is made (by `StringArray::try_new`), not value by value. The null
+/// rows kept as a list (most columns have none), the validity made from it at the end.
+struct TagTexts {
+    offsets: Vec<i32>,
+    values: Vec<u8>,
+    /// The rows without the tag.
+    nulls: Vec<usize>,
+}
+
+impl TagTexts {
+    fn with_room(room: Room) -> TagTexts {
+        let mut offsets = Vec::with_capacity(room.rows + 1);
+        offsets.push(0);
+        TagTexts {
+            offsets,
+            values: Vec::with_capacity(room.bytes),
+            nulls: Vec::new(),
+        }
+    }
+
+    fn room(&self) -> Room {
+        Room {
+            rows: self.offsets.len() - 1,
+            items: 0,
+            bytes: self.values.len(),
+        }
+    }
+
+    /// Appends a tag's value, or null for a tag the game lacks.
+    #[inline]
+    fn push_tag(&mut self, tag: Option<&pgn_parse::Tag<'_>>) {
+        match tag {
+            Some(tag) => match plain_tag(tag) {
+                Some(raw) => self.push(Some(raw)),
+                None => self.push(Some(tag.value_str().as_bytes())),
+            },
+            None => self.push(None),
+        }
+    }
+
+    /// Appends a text's bytes, or null. An offset past `i32` is left at `i32::MAX`, which
+    /// [`TagTexts::finish`] refuses.
+    #[inline]
+    fn push(&mut self, text: Option<&[u8]>) {
+        match text {
+            Some(bytes) => self.values.extend_from_slice(bytes),
+            None => self.nulls.push(self.offsets.len() - 1),
+        }
+        self.offsets
+            .push(i32::try_from(self.values.len()).unwrap_or(i32::MAX));
+    }
+
+    /// The array (the builder starts again empty). The offsets only grow, so
+    /// `OffsetBuffer::new` takes them; `try_new` checks the last against the bytes and the
+    /// bytes' UTF-8.
+    fn finish(&mut self) -> Result<StringArray, ArrowError> {
+        let done = std::mem::replace(self, TagTexts::with_room(Room::default()));
+        let rows = done.offsets.len() - 1;
+        let nulls = (!done.nulls.is_empty()).then(|| {
+            let mut valid = BooleanBufferBuilder::new(rows);
+            valid.append_n(rows, true);
+            for &row in &done.nulls {
+                valid.set_bit(row, false);
+            }
+            NullBuffer::new(valid.finish())
+        });
+        StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(done.offsets)),
+            Buffer::from_vec(done.values),
+            nulls,
+        )
     }
 }
 
@@ -682,7 +766,10 @@ impl ArrowRows {
     /// Appends one row.
     pub fn push(&mut self, columns: &[Column], game: &GameView<'_>, ply: Option<&PlyView<'_>>) {
         for (builder, c) in self.builders.iter_mut().zip(columns) {
-            builder.push(value(&c.field, game, ply));
+            match (builder, &c.field) {
+                (Builder::TagText(b), Field::Tag(name)) => b.push_tag(find_tag(game.tags, name)),
+                (builder, field) => builder.push(value(field, game, ply)),
+            }
         }
         self.rows += 1;
     }
@@ -733,6 +820,8 @@ mod tests {
     use super::super::Grain;
     use super::*;
     use crate::test_rng::Rng;
+    use crate::validate::Verdict;
+    use pgn_parse::Tag;
 
     #[test]
     fn batch_has_the_schema_and_a_row_per_game() {
@@ -1022,6 +1111,69 @@ mod tests {
             }
             assert!(room.rows > 100, "{kind:?}: {room:?}");
         }
+    }
+
+    #[test]
+    fn keyed_tag_columns_are_the_text_columns() {
+        // Games with random tags (values escaped, Latin-1, UTF-8, numbers; names missing,
+        // repeated, unknown): every column but the move lists the same array from the
+        // keyed rows (tags as bytes, `TagTexts`) as from the plain ones, batch after batch.
+        use super::super::columns::{game_columns, tests::random_raw};
+        let mut rng = Rng(0x7a95_0960_1e7e_0004);
+        let extra = ["ECO".to_string(), "Opening".to_string()];
+        let columns = game_columns(&extra, false);
+        let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+        let verdict = Verdict::Unsupported("crazyhouse".into());
+        let (mut plain, mut keyed) = (ArrowRows::new(&columns), ArrowRows::keyed(&columns));
+        let mut tagged = 0;
+        for _ in 0..3 {
+            let games: Vec<Vec<(Vec<u8>, Vec<u8>)>> = (0..400)
+                .map(|_| {
+                    (0..rng.index(24))
+                        .map(|_| {
+                            let name = match rng.index(10) {
+                                0 => b"Unknown".to_vec(),
+                                _ => names[rng.index(names.len())].as_bytes().to_vec(),
+                            };
+                            (name, random_raw(&mut rng))
+                        })
+                        .collect()
+                })
+                .collect();
+            for game in &games {
+                let tags: Vec<Tag> = game
+                    .iter()
+                    .map(|(name, raw)| Tag {
+                        name,
+                        raw_value: raw,
+                        offset: 0,
+                    })
+                    .collect();
+                tagged += tags.len();
+                let view = GameView {
+                    tags: &tags,
+                    verdict: &verdict,
+                    source: "t.pgn",
+                    offset: 7,
+                    location: None,
+                    text: b"",
+                    start: 0,
+                    annotated: Default::default(),
+                };
+                plain.push(&columns, &view, None);
+                keyed.push(&columns, &view, None);
+            }
+            let (a, b) = (
+                plain.finish_arrays().unwrap(),
+                keyed.finish_arrays().unwrap(),
+            );
+            for ((a, b), c) in a.iter().zip(&b).zip(&columns) {
+                if !matches!(c.field, Field::MovesSan | Field::MovesUci(_)) {
+                    assert_eq!(a.to_data(), b.to_data(), "{}", c.name);
+                }
+            }
+        }
+        assert!(tagged > 10_000, "{tagged}");
     }
 
     impl Room {

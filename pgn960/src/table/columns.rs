@@ -622,9 +622,69 @@ pub fn outcome_name(t: chess960_core::Termination) -> &'static str {
 }
 
 fn tag<'a>(tags: &'a [Tag<'a>], name: &str) -> Option<Cow<'a, str>> {
-    tags.iter()
-        .find(|t| t.name == name.as_bytes())
-        .map(|t| t.value_str())
+    find_tag(tags, name).map(|t| t.value_str())
+}
+
+/// The tag named `name` among a game's tags (the first, as every column reads it).
+#[inline]
+pub(crate) fn find_tag<'a, 'b>(tags: &'b [Tag<'a>], name: &str) -> Option<&'b Tag<'a>> {
+    tags.iter().find(|t| t.name == name.as_bytes())
+}
+
+/// The tag's value as it is when that is its text ([`Tag::value_str`]): ASCII without a
+/// backslash (no escape, no decoding), tested in one pass without early exits; `None`
+/// for any other value.
+#[inline]
+pub(crate) fn plain_tag<'a>(tag: &Tag<'a>) -> Option<&'a [u8]> {
+    let raw = tag.raw_value;
+    let odd = raw
+        .iter()
+        .fold(false, |odd, &b| odd | (b >= 0x80) | (b == b'\\'));
+    (!odd).then_some(raw)
+}
+
+/// An integer tag's value: its text trimmed and read as an `i64` (`+5` is 5), `None`
+/// when that is not a number. A plain value ([`plain_tag`]) is read from its bytes.
+pub(crate) fn int_tag(tag: &Tag<'_>) -> Option<i64> {
+    match plain_tag(tag) {
+        Some(raw) => ascii_int(trim_ascii(raw)),
+        None => tag.value_str().trim().parse::<i64>().ok(),
+    }
+}
+
+/// `raw` without the leading and trailing bytes `str::trim` removes from ASCII text.
+fn trim_ascii(raw: &[u8]) -> &[u8] {
+    let space = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    let start = raw.iter().position(|b| !space(b)).unwrap_or(raw.len());
+    let end = raw.iter().rposition(|b| !space(b)).map_or(start, |e| e + 1);
+    &raw[start..end.max(start)]
+}
+
+/// ASCII text read as `i64::from_str` reads it: a `+` or `-`, then one digit or more,
+/// within range.
+fn ascii_int(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &d in digits {
+        let digit = i64::from(d.wrapping_sub(b'0'));
+        if digit > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?;
+        n = if negative {
+            n.checked_sub(digit)?
+        } else {
+            n.checked_add(digit)?
+        };
+    }
+    Some(n)
 }
 
 /// The movetext of a game's bytes: what follows the line of its last tag, trimmed.
@@ -667,8 +727,8 @@ pub fn value<'a>(field: &Field, game: &'a GameView<'a>, ply: Option<&PlyView<'a>
     let int = |n: Option<u16>| n.map_or(Value::Null, |n| Value::Int(i64::from(n)));
     match field {
         Field::Tag(name) => tag(game.tags, name).map_or(Value::Null, Value::Text),
-        Field::IntTag(name) => tag(game.tags, name)
-            .and_then(|v| v.trim().parse::<i64>().ok())
+        Field::IntTag(name) => find_tag(game.tags, name)
+            .and_then(int_tag)
             .map_or(Value::Null, Value::Int),
         Field::Sp => int(valid.and_then(ValidGame::sp)),
         Field::BlackSp => int(valid.and_then(ValidGame::black_sp)),
@@ -755,11 +815,54 @@ fn ply_value<'a>(field: &Field, p: &PlyView<'a>) -> Value<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::annotations::Annotations;
     use crate::test_rng::Rng;
     use chess960_core::Position;
+
+    /// A random tag value's bytes: digits, signs, spaces of every kind `trim` knows,
+    /// escapes, quotes, UTF-8 and Latin-1 bytes.
+    pub(crate) fn random_raw(rng: &mut Rng) -> Vec<u8> {
+        const BYTES: &[u8] = b"0123456789+- \t\n\x0b\x0c\r\\\"aZ?\xc3\xa9\xe9\x80\xff";
+        const WHOLE: [&str; 8] = [
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "+0",
+            "-0",
+            "00017",
+            "\u{3000}12",
+        ];
+        if rng.below(6) == 0 {
+            return WHOLE[rng.index(WHOLE.len())].as_bytes().to_vec();
+        }
+        let len = rng.index(12);
+        (0..len).map(|_| BYTES[rng.index(BYTES.len())]).collect()
+    }
+
+    #[test]
+    fn int_and_plain_tags_read_as_the_general_rule_reads_them() {
+        let mut rng = Rng(0x7a95_0960_1e7e_0003);
+        let (mut plain, mut numbers) = (0, 0);
+        for _ in 0..200_000 {
+            let raw = random_raw(&mut rng);
+            let tag = Tag {
+                name: b"WhiteElo",
+                raw_value: &raw,
+                offset: 0,
+            };
+            let general = tag.value_str().trim().parse::<i64>().ok();
+            assert_eq!(int_tag(&tag), general, "{raw:?}");
+            if let Some(bytes) = plain_tag(&tag) {
+                plain += 1;
+                assert_eq!(bytes, tag.value_str().as_bytes(), "{raw:?}");
+            }
+            numbers += usize::from(general.is_some());
+        }
+        assert!(plain > 10_000 && numbers > 10_000, "{plain} {numbers}");
+    }
 
     #[test]
     fn xfen_is_the_positions_display_along_random_games() {
