@@ -25,6 +25,7 @@ use crate::select::{date_span, tag_text};
 use crate::validate::Verdict;
 use chess960_core::StartKind;
 use pgn_parse::Tag;
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Write;
@@ -209,6 +210,50 @@ pub fn check_template(template: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The most files [`default_max_open`] keeps open.
+pub const MAX_OPEN_CAP: usize = 4096;
+
+/// The process's open-file limit (soft), if it can be read.
+#[allow(unsafe_code)]
+fn open_file_limit() -> Option<libc::rlimit> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given, which lives for the call.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    ok.then_some(limit)
+}
+
+/// Raises the process's soft open-file limit to its hard limit (the command line does so
+/// before `split`, so that every file can stay open); a failure leaves it as it was.
+#[allow(unsafe_code)]
+pub fn raise_open_file_limit() {
+    let Some(limit) = open_file_limit() else {
+        return;
+    };
+    if limit.rlim_cur < limit.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: limit.rlim_max,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: setrlimit reads the struct it is given, which lives for the call.
+        let _ = unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) };
+    }
+}
+
+/// The default of `--max-open`: half the process's soft open-file limit, at most
+/// [`MAX_OPEN_CAP`] (64 when the limit cannot be read), so that the 960 files of a split
+/// by SP are each opened once.
+pub fn default_max_open() -> usize {
+    match open_file_limit() {
+        Some(limit) => usize::try_from(limit.rlim_cur / 2)
+            .unwrap_or(MAX_OPEN_CAP)
+            .clamp(1, MAX_OPEN_CAP),
+        None => 64,
+    }
+}
+
 /// A file's games are written when this many bytes of them are waiting.
 pub const PART_BUFFER: usize = 64 << 10;
 
@@ -247,7 +292,7 @@ struct Parts {
     max_open: usize,
     /// The files, in the order of their first game.
     parts: Vec<SplitPart>,
-    by_key: HashMap<Vec<u8>, usize>,
+    by_key: FxHashMap<Vec<u8>, usize>,
     names: HashMap<String, usize>,
     /// Open parts by last use.
     lru: BTreeMap<u64, usize>,
@@ -319,7 +364,7 @@ impl Parts {
             staging,
             max_open: max_open.max(1),
             parts: Vec::new(),
-            by_key: HashMap::new(),
+            by_key: FxHashMap::default(),
             names: HashMap::new(),
             lru: BTreeMap::new(),
             pending: 0,
@@ -479,23 +524,25 @@ impl Parts {
         }
     }
 
-    /// Writes, closes and syncs every file and checks that each can take its name.
+    /// Writes and syncs every file (through the descriptors still open, the others
+    /// reopened), closes them and checks that each can take its name.
     fn finish(&mut self, inputs: &[PathBuf]) -> Result<()> {
         for id in 0..self.parts.len() {
             self.flush(id)?;
-            self.close(id);
         }
-        let temps: Vec<PathBuf> = (0..self.parts.len()).map(|id| self.temp_path(id)).collect();
-        sync_files(&temps)?;
-        for id in 0..self.parts.len() {
-            let target = self.dir.join(&self.parts[id].name);
-            if std::fs::symlink_metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_symlink()) {
-                bail!(
-                    "{} is not a regular file: refusing to replace it",
-                    target.display()
-                );
-            }
-            refuse_input(&target, inputs)?;
+        let files: Vec<(PathBuf, Option<File>)> = (0..self.parts.len())
+            .map(|id| {
+                (
+                    self.temp_path(id),
+                    self.parts[id].open.take().map(|(f, _)| f),
+                )
+            })
+            .collect();
+        self.lru.clear();
+        sync_files(files)?;
+        let inputs = InputIds::of(inputs)?;
+        for part in &self.parts {
+            inputs.check_target(&self.dir.join(&part.name))?;
         }
         for id in 0..self.parts.len() {
             self.stage_append(id)?;
@@ -522,24 +569,28 @@ impl Parts {
 
 /// Syncs files to disk from several threads at once: a file system commits concurrent syncs
 /// together, so 960 files take about the time of a few (one after the other, 7.5 s against
-/// 0.55 s for 941 files on the development VM).
-fn sync_files(paths: &[PathBuf]) -> Result<()> {
+/// 0.55 s for 941 files on the development VM). A file still open is synced through its
+/// descriptor, the others are opened again; each is closed once synced.
+fn sync_files(files: Vec<(PathBuf, Option<File>)>) -> Result<()> {
     const SYNC_THREADS: usize = 16;
-    let group = paths.len().div_ceil(SYNC_THREADS).max(1);
+    let group = files.len().div_ceil(SYNC_THREADS).max(1);
+    let mut files = files.into_iter();
     std::thread::scope(|scope| {
-        let threads: Vec<_> = paths
-            .chunks(group)
-            .map(|group| {
-                scope.spawn(move || -> Result<()> {
-                    for path in group {
-                        File::open(path)
-                            .and_then(|f| f.sync_all())
-                            .with_context(|| format!("cannot write {}", path.display()))?;
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
+        let mut threads = Vec::new();
+        loop {
+            let group: Vec<_> = files.by_ref().take(group).collect();
+            if group.is_empty() {
+                break;
+            }
+            threads.push(scope.spawn(move || -> Result<()> {
+                for (path, file) in group {
+                    file.map_or_else(|| File::open(&path), Ok)
+                        .and_then(|f| f.sync_all())
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                }
+                Ok(())
+            }));
+        }
         for thread in threads {
             thread.join().map_err(|_| OutputError::Failed {
                 message: "a thread syncing the split files failed".into(),
@@ -550,10 +601,64 @@ fn sync_files(paths: &[PathBuf]) -> Result<()> {
     })
 }
 
+/// The inputs of a run as files (device and inode), found once, to check every file split
+/// writes against them.
+struct InputIds {
+    inputs: Vec<PathBuf>,
+    ids: Vec<(u64, u64)>,
+}
+
+impl InputIds {
+    /// The device and inode of every input file (inputs expanded as the run read them).
+    fn of(inputs: &[PathBuf]) -> Result<InputIds> {
+        use std::os::unix::fs::MetadataExt;
+        let mut ids = Vec::new();
+        for name in crate::input::expand_inputs(inputs)? {
+            if let crate::input::InputName::File(path) = name {
+                if let Ok(meta) = std::fs::metadata(&path) {
+                    ids.push((meta.dev(), meta.ino()));
+                }
+            }
+        }
+        Ok(InputIds {
+            inputs: inputs.to_vec(),
+            ids,
+        })
+    }
+
+    /// Checks that `target` can take a split file: absent (one failed look-up, the usual
+    /// case), or a regular file or a link that is not an input.
+    fn check_target(&self, target: &Path) -> Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::symlink_metadata(target) else {
+            return Ok(());
+        };
+        if !meta.is_file() && !meta.is_symlink() {
+            bail!(
+                "{} is not a regular file: refusing to replace it",
+                target.display()
+            );
+        }
+        let followed = std::fs::metadata(target).ok();
+        if followed.is_some_and(|m| self.ids.contains(&(m.dev(), m.ino()))) {
+            // The full check, for its message.
+            refuse_input(target, &self.inputs)?;
+            bail!(
+                "refusing to write {}: it is one of the inputs; inputs are never modified",
+                target.display()
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Drop for Parts {
     /// An unfinished split leaves nothing behind.
     fn drop(&mut self) {
         if !self.committed {
+            // Closed first: removing a directory takes descriptors of its own.
+            self.lru.clear();
+            self.parts.iter_mut().for_each(|p| p.open = None);
             let _ = std::fs::remove_dir_all(&self.staging);
         }
     }
@@ -610,13 +715,13 @@ pub struct SplitOptions {
 }
 
 impl SplitOptions {
-    /// The command's defaults for `by`: files named `{key}-{value}.pgn`, 64 open at most,
-    /// a directory holding files refused.
+    /// The command's defaults for `by`: files named `{key}-{value}.pgn`, at most
+    /// [`default_max_open`] open, a directory holding files refused.
     pub fn new(by: SplitBy) -> SplitOptions {
         SplitOptions {
             by,
             template: "{key}-{value}.pgn".into(),
-            max_open: 64,
+            max_open: default_max_open(),
             existing: Existing::Refuse,
         }
     }
@@ -867,6 +972,18 @@ mod tests {
         }
         parts.commit().unwrap();
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), want.len());
+    }
+
+    #[test]
+    fn the_default_open_file_bound_is_half_the_raised_limit() {
+        let before = open_file_limit().unwrap();
+        raise_open_file_limit();
+        let after = open_file_limit().unwrap();
+        assert_eq!(after.rlim_max, before.rlim_max);
+        assert!(after.rlim_cur == after.rlim_max || after.rlim_cur == before.rlim_cur);
+        let half = usize::try_from(after.rlim_cur / 2).unwrap_or(usize::MAX);
+        assert_eq!(default_max_open(), half.clamp(1, MAX_OPEN_CAP));
+        assert_eq!(SplitOptions::new(SplitBy::Sp).max_open, default_max_open());
     }
 
     #[test]
