@@ -300,7 +300,11 @@ fn the_default_open_file_bound_follows_the_limit_and_an_explicit_one_is_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("in.pgn");
     hundred_sps(&input);
-    let want = split(&input, &["--by", "sp", "--max-open", "1"], &tmp.path().join("one"));
+    let want = split(
+        &input,
+        &["--by", "sp", "--max-open", "1"],
+        &tmp.path().join("one"),
+    );
     assert_eq!(want.len(), 100);
     // By default half the limit (24 of 48) are open: the 100 files are written.
     let dir = tmp.path().join("default");
