@@ -517,7 +517,16 @@ impl Selection {
         if !contains(b"Event", &self.event) || !contains(b"Site", &self.site) {
             return Some(FilteredBy::EventSite);
         }
-        let facts = GameFacts::from_tags(tags);
+        // The facts are read only for the filters that use them.
+        let f = &self.filters;
+        let facts = match f.min_elo.is_some()
+            || f.max_elo_diff.is_some()
+            || !f.speeds.is_empty()
+            || self.max_elo.is_some()
+        {
+            true => GameFacts::from_tags(tags),
+            false => GameFacts::default(),
+        };
         // --min-plies is decided by the replay.
         if let Some(f) = self
             .filters
@@ -670,6 +679,72 @@ mod tests {
             assert_eq!(f.date_for(&tags), date_span(&tags));
             assert!(f.date_for(&tags).is_some());
         }
+    }
+
+    #[test]
+    fn the_tags_facts_are_read_for_every_filter_that_uses_them() {
+        let tag = |name: &'static [u8], raw_value: &'static [u8]| Tag {
+            name,
+            raw_value,
+            offset: 0,
+        };
+        let tags = [
+            tag(b"WhiteElo", b"2100"),
+            tag(b"BlackElo", b"1500"),
+            tag(b"TimeControl", b"60+0"),
+        ];
+        let with = |filters: Filters, max_elo: Option<u32>| Selection {
+            filters,
+            max_elo,
+            ..Selection::default()
+        };
+        let dropped = [
+            (
+                with(
+                    Filters {
+                        min_elo: Some(2000),
+                        ..Filters::default()
+                    },
+                    None,
+                ),
+                FilteredBy::MinElo,
+            ),
+            (
+                with(
+                    Filters {
+                        max_elo_diff: Some(100),
+                        ..Filters::default()
+                    },
+                    None,
+                ),
+                FilteredBy::MaxEloDiff,
+            ),
+            (
+                with(
+                    Filters {
+                        speeds: vec![Speed::Classical],
+                        ..Filters::default()
+                    },
+                    None,
+                ),
+                FilteredBy::TimeControl,
+            ),
+            (with(Filters::default(), Some(2000)), FilteredBy::MaxElo),
+        ];
+        for (selection, by) in dropped {
+            assert_eq!(selection.check_tags(&tags), Some(by));
+        }
+        let kept = with(
+            Filters {
+                min_elo: Some(1500),
+                max_elo_diff: Some(600),
+                speeds: vec![Speed::Bullet],
+                ..Filters::default()
+            },
+            Some(2100),
+        );
+        assert_eq!(kept.check_tags(&tags), None);
+        assert_eq!(Selection::default().check_tags(&tags), None);
     }
 
     #[test]

@@ -523,7 +523,7 @@ def split(
     *,
     by: str,
     template: str = "{key}-{value}.pgn",
-    max_open: int = 64,
+    max_open: int | None = None,
     force: bool = False,
     append: bool = False,
     rejects: PathLike | None = None,
@@ -568,7 +568,8 @@ def split(
     ``by``: ``"sp"``, ``"sp-pair"``, ``"month"``, ``"year"``, ``"event"``,
     ``"time-control"``, ``"white"``, ``"result"``, or ``"games:N"`` (files of N games).
     ``template`` names the files (``{key}`` the key's name, ``{value}`` the value made
-    safe: ``sp-0518.pgn``); at most ``max_open`` files are open at once. A directory that
+    safe: ``sp-0518.pgn``); at most ``max_open`` files are open at once (by default half the
+    process's open-file limit, at most 4096). A directory that
     holds files already is refused unless ``force`` (they are removed once the new files
     are in place) or ``append`` (games are added to the files of the same name).
     ``rejects``, ``report``, ``normalise``, ``fen_style``, ``variant_tag`` as

@@ -182,7 +182,7 @@ def split(
     *,
     by: str,
     template: str = "{key}-{value}.pgn",
-    max_open: int = 64,
+    max_open: int | None = None,
     force: bool = False,
     append: bool = False,
     rejects: Optional[PathLike] = None,

@@ -197,7 +197,7 @@ def split(
     output: str,
     by: str,
     template: str,
-    max_open: int,
+    max_open: int | None,
     force: bool,
     append: bool,
     rejects: Optional[str],

@@ -12,7 +12,7 @@ use pgn960::archive::clean::{CleanRun, CleanTargets, Cleaned};
 use pgn960::archive::filter::{FilterRun, FilterTargets};
 use pgn960::archive::pick::{PickOptions, PickSummary};
 use pgn960::archive::split::{
-    check_template, Existing, SplitBy, SplitOptions, SplitRun, SplitTargets,
+    check_template, default_max_open, Existing, SplitBy, SplitOptions, SplitRun, SplitTargets,
 };
 use pgn960::archive::{self, ArchiveOptions, ArchiveSummary, Outputs, RejectRow};
 use pgn960::driver::{Driver, DriverOptions};
@@ -634,7 +634,7 @@ pub fn split(
     output: PathBuf,
     by: &str,
     template: String,
-    max_open: usize,
+    max_open: Option<usize>,
     force: bool,
     append: bool,
     rejects: Option<PathBuf>,
@@ -663,7 +663,7 @@ pub fn split(
     let options = SplitOptions {
         by,
         template,
-        max_open,
+        max_open: max_open.unwrap_or_else(default_max_open),
         existing,
     };
     let targets = SplitTargets {

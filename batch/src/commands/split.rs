@@ -10,7 +10,9 @@ use crate::output::print_summary;
 use anyhow::Result;
 use pgn960::archive::filter::rejects_text;
 pub use pgn960::archive::split::SplitBy;
-use pgn960::archive::split::{Existing, SplitOptions, SplitRun, SplitTargets};
+use pgn960::archive::split::{
+    default_max_open, raise_open_file_limit, Existing, SplitOptions, SplitRun, SplitTargets,
+};
 use pgn960::select::Selection;
 use std::path::PathBuf;
 
@@ -47,9 +49,10 @@ pub struct SplitArgs {
     /// a compressed extension such as .gz is refused).
     #[arg(long, value_name = "PATTERN", default_value = "{key}-{value}.pgn")]
     pub template: String,
-    /// At most N output files open at once.
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    pub max_open: usize,
+    /// At most N output files open at once [default: half the open-file limit, which split
+    /// raises to its hard limit first, at most 4096; 64 if it cannot be read].
+    #[arg(long, value_name = "N")]
+    pub max_open: Option<usize>,
     /// A DIR that holds files already: replace them (the earlier files are removed once
     /// the new ones are in place).
     #[arg(long, conflicts_with = "append")]
@@ -90,7 +93,10 @@ pub fn run(args: &SplitArgs, globals: Globals) -> Result<PickSummary> {
     let options = SplitOptions {
         by: args.by,
         template: args.template.clone(),
-        max_open: args.max_open,
+        max_open: args.max_open.unwrap_or_else(|| {
+            raise_open_file_limit();
+            default_max_open()
+        }),
         existing,
     };
     let run = SplitRun::new(&args.inputs, &targets, options, globals.quiet)?;

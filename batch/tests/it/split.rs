@@ -264,3 +264,66 @@ fn templates_name_files_and_stay_in_the_directory() {
         assert!(!other.exists(), "nothing written for {compressed}");
     }
 }
+
+/// Games from 100 start positions (a few games each), for the open-file bound.
+fn hundred_sps(path: &Path) {
+    let mut text = String::new();
+    for i in 0..300u16 {
+        let rank = pgn960::stats::table::back_rank(i % 100 * 9);
+        text.push_str(&format!(
+            "[Event \"g{i}\"]\n[Variant \"Chess960\"]\n[Result \"*\"]\n[FEN \"{}/pppppppp/8/8/8/8/PPPPPPPP/{rank} w KQkq - 0 1\"]\n\n1. a3 a6 *\n\n",
+            rank.to_lowercase()
+        ));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// `pgn960 split ARGS` run under an open-file limit of `limit` (soft and hard).
+fn split_under_limit(limit: u32, input: &Path, dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = pgn960_process().get_program().to_owned();
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
+        .arg(bin)
+        .args(["--no-progress", "-q", "-j1", "split"])
+        .arg(input)
+        .arg("-o")
+        .arg(dir)
+        .args(["--by", "sp"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_default_open_file_bound_follows_the_limit_and_an_explicit_one_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.pgn");
+    hundred_sps(&input);
+    let want = split(
+        &input,
+        &["--by", "sp", "--max-open", "1"],
+        &tmp.path().join("one"),
+    );
+    assert_eq!(want.len(), 100);
+    // By default half the limit (24 of 48) are open: the 100 files are written.
+    let dir = tmp.path().join("default");
+    let run = split_under_limit(48, &input, &dir, &[]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(files(&dir) == want);
+    // An explicit bound is kept, even above the limit: the run fails, writing nothing.
+    let dir = tmp.path().join("explicit");
+    let run = split_under_limit(48, &input, &dir, &["--max-open", "100"]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("Too many open files"), "{stderr}");
+    assert!(files(&dir).is_empty());
+    let run = split_under_limit(48, &input, &tmp.path().join("kept"), &["--max-open", "20"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(files(&tmp.path().join("kept")) == want);
+}

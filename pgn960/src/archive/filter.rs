@@ -175,7 +175,7 @@ impl FilterRun {
             |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
             |name, picked, info, input| {
                 let mut first = summary.selected == 0;
-                let mut write = |text: &[u8], _key: Vec<u8>| -> Result<(), OutputError> {
+                let mut write = |text: &[u8], _at, _key| -> Result<(), OutputError> {
                     if let Some(out) = output.as_mut() {
                         write_game(out, text, first)?;
                     }
@@ -189,7 +189,7 @@ impl FilterRun {
                     &file,
                     picked,
                     info,
-                    input,
+                    input.map(|b| &b[..]),
                     &mut write,
                 )?)
             },

@@ -10,7 +10,7 @@ use super::chunk::{Players, Problem};
 use super::render::render;
 use super::{reject_row, ArchiveOptions};
 use crate::driver::Driver;
-use crate::input::{InputName, Source};
+use crate::input::{Bytes, InputName, Source};
 use crate::output::{bail, Result, Sink};
 use crate::pipeline::{ChunkFailure, ChunkInfo, ChunkOutput, Cut};
 use crate::select::{FilteredBy, Selection, TaggedStart};
@@ -26,6 +26,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A split key worked out in the workers from a valid (or other-variant) game's tags and
 /// verdict: the raw key value.
@@ -493,8 +494,9 @@ pub struct Rejects {
     pub tsv: Option<csv::Writer<Sink>>,
 }
 
-/// What the sink does with each selected game: its text and split key.
-pub type Selected<'f> = dyn FnMut(&[u8], Vec<u8>) -> Result<()> + 'f;
+/// What the sink does with each selected game: its text, where the text is in the input
+/// held whole (when it is written from there) and its split key.
+pub type Selected<'f> = dyn FnMut(&[u8], Option<usize>, Vec<u8>) -> Result<()> + 'f;
 
 /// The sink side: counts every pick of a chunk and writes its rejected games; `selected`
 /// gets each selected game's text and key in input order. `input` is the whole input when
@@ -529,7 +531,7 @@ pub fn tally(
                         "internal error: {file}: the game at bytes {range:?} is not in the input; outputs not written"
                     );
                 };
-                selected(text, key)?;
+                selected(text, in_input.then_some(range.start), key)?;
                 continue;
             }
             Pick::Dropped(f) => {
@@ -614,11 +616,12 @@ fn copy_from_input(
 
 /// Runs `process` over the chunks of every input (as [`Driver::run`] does), told whether
 /// the input is held whole (a mapped file), and `sink` over the results in input order,
-/// with the input's bytes when it is held whole, for [`tally`].
+/// with the input when it is held whole, for [`tally`] (and for a sink that keeps games
+/// to write from it later).
 pub fn run_picks<E: From<crate::Error>>(
     driver: &mut Driver<E>,
     process: impl Fn(&[u8], Origin, InputShape) -> Picked + Sync,
-    mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&[u8]>) -> Result<(), E>,
+    mut sink: impl FnMut(&InputName, Picked, &ChunkInfo, Option<&Arc<Bytes>>) -> Result<(), E>,
 ) -> Result<(), E> {
     driver.for_each_input(|run| {
         let (name, head) = (run.name, crate::driver::games_head(run)?);
@@ -636,7 +639,7 @@ pub fn run_picks<E: From<crate::Error>>(
             |b, o| process(b, o, shape),
             |picked, info| {
                 games += picked.games();
-                sink(name, picked, info, whole.as_deref().map(|b| &b[..]))
+                sink(name, picked, info, whole.as_ref())
             },
         )?;
         Ok(crate::driver::require_games(name, games, &head)?)
@@ -706,7 +709,7 @@ mod tests {
                 lines: None,
             };
             let whole = held.then_some(input);
-            let mut write = |text: &[u8], _| {
+            let mut write = |text: &[u8], _, _| {
                 texts.push(text.to_vec());
                 Ok(())
             };

@@ -15,20 +15,22 @@
 //! ([`super::pick`]) and written to the file of its key, then everything put in place.
 
 use super::filter::{written_files, SideOutputs};
-use super::pick::{
-    pick_chunk, run_picks, tally, write_game, KeyFn, PickOptions, PickSummary, Rejects,
-};
+use super::pick::{pick_chunk, run_picks, tally, KeyFn, PickOptions, PickSummary, Rejects};
 use crate::driver::Driver;
 use crate::facts::speed_of;
+use crate::input::Bytes;
 use crate::output::{bail, refuse_input, Context, OutputError, OutputId, OutputPlan, Result};
 use crate::select::{date_span, tag_text};
 use crate::validate::Verdict;
 use chess960_core::StartKind;
 use pgn_parse::Tag;
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::Write;
+use std::io::{IoSlice, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What games are split by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,6 +211,50 @@ pub fn check_template(template: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The most files [`default_max_open`] keeps open.
+pub const MAX_OPEN_CAP: usize = 4096;
+
+/// The process's open-file limit (soft), if it can be read.
+#[allow(unsafe_code)]
+fn open_file_limit() -> Option<libc::rlimit> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given, which lives for the call.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    ok.then_some(limit)
+}
+
+/// Raises the process's soft open-file limit to its hard limit (the command line does so
+/// before `split`, so that every file can stay open); a failure leaves it as it was.
+#[allow(unsafe_code)]
+pub fn raise_open_file_limit() {
+    let Some(limit) = open_file_limit() else {
+        return;
+    };
+    if limit.rlim_cur < limit.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: limit.rlim_max,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: setrlimit reads the struct it is given, which lives for the call.
+        let _ = unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) };
+    }
+}
+
+/// The default of `--max-open`: half the process's soft open-file limit, at most
+/// [`MAX_OPEN_CAP`] (64 when the limit cannot be read), so that the 960 files of a split
+/// by SP are each opened once.
+pub fn default_max_open() -> usize {
+    match open_file_limit() {
+        Some(limit) => usize::try_from(limit.rlim_cur / 2)
+            .unwrap_or(MAX_OPEN_CAP)
+            .clamp(1, MAX_OPEN_CAP),
+        None => 64,
+    }
+}
+
 /// A file's games are written when this many bytes of them are waiting.
 pub const PART_BUFFER: usize = 64 << 10;
 
@@ -221,12 +267,25 @@ struct SplitPart {
     name: String,
     /// Games written.
     games: u64,
-    /// Its games not yet written to the file.
+    /// The texts of its waiting games that were copied (not in the input held whole).
     pending: Vec<u8>,
+    /// Its games not yet written to the file, in order.
+    waiting: Vec<Waiting>,
+    /// The bytes they take in the file.
+    waiting_bytes: usize,
     /// Whether its file was created (its mode set).
     created: bool,
     /// Its file, while open, and when it was last used.
     open: Option<(File, u64)>,
+}
+
+/// A game waiting to be written to its file: its text up to its last non-blank byte, in
+/// the part's own bytes or in the input held whole, and whether it is the file's first
+/// (no blank line before it).
+struct Waiting {
+    own: bool,
+    range: Range<usize>,
+    first: bool,
 }
 
 /// What to do with the files the output directory holds already.
@@ -247,12 +306,15 @@ struct Parts {
     max_open: usize,
     /// The files, in the order of their first game.
     parts: Vec<SplitPart>,
-    by_key: HashMap<Vec<u8>, usize>,
+    by_key: FxHashMap<Vec<u8>, usize>,
     names: HashMap<String, usize>,
     /// Open parts by last use.
     lru: BTreeMap<u64, usize>,
     /// Bytes of games waiting in all parts.
     pending: usize,
+    /// The input held whole that waiting games are in (games are written from it, not
+    /// copied).
+    input: Option<Arc<Bytes>>,
     /// [`PART_BUFFER`] (smaller in tests).
     part_buffer: usize,
     /// [`PENDING_BUDGET`] (smaller in tests).
@@ -319,10 +381,11 @@ impl Parts {
             staging,
             max_open: max_open.max(1),
             parts: Vec::new(),
-            by_key: HashMap::new(),
+            by_key: FxHashMap::default(),
             names: HashMap::new(),
             lru: BTreeMap::new(),
             pending: 0,
+            input: None,
             part_buffer: PART_BUFFER,
             budget: PENDING_BUDGET,
             tick: 0,
@@ -403,29 +466,61 @@ impl Parts {
             name,
             games: 0,
             pending: Vec::new(),
+            waiting: Vec::new(),
+            waiting_bytes: 0,
             created: false,
             open: None,
         });
         Ok(id)
     }
 
+    /// Takes the games of chunks of `input` (held whole) from now on: every waiting game
+    /// of another input is written first.
+    fn use_input(&mut self, input: Option<&Arc<Bytes>>) -> Result<()> {
+        let same = match (&self.input, input) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.flush_all()?;
+            self.input = input.cloned();
+        }
+        Ok(())
+    }
+
     /// Adds one game to part `id`, writing its waiting games when they are
     /// [`PART_BUFFER`] bytes or more, and every part's when [`PENDING_BUDGET`] bytes wait.
-    fn write(&mut self, id: usize, text: &[u8]) -> Result<()> {
+    /// `at`: where `text` is in the input of [`Parts::use_input`] (it is not copied).
+    fn write(&mut self, id: usize, text: &[u8], at: Option<usize>) -> Result<()> {
         let part = &mut self.parts[id];
         let first = part.games == 0;
         part.games += 1;
-        let before = part.pending.len();
-        // Writing to a `Vec` cannot fail.
-        let _ = write_game(&mut part.pending, text, first);
-        self.pending += part.pending.len() - before;
-        if part.pending.len() >= self.part_buffer {
+        let text = text.trim_ascii_end();
+        let (own, range) = match (at, &self.input) {
+            (Some(at), Some(_)) => (false, at..at + text.len()),
+            _ => {
+                let start = part.pending.len();
+                part.pending.extend_from_slice(text);
+                (true, start..part.pending.len())
+            }
+        };
+        part.waiting.push(Waiting { own, range, first });
+        let bytes = usize::from(!first) + text.len() + 1;
+        part.waiting_bytes += bytes;
+        self.pending += bytes;
+        if part.waiting_bytes >= self.part_buffer {
             self.flush(id)?;
         }
         if self.pending >= self.budget {
-            for id in 0..self.parts.len() {
-                self.flush(id)?;
-            }
+            self.flush_all()?;
+        }
+        Ok(())
+    }
+
+    /// Writes every part's waiting games.
+    fn flush_all(&mut self) -> Result<()> {
+        for id in 0..self.parts.len() {
+            self.flush(id)?;
         }
         Ok(())
     }
@@ -433,7 +528,7 @@ impl Parts {
     /// Writes part `id`'s waiting games to its file, opening it (and closing the least
     /// recently used) as needed.
     fn flush(&mut self, id: usize) -> Result<()> {
-        if self.parts[id].pending.is_empty() {
+        if self.parts[id].waiting.is_empty() {
             return Ok(());
         }
         self.tick += 1;
@@ -459,8 +554,11 @@ impl Parts {
                 file
             }
         };
-        file.write_all(&part.pending).with_context(cannot)?;
-        self.pending -= part.pending.len();
+        let input = self.input.as_deref().map_or(&[][..], |b| &b[..]);
+        write_waiting(&mut file, part, input).with_context(cannot)?;
+        self.pending -= part.waiting_bytes;
+        part.waiting_bytes = 0;
+        part.waiting.clear();
         part.pending = Vec::new();
         part.open = Some((file, tick));
         self.lru.insert(tick, id);
@@ -479,23 +577,23 @@ impl Parts {
         }
     }
 
-    /// Writes, closes and syncs every file and checks that each can take its name.
+    /// Writes and syncs every file (through the descriptors still open, the others
+    /// reopened), closes them and checks that each can take its name.
     fn finish(&mut self, inputs: &[PathBuf]) -> Result<()> {
-        for id in 0..self.parts.len() {
-            self.flush(id)?;
-            self.close(id);
-        }
-        let temps: Vec<PathBuf> = (0..self.parts.len()).map(|id| self.temp_path(id)).collect();
-        sync_files(&temps)?;
-        for id in 0..self.parts.len() {
-            let target = self.dir.join(&self.parts[id].name);
-            if std::fs::symlink_metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_symlink()) {
-                bail!(
-                    "{} is not a regular file: refusing to replace it",
-                    target.display()
-                );
-            }
-            refuse_input(&target, inputs)?;
+        self.flush_all()?;
+        let files: Vec<(PathBuf, Option<File>)> = (0..self.parts.len())
+            .map(|id| {
+                (
+                    self.temp_path(id),
+                    self.parts[id].open.take().map(|(f, _)| f),
+                )
+            })
+            .collect();
+        self.lru.clear();
+        sync_files(files)?;
+        let inputs = InputIds::of(inputs)?;
+        for part in &self.parts {
+            inputs.check_target(&self.dir.join(&part.name))?;
         }
         for id in 0..self.parts.len() {
             self.stage_append(id)?;
@@ -520,26 +618,60 @@ impl Parts {
     }
 }
 
+/// Writes `part`'s waiting games to `file` with as few calls as it takes (a game's text and
+/// the line breaks around it are pieces of one vectored write), each game as
+/// [`write_game`] writes it.
+fn write_waiting(file: &mut File, part: &SplitPart, input: &[u8]) -> std::io::Result<()> {
+    let mut slices = Vec::with_capacity(part.waiting.len() * 2 + 1);
+    for (i, game) in part.waiting.iter().enumerate() {
+        if i == 0 && !game.first {
+            slices.push(IoSlice::new(b"\n"));
+        }
+        let text = match game.own {
+            true => part.pending.get(game.range.clone()),
+            false => input.get(game.range.clone()),
+        };
+        let text = text.ok_or_else(|| std::io::Error::other("internal error: a game is lost"))?;
+        slices.push(IoSlice::new(text));
+        let last = i + 1 == part.waiting.len();
+        slices.push(IoSlice::new(if last { b"\n" } else { b"\n\n" }));
+    }
+    let mut slices = &mut slices[..];
+    while !slices.is_empty() {
+        match file.write_vectored(slices) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// Syncs files to disk from several threads at once: a file system commits concurrent syncs
 /// together, so 960 files take about the time of a few (one after the other, 7.5 s against
-/// 0.55 s for 941 files on the development VM).
-fn sync_files(paths: &[PathBuf]) -> Result<()> {
+/// 0.55 s for 941 files on the development VM). A file still open is synced through its
+/// descriptor, the others are opened again; each is closed once synced.
+fn sync_files(files: Vec<(PathBuf, Option<File>)>) -> Result<()> {
     const SYNC_THREADS: usize = 16;
-    let group = paths.len().div_ceil(SYNC_THREADS).max(1);
+    let group = files.len().div_ceil(SYNC_THREADS).max(1);
+    let mut files = files.into_iter();
     std::thread::scope(|scope| {
-        let threads: Vec<_> = paths
-            .chunks(group)
-            .map(|group| {
-                scope.spawn(move || -> Result<()> {
-                    for path in group {
-                        File::open(path)
-                            .and_then(|f| f.sync_all())
-                            .with_context(|| format!("cannot write {}", path.display()))?;
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
+        let mut threads = Vec::new();
+        loop {
+            let group: Vec<_> = files.by_ref().take(group).collect();
+            if group.is_empty() {
+                break;
+            }
+            threads.push(scope.spawn(move || -> Result<()> {
+                for (path, file) in group {
+                    file.map_or_else(|| File::open(&path), Ok)
+                        .and_then(|f| f.sync_all())
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                }
+                Ok(())
+            }));
+        }
         for thread in threads {
             thread.join().map_err(|_| OutputError::Failed {
                 message: "a thread syncing the split files failed".into(),
@@ -550,10 +682,64 @@ fn sync_files(paths: &[PathBuf]) -> Result<()> {
     })
 }
 
+/// The inputs of a run as files (device and inode), found once, to check every file split
+/// writes against them.
+struct InputIds {
+    inputs: Vec<PathBuf>,
+    ids: Vec<(u64, u64)>,
+}
+
+impl InputIds {
+    /// The device and inode of every input file (inputs expanded as the run read them).
+    fn of(inputs: &[PathBuf]) -> Result<InputIds> {
+        use std::os::unix::fs::MetadataExt;
+        let mut ids = Vec::new();
+        for name in crate::input::expand_inputs(inputs)? {
+            if let crate::input::InputName::File(path) = name {
+                if let Ok(meta) = std::fs::metadata(&path) {
+                    ids.push((meta.dev(), meta.ino()));
+                }
+            }
+        }
+        Ok(InputIds {
+            inputs: inputs.to_vec(),
+            ids,
+        })
+    }
+
+    /// Checks that `target` can take a split file: absent (one failed look-up, the usual
+    /// case), or a regular file or a link that is not an input.
+    fn check_target(&self, target: &Path) -> Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::symlink_metadata(target) else {
+            return Ok(());
+        };
+        if !meta.is_file() && !meta.is_symlink() {
+            bail!(
+                "{} is not a regular file: refusing to replace it",
+                target.display()
+            );
+        }
+        let followed = std::fs::metadata(target).ok();
+        if followed.is_some_and(|m| self.ids.contains(&(m.dev(), m.ino()))) {
+            // The full check, for its message.
+            refuse_input(target, &self.inputs)?;
+            bail!(
+                "refusing to write {}: it is one of the inputs; inputs are never modified",
+                target.display()
+            );
+        }
+        Ok(())
+    }
+}
+
 impl Drop for Parts {
     /// An unfinished split leaves nothing behind.
     fn drop(&mut self) {
         if !self.committed {
+            // Closed first: removing a directory takes descriptors of its own.
+            self.lru.clear();
+            self.parts.iter_mut().for_each(|p| p.open = None);
             let _ = std::fs::remove_dir_all(&self.staging);
         }
     }
@@ -610,13 +796,13 @@ pub struct SplitOptions {
 }
 
 impl SplitOptions {
-    /// The command's defaults for `by`: files named `{key}-{value}.pgn`, 64 open at most,
-    /// a directory holding files refused.
+    /// The command's defaults for `by`: files named `{key}-{value}.pgn`, at most
+    /// [`default_max_open`] open, a directory holding files refused.
     pub fn new(by: SplitBy) -> SplitOptions {
         SplitOptions {
             by,
             template: "{key}-{value}.pgn".into(),
-            max_open: 64,
+            max_open: default_max_open(),
             existing: Existing::Refuse,
         }
     }
@@ -726,8 +912,9 @@ impl SplitRun {
             &mut driver,
             |bytes, origin, shape| pick_chunk(bytes, origin, &opts, shape),
             |name, picked, info, input| {
+                parts.use_input(input)?;
                 let mut selected = summary.selected;
-                let mut write = |text: &[u8], key: Vec<u8>| -> Result<()> {
+                let mut write = |text: &[u8], at: Option<usize>, key: Vec<u8>| -> Result<()> {
                     let key = match by {
                         SplitBy::Games(n) => format!("{:06}", selected / n + 1).into_bytes(),
                         _ => key,
@@ -736,7 +923,7 @@ impl SplitRun {
                     let id = parts.part(&key, |hash| {
                         file_name(template, by.name(), &safe_value(&key, hash))
                     })?;
-                    parts.write(id, text)
+                    parts.write(id, text, at)
                 };
                 let file = name.to_string();
                 Ok(tally(
@@ -745,7 +932,7 @@ impl SplitRun {
                     &file,
                     picked,
                     info,
-                    input,
+                    input.map(|b| &b[..]),
                     &mut write,
                 )?)
             },
@@ -794,6 +981,7 @@ impl SplitRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::archive::pick::write_game;
 
     #[test]
     fn safe_values_stay_in_the_directory_and_apart() {
@@ -852,7 +1040,7 @@ mod tests {
             }
             let first = want[id].is_empty();
             write_game(&mut want[id], text.as_bytes(), first).unwrap();
-            parts.write(id, text.as_bytes()).unwrap();
+            parts.write(id, text.as_bytes(), None).unwrap();
             assert!(parts.lru.len() <= 2, "{} files open", parts.lru.len());
             assert!(parts.pending < parts.budget);
         }
@@ -867,6 +1055,65 @@ mod tests {
         }
         parts.commit().unwrap();
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), want.len());
+    }
+
+    #[test]
+    fn the_default_open_file_bound_is_half_the_raised_limit() {
+        let before = open_file_limit().unwrap();
+        raise_open_file_limit();
+        let after = open_file_limit().unwrap();
+        assert_eq!(after.rlim_max, before.rlim_max);
+        assert!(after.rlim_cur == after.rlim_max || after.rlim_cur == before.rlim_cur);
+        let half = usize::try_from(after.rlim_cur / 2).unwrap_or(usize::MAX);
+        assert_eq!(default_max_open(), half.clamp(1, MAX_OPEN_CAP));
+        assert_eq!(SplitOptions::new(SplitBy::Sp).max_open, default_max_open());
+    }
+
+    #[test]
+    fn games_written_from_the_input_are_the_games_copied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut parts = Parts::create(&tmp.path().join("out"), 3, Existing::Refuse, &[]).unwrap();
+        parts.part_buffer = 300;
+        parts.budget = 900;
+        let mut want: Vec<Vec<u8>> = Vec::new();
+        let mut rng = crate::test_rng::Rng(0x51e7);
+        // Inputs held whole, changed now and then, and games copied (a stream's) between.
+        for round in 0..20 {
+            let mut input = Vec::new();
+            let mut games = Vec::new();
+            for game in 0..40 {
+                let start = input.len();
+                let text = format!(
+                    "[Event \"{round}.{game}\"]\r\n\r\n1. e4 {}*{}",
+                    "e5 ".repeat(rng.index(12)),
+                    ["\n", "\n\n", " \r\n\n", ""][rng.index(4)]
+                );
+                input.extend_from_slice(text.as_bytes());
+                games.push((start, text));
+            }
+            let input = Arc::new(Bytes::Owned(input));
+            let held = round % 3 != 2;
+            parts.use_input(held.then_some(&input)).unwrap();
+            for (start, text) in games {
+                let key = format!("k{}", rng.index(5));
+                let id = parts
+                    .part(key.as_bytes(), |_| format!("{key}.pgn"))
+                    .unwrap();
+                if want.len() <= id {
+                    want.resize(id + 1, Vec::new());
+                }
+                let first = want[id].is_empty();
+                write_game(&mut want[id], text.as_bytes(), first).unwrap();
+                let at = (held && rng.index(4) != 0).then_some(start);
+                parts.write(id, text.as_bytes(), at).unwrap();
+                assert!(parts.lru.len() <= 3);
+            }
+        }
+        parts.finish(&[]).unwrap();
+        for (id, text) in want.iter().enumerate() {
+            let written = std::fs::read(parts.temp_path(id)).unwrap();
+            assert!(&written == text, "part {id}");
+        }
     }
 
     #[test]
