@@ -4,7 +4,7 @@
 
 use crate::driver::{Driver, Globals};
 use crate::output::OutputPlan;
-use crate::report::filter::CellTally;
+use crate::report::filter::{CellLog, CellTally};
 use crate::report::rows::{GameLog, Logged, RunRows, NO_VALUE, SLOTS, STRATUM};
 use crate::report::{
     html, tables, value_rank, GameLine, GameList, NameLog, NameTally, Page, PageSummary, Tally,
@@ -117,7 +117,10 @@ struct ChunkReport {
     player_log: NameLog,
     tree: Tree,
     games: BTreeMap<u16, GameList>,
+    /// The run's filter cells (a chunk's are empty: its games are in `cell_log`).
     cells: CellTally,
+    /// A chunk's counted games as filter cells, which the sink adds to `cells`.
+    cell_log: CellLog,
 }
 
 impl ChunkOutput for ChunkReport {
@@ -131,14 +134,13 @@ impl ChunkOutput for ChunkReport {
 }
 
 /// The containers of a merged chunk's report, emptied, for a worker to count a later
-/// chunk into: the tree's arena, the logs of games and names and the hash map of cells
-/// keep their memory, so that a chunk touches no fresh pages for them (with transparent
-/// huge pages each fresh 2 MiB is a page fault that zeroes it), nor does the hash map grow
-/// again from empty.
+/// chunk into: the tree's arena and the logs of games, names and cells keep their memory,
+/// so that a chunk touches no fresh pages for them (with transparent huge pages each fresh
+/// 2 MiB is a page fault that zeroes it), nor do their hash maps grow again from empty.
 struct Spare {
     tree: Tree,
     log: GameLog,
-    cells: CellTally,
+    cell_log: CellLog,
     event_log: NameLog,
     player_log: NameLog,
 }
@@ -149,7 +151,7 @@ impl Spare {
         Spare {
             tree: Tree::new(),
             log: GameLog::default(),
-            cells: CellTally::default(),
+            cell_log: CellLog::default(),
             event_log: NameLog::default(),
             player_log: NameLog::default(),
         }
@@ -210,7 +212,8 @@ impl ChunkReport {
             player_log: spare.player_log,
             tree: spare.tree,
             games: BTreeMap::new(),
-            cells: spare.cells,
+            cells: CellTally::default(),
+            cell_log: spare.cell_log,
         }
     }
 
@@ -275,12 +278,13 @@ impl ChunkReport {
         for (sp, list) in other.games {
             self.games.entry(sp).or_default().merge(list);
         }
-        self.cells.merge(&mut other.cells);
+        self.cells.add_log(&other.cell_log);
+        other.cell_log.clear();
         other.tree.clear();
         Spare {
             tree: other.tree,
             log: other.log,
-            cells: other.cells,
+            cell_log: other.cell_log,
             event_log: other.event_log,
             player_log: other.player_log,
         }
@@ -399,8 +403,8 @@ impl Plan<'_> {
                 out.counted_pairs += 1;
                 let at = (white, Some(black));
                 let event = texts.event_key.as_deref().unwrap_or("");
-                out.cells
-                    .add_event(event, tags, &facts, self.band_width, at, winner);
+                out.cell_log
+                    .push(event, tags, &facts, self.band_width, at, winner);
             }
             _ => return Err("mid-game-fen"),
         }
@@ -478,8 +482,8 @@ impl Plan<'_> {
         });
         let event = texts.event_key.as_deref().unwrap_or("");
         let at = (sp, None);
-        out.cells
-            .add_event(event, tags, facts, self.band_width, at, winner);
+        out.cell_log
+            .push(event, tags, facts, self.band_width, at, winner);
         out.counted += 1;
     }
 }

@@ -6,7 +6,7 @@
 use super::value_rank;
 use pgn960::facts::Speed;
 use pgn960::select::{date_span, GameFacts};
-use pgn960::stats::by::{tag_text, ByKey, KeyValue};
+use pgn960::stats::by::{ByKey, KeyValue};
 use pgn960::stats::table::Winner;
 use pgn_parse::Tag;
 use rustc_hash::FxHashMap;
@@ -44,7 +44,7 @@ struct CountedKey {
 }
 
 /// The cells counted so far.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct CellTally {
     cells: FxHashMap<CountedKey, [u64; 3]>,
     /// The event names the cells hold, by index.
@@ -57,6 +57,75 @@ pub struct CellTally {
     bands_pooled: bool,
     /// Even without events and bands there were more cells than [`CELL_LIMIT`]: no filters.
     over: bool,
+    /// The most cells kept ([`CELL_LIMIT`]; smaller in tests).
+    limit: usize,
+}
+
+impl Default for CellTally {
+    fn default() -> CellTally {
+        CellTally {
+            cells: FxHashMap::default(),
+            events: Vec::new(),
+            event_index: FxHashMap::default(),
+            events_pooled: false,
+            bands_pooled: false,
+            over: false,
+            limit: CELL_LIMIT,
+        }
+    }
+}
+
+/// A chunk's counted games as cells, one per game in reading order, each event numbered
+/// within the chunk: the worker hashes no cell, and the sink adds each game once to the
+/// run's cells ([`CellTally::add_log`]) instead of a chunk's cells merged again.
+#[derive(Debug, Default)]
+pub struct CellLog {
+    /// The games' cells (the event a number into `events`) and results.
+    games: Vec<(CountedKey, Winner)>,
+    /// The event names the games name, by number.
+    events: Vec<Box<str>>,
+    /// The number of each of `events`.
+    event_index: FxHashMap<Box<str>, u32>,
+}
+
+impl CellLog {
+    /// Logs one game of `sp` (white's SP; `black`, black's SP in a Double Chess960
+    /// game), `event` its Event as [`CellTally::add_event`] takes it.
+    pub fn push(
+        &mut self,
+        event: &str,
+        tags: &[Tag<'_>],
+        facts: &GameFacts,
+        band_width: u32,
+        (sp, black): (u16, Option<u16>),
+        winner: Winner,
+    ) {
+        let event = match self.event_index.get(event) {
+            Some(&i) => i,
+            None => {
+                let i = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+                self.events.push(event.into());
+                self.event_index.insert(event.into(), i);
+                i
+            }
+        };
+        let key = CountedKey {
+            month: month_of(tags),
+            band: band_of(tags, facts, band_width),
+            speed: facts.speed,
+            event,
+            sp,
+            black,
+        };
+        self.games.push((key, winner));
+    }
+
+    /// Forgets every game and event, keeping the memory.
+    pub fn clear(&mut self) {
+        self.games.clear();
+        self.events.clear();
+        self.event_index.clear();
+    }
 }
 
 /// The month of a game for the filter: its date's span when that lies within one month
@@ -77,7 +146,9 @@ fn band_of(tags: &[Tag<'_>], facts: &GameFacts, band_width: u32) -> Band {
 
 impl CellTally {
     /// Counts one game of `sp` (white's SP), `black` being black's SP in a Double
-    /// Chess960 game.
+    /// Chess960 game: the path of a chunk's own tally, merged later ([`CellTally::merge`]),
+    /// which the tests hold the log's against.
+    #[cfg(test)]
     pub fn add(
         &mut self,
         tags: &[Tag<'_>],
@@ -86,13 +157,14 @@ impl CellTally {
         at: (u16, Option<u16>),
         winner: Winner,
     ) {
-        let event = tag_text(tags, b"Event");
+        let event = pgn960::stats::by::tag_text(tags, b"Event");
         let event = event.as_deref().unwrap_or("");
         self.add_event(event, tags, facts, band_width, at, winner);
     }
 
     /// [`CellTally::add`] with the game's event already read ([`tag_text`] of its Event
     /// tag, empty when none).
+    #[cfg(test)]
     pub fn add_event(
         &mut self,
         event: &str,
@@ -123,13 +195,52 @@ impl CellTally {
             sp,
             black,
         };
+        self.count(key, winner);
+        self.bound();
+    }
+
+    /// Adds a chunk's games, each to its cell, pooled as the run pools when it is added.
+    /// The same page as a chunk's own tally merged: whether events (then bands) are pooled,
+    /// or the filters given up, depends only on how many cells all the games make without
+    /// them, which only grows game by game, and pooling maps each cell to one, so neither
+    /// the order of adding nor the limit checked per game, not per chunk, changes the cells.
+    pub fn add_log(&mut self, log: &CellLog) {
+        let mut ids = self.event_ids(log);
+        for &(mut key, winner) in &log.games {
+            if self.over {
+                return;
+            }
+            let pooled = (self.events_pooled, self.bands_pooled);
+            key.event = ids.get(key.event as usize).copied().unwrap_or_default();
+            if self.bands_pooled {
+                key.band = None;
+            }
+            self.count(key, winner);
+            self.bound();
+            if (self.events_pooled, self.bands_pooled) != pooled {
+                // Pooling numbered the events again.
+                ids = self.event_ids(log);
+            }
+        }
+    }
+
+    /// The run's number of each event of `log` (of the empty one when events are pooled).
+    fn event_ids(&mut self, log: &CellLog) -> Vec<u32> {
+        let pooled = self.events_pooled;
+        log.events
+            .iter()
+            .map(|name| self.event(if pooled { "" } else { name }))
+            .collect()
+    }
+
+    /// Adds one game to the cell of `key`.
+    fn count(&mut self, key: CountedKey, winner: Winner) {
         let cell = self.cells.entry(key).or_default();
         cell[match winner {
             Winner::White => 0,
             Winner::Draw => 1,
             Winner::Black => 2,
         }] += 1;
-        self.bound();
     }
 
     /// The index of the event `name` (empty: unknown, or pooled), given one if new.
@@ -145,18 +256,18 @@ impl CellTally {
 
     /// Keeps within [`CELL_LIMIT`]: pools the events, then the bands, then gives up.
     fn bound(&mut self) {
-        if self.cells.len() <= CELL_LIMIT {
+        if self.cells.len() <= self.limit {
             return;
         }
         if !self.events_pooled {
             self.events_pooled = true;
             self.repool();
         }
-        if self.cells.len() > CELL_LIMIT && !self.bands_pooled {
+        if self.cells.len() > self.limit && !self.bands_pooled {
             self.bands_pooled = true;
             self.repool();
         }
-        if self.cells.len() > CELL_LIMIT {
+        if self.cells.len() > self.limit {
             self.over = true;
             self.cells.clear();
         }
@@ -206,6 +317,7 @@ impl CellTally {
 
     /// Adds the cells of a later chunk, leaving `other` empty (as a new tally, but its
     /// hash maps keep their memory for the next chunk).
+    #[cfg(test)]
     pub fn merge(&mut self, other: &mut CellTally) {
         if self.over || other.over {
             self.over = true;
@@ -239,7 +351,8 @@ impl CellTally {
         self.bound();
     }
 
-    /// Empties the tally (as [`CellTally::default`]), keeping its memory.
+    /// Empties the tally (as [`CellTally::default`]), keeping its memory and limit.
+    #[cfg(test)]
     fn clear(&mut self) {
         self.cells.clear();
         self.events.clear();
@@ -357,6 +470,7 @@ pub struct FilterCells {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pgn960::stats::by::tag_text;
 
     fn tag<'a>(name: &'a [u8], value: &'a [u8]) -> Tag<'a> {
         Tag {
@@ -517,6 +631,74 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "round {round}");
         }
+    }
+
+    #[test]
+    fn cells_added_from_logs_are_the_cells_of_merged_chunk_tallies() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        // Limits past which a run pools nothing, its events, its bands too, or gives up;
+        // chunks from one game to past the limit on their own.
+        let mut seen = std::collections::BTreeSet::new();
+        for round in 0..48 {
+            let limit = [20, 60, 150, 400, 2_000, CELL_LIMIT][round % 6];
+            let width = [1, 100, 200][round % 3];
+            let sps = [3, 40, 960][round / 6 % 3];
+            let chunk_max = [1, 30, 500, 3_000][round / 12 % 4];
+            let with_limit = || CellTally {
+                limit,
+                ..CellTally::default()
+            };
+            let (mut by_logs, mut by_tallies) = (with_limit(), with_limit());
+            let (mut log, mut chunk) = (CellLog::default(), with_limit());
+            let mut left = 1 + next(chunk_max);
+            for _ in 0..(200 + round * 60) {
+                let owned = random_tags(&mut next);
+                let tags: Vec<Tag<'_>> = owned.iter().map(|(n, v)| tag(n, v.as_bytes())).collect();
+                let facts = GameFacts::from_tags(&tags);
+                let event = tag_text(&tags, b"Event");
+                let event = event.as_deref().unwrap_or("");
+                let sp = next(sps) as u16;
+                let black = (next(4) == 0).then(|| next(sps) as u16);
+                let winner = [Winner::White, Winner::Draw, Winner::Black][next(3) as usize];
+                log.push(event, &tags, &facts, width, (sp, black), winner);
+                chunk.add_event(event, &tags, &facts, width, (sp, black), winner);
+                left -= 1;
+                if left == 0 {
+                    by_logs.add_log(&log);
+                    by_tallies.merge(&mut chunk);
+                    log.clear();
+                    left = 1 + next(chunk_max);
+                }
+            }
+            by_logs.add_log(&log);
+            by_tallies.merge(&mut chunk);
+            // Past giving up the pooling no longer matters (a chunk's going over ends its
+            // merge before the run pools): the page has no filters.
+            let flags = |t: &CellTally| {
+                (
+                    t.events_pooled && !t.over,
+                    t.bands_pooled && !t.over,
+                    t.over,
+                )
+            };
+            assert_eq!(flags(&by_logs), flags(&by_tallies), "round {round}");
+            seen.insert(flags(&by_logs));
+            let page = |t: CellTally| serde_json::to_string(&t.finish()).ok();
+            assert_eq!(page(by_logs), page(by_tallies), "round {round}");
+        }
+        let all = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+        ];
+        assert!(all.iter().all(|f| seen.contains(f)), "{seen:?}");
+        assert!(seen.iter().any(|f| f.2), "{seen:?}");
     }
 
     /// The key of a cell in [`KeyValue`]s, as the cells were keyed before plain keys.
