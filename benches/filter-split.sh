@@ -11,7 +11,7 @@ hyperfine --runs 3 --warmup 1 --export-json $O/bench.json \
   -n filter-broad "$B --no-progress -q filter $IN -o $O/broad.pgn --sp 0-479 --min-elo 1800" \
   -n filter-count-narrow "$B --no-progress -q filter $IN --count --sp 518,0-10 --min-elo 2000" \
   -n clean "$B --no-progress -q clean $IN -o $O/clean.pgn" \
-  -n split-sp "$B --no-progress -q split $IN --by sp -o $O/by-sp"
+  -n split-sp "$B --no-progress -q split $IN --by sp --force -o $O/by-sp"
 python3 - $O/bench.json $IN <<'PY'
 import json, os, statistics, sys
 size = os.path.getsize(sys.argv[2])

@@ -13,6 +13,8 @@ pub mod handlers;
 pub mod progress;
 pub mod report;
 pub mod stats;
+#[cfg(test)]
+mod test_rng;
 
 /// Outputs, signals and the tables of `export` live in the library (the Python package
 /// writes through them too).

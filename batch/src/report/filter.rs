@@ -552,13 +552,8 @@ mod tests {
 
     #[test]
     fn cells_counted_with_plain_keys_are_the_cells_of_key_values() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u64| rng.below(n);
         for round in 0..20 {
             // The cells as the page names them, counted the plain way: by KeyValue.
             let mut want: BTreeMap<CellKeyValues, [u64; 3]> = BTreeMap::new();
@@ -635,13 +630,8 @@ mod tests {
 
     #[test]
     fn cells_added_from_logs_are_the_cells_of_merged_chunk_tallies() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| rng.below(n);
         // Limits past which a run pools nothing, its events, its bands too, or gives up;
         // chunks from one game to past the limit on their own.
         let mut seen = std::collections::BTreeSet::new();

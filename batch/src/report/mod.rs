@@ -820,13 +820,8 @@ mod tests {
 
     #[test]
     fn names_tallied_from_logs_are_the_names_of_merged_chunk_tallies() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u64| rng.below(n);
         // Pools of names from fewer than the cap to more, so that runs cross the cap.
         for pool in [50, 5_000, 30_000] {
             let (mut by_logs, mut by_tallies) = (NameTally::default(), NameTally::default());

@@ -206,13 +206,8 @@ mod tests {
 
     #[test]
     fn rows_added_from_logs_are_the_rows_counted_game_by_game() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| rng.below(n);
         for round in 0..30 {
             // Counted the plain way, each game into ordered maps as it is read.
             let mut want_overall = vec![SpCounts::default(); 960];

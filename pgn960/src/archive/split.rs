@@ -1022,11 +1022,9 @@ mod tests {
         parts.part_buffer = 200;
         parts.budget = 500;
         let mut want: Vec<Vec<u8>> = Vec::new();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         for game in 0..500u32 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             let key = format!("k{}", state % 7);
             let id = parts
                 .part(key.as_bytes(), |_| format!("{key}.pgn"))
