@@ -19,8 +19,8 @@ use pgn960::stats::table::{expected_micropoints, strata_noun, GameEvals, SpCount
 use pgn960::stats::{
     black_moves_first, note_eval, why_nothing_counted, LeftOut, NO_RESULT_IN_TAGS, TRY_HEADERS_ONLY,
 };
-use pgn960::tree::{merge_within, FirstMoves, DEFAULT_MAX_NODES};
-use pgn960::tree::{GameOutcome, Pruning, Tree};
+use pgn960::tree::{add_log_within, FirstMoves, DEFAULT_MAX_NODES};
+use pgn960::tree::{GameOutcome, Pruning, Tree, TreeLog};
 use pgn960::validate::{
     observe_chunk, GameKind, GameObserver, Judged, MainMove, MissingVariant, ReadMode, ValidGame,
     ValidateOptions, Verdict,
@@ -115,7 +115,10 @@ struct ChunkReport {
     event_log: NameLog,
     /// A chunk's players, two per counted game.
     player_log: NameLog,
+    /// The run's opening tree (a chunk's is empty: its games are in `tree_log`).
     tree: Tree,
+    /// A chunk's counted Chess960 games' first moves, which the sink adds to `tree`.
+    tree_log: TreeLog,
     games: BTreeMap<u16, GameList>,
     /// The run's filter cells (a chunk's are empty: its games are in `cell_log`).
     cells: CellTally,
@@ -134,11 +137,11 @@ impl ChunkOutput for ChunkReport {
 }
 
 /// The containers of a merged chunk's report, emptied, for a worker to count a later
-/// chunk into: the tree's arena and the logs of games, names and cells keep their memory,
+/// chunk into: the logs of games, first moves, names and cells keep their memory,
 /// so that a chunk touches no fresh pages for them (with transparent huge pages each fresh
 /// 2 MiB is a page fault that zeroes it), nor do their hash maps grow again from empty.
 struct Spare {
-    tree: Tree,
+    tree_log: TreeLog,
     log: GameLog,
     cell_log: CellLog,
     event_log: NameLog,
@@ -149,7 +152,7 @@ impl Spare {
     /// New containers, for a chunk when no spare is left.
     fn new() -> Spare {
         Spare {
-            tree: Tree::new(),
+            tree_log: TreeLog::default(),
             log: GameLog::default(),
             cell_log: CellLog::default(),
             event_log: NameLog::default(),
@@ -210,7 +213,8 @@ impl ChunkReport {
             players: NameTally::default(),
             event_log: spare.event_log,
             player_log: spare.player_log,
-            tree: spare.tree,
+            tree: Tree::new(),
+            tree_log: spare.tree_log,
             games: BTreeMap::new(),
             cells: CellTally::default(),
             cell_log: spare.cell_log,
@@ -242,7 +246,8 @@ impl ChunkReport {
         spare
     }
 
-    /// Adds a later chunk (but its tree, which [`merge_within`] adds within its budget);
+    /// Adds a later chunk (but its first moves, which [`add_log_within`] adds to the tree
+    /// within its budget);
     /// returns its containers, emptied.
     fn merge(&mut self, mut other: ChunkReport) -> Spare {
         self.tally.merge(&mut other.tally);
@@ -280,9 +285,9 @@ impl ChunkReport {
         }
         self.cells.add_log(&other.cell_log);
         other.cell_log.clear();
-        other.tree.clear();
+        other.tree_log.clear();
         Spare {
-            tree: other.tree,
+            tree_log: other.tree_log,
             log: other.log,
             cell_log: other.cell_log,
             event_log: other.event_log,
@@ -393,7 +398,7 @@ impl Plan<'_> {
                         white_half_points,
                         ratings,
                     };
-                    out.tree.add_game(sp, first_moves, outcome);
+                    out.tree_log.push(sp, first_moves, outcome);
                 }
             }
             StartKind::DoubleChess960 { white, black } => {
@@ -720,8 +725,8 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     if plan.depth > 0 && !plan.headers_only {
         observer
             .out
-            .tree
-            .reserve(tree_nodes(bytes.len(), plan.depth));
+            .tree_log
+            .reserve(tree_games(bytes.len()), plan.depth);
     }
     let mode = if plan.headers_only {
         ReadMode::TagsOnly
@@ -733,13 +738,10 @@ fn process(bytes: &[u8], origin: Origin, plan: &Plan<'_>) -> ChunkReport {
     observer.out
 }
 
-/// The nodes a chunk of `bytes` likely adds to the tree at `depth` plies: a game per
-/// 2,048 bytes (lichess's run about 3,300), a root and `depth` nodes each; at most 2^15
-/// (about 3 MB), so that a chunk of one large game reserves little.
-fn tree_nodes(bytes: usize, depth: usize) -> usize {
-    (bytes / 2048)
-        .saturating_mul(depth.saturating_add(1))
-        .min(1 << 15)
+/// The games a chunk of `bytes` likely logs for the tree: one per 2,048 bytes (lichess's
+/// run about 3,300); at most 2^12, so that a chunk of one large game reserves little.
+fn tree_games(bytes: usize) -> usize {
+    (bytes / 2048).min(1 << 12)
 }
 
 /// How many names of events and players the summary lists.
@@ -853,11 +855,19 @@ fn from_games(args: &ReportArgs, globals: Globals, started: std::time::Instant) 
     let mut all = ChunkReport::new();
     let mut pruning = Pruning::default();
     let budget = usize::try_from(DEFAULT_MAX_NODES).unwrap_or(usize::MAX);
+    // A chunk's tree, built from its log only once the run's tree may pass its budget.
+    let mut scratch = Tree::new();
     driver.run(
         |bytes, origin| process(bytes, origin, &plan),
         |_, chunk, _| {
-            merge_within(&mut all.tree, &chunk.tree, budget, &mut pruning)
-                .context("the tree's counts overflow")?;
+            add_log_within(
+                &mut all.tree,
+                &chunk.tree_log,
+                &mut scratch,
+                budget,
+                &mut pruning,
+            )
+            .context("the tree's counts overflow")?;
             spares.put(all.merge_noting(chunk, &listed));
             Ok(())
         },
@@ -946,6 +956,7 @@ mod tests {
     use super::{cut_chars, process, tag, ChunkReport, GameTexts, ListedFull, Plan, Spares};
     use pgn960::select::Filters;
     use pgn960::stats::by::{tag_text, ByKey};
+    use pgn960::tree::{add_log_within, Pruning, Tree};
     use pgn_parse::Tag;
 
     /// The games of `sample.pgn`, each `copies` times with its players renamed, so that
@@ -997,8 +1008,11 @@ mod tests {
             spares: &spares,
         };
         let (mut all, mut unlisted) = (ChunkReport::new(), 0);
+        let (mut scratch, mut pruning) = (Tree::new(), Pruning::default());
         for chunk in pgn_parse::split_at_game_boundaries(input, chunk_bytes) {
             let part = process(&input[chunk.range.clone()], chunk.origin(), &plan);
+            let log = &part.tree_log;
+            add_log_within(&mut all.tree, log, &mut scratch, 300, &mut pruning).unwrap();
             let lists = part.games.values();
             unlisted += lists.map(|l| l.total - l.first.len() as u64).sum::<u64>();
             let spare = all.merge_noting(part, &listed);

@@ -580,6 +580,71 @@ impl Tree {
     }
 }
 
+/// The first moves of a chunk's games in reading order (what [`Tree::add_game`] takes),
+/// for the run's tree to add once ([`add_log_within`]) rather than a chunk's tree built
+/// and merged node by node: a chunk of a few hundred games over 960 SPs aggregates little.
+#[derive(Debug, Clone, Default)]
+pub struct TreeLog {
+    /// Per game: its SP, its outcome and the end of its moves in `moves`.
+    games: Vec<(u16, GameOutcome, usize)>,
+    moves: Vec<(Move, Option<i64>)>,
+}
+
+impl TreeLog {
+    /// Logs a game of `sp` that began with `moves`, as [`Tree::add_game`] would add it.
+    pub fn push(&mut self, sp: u16, moves: &[(Move, Option<i64>)], game: GameOutcome) {
+        self.moves.extend_from_slice(moves);
+        self.games.push((sp, game, self.moves.len()));
+    }
+
+    /// Empties the log, keeping its memory.
+    pub fn clear(&mut self) {
+        self.games.clear();
+        self.moves.clear();
+    }
+
+    /// Reserves room for about `games` games of `depth` moves.
+    pub fn reserve(&mut self, games: usize, depth: usize) {
+        self.games.reserve(games);
+        self.moves.reserve(games.saturating_mul(depth));
+    }
+
+    /// Adds the games to `tree` in the order they were logged.
+    pub fn add_to(&self, tree: &mut Tree) {
+        let mut start = 0;
+        for &(sp, game, end) in &self.games {
+            tree.add_game(sp, &self.moves[start..end], game);
+            start = end;
+        }
+    }
+
+    /// The most nodes a tree of these games holds: a root and a node per move each.
+    fn nodes_at_most(&self) -> usize {
+        self.games.len() + self.moves.len()
+    }
+}
+
+/// Adds a chunk's logged games to `tree` as [`merge_within`] adds the chunk's tree built
+/// from them (in `scratch`): directly while nothing was ever pruned and the tree stays
+/// within `budget` whatever the chunk adds (then the merge only adds every node, siblings
+/// in the order of their first game), else through `scratch` and the merge. Counts sum
+/// without the merge's overflow check: a sum of ratings passes `u64` only past 2^32 games.
+pub fn add_log_within(
+    tree: &mut Tree,
+    log: &TreeLog,
+    scratch: &mut Tree,
+    budget: usize,
+    pruning: &mut Pruning,
+) -> Result<(), Overflow> {
+    if *pruning == Pruning::default() && tree.len().saturating_add(log.nodes_at_most()) <= budget {
+        log.add_to(tree);
+        return Ok(());
+    }
+    scratch.clear();
+    log.add_to(scratch);
+    merge_within(tree, scratch, budget, pruning)
+}
+
 impl Node {
     /// The node without its links.
     fn clone_bare(&self) -> Node {
@@ -658,6 +723,73 @@ mod tests {
             let tree = random_tree(&mut rng, games);
             assert!(tree.len() <= 3 + 5 * games);
         }
+    }
+
+    /// A tree's rows and nested JSON as `pgn960 tree` writes them, closed nodes included.
+    fn written(tree: &Tree) -> String {
+        let options = WriteOptions {
+            depth: 6,
+            min_games: 1,
+        };
+        let (mut csv, mut json) = (Vec::new(), Vec::new());
+        write_tree(&mut csv, tree, TextFormat::Csv, options).unwrap();
+        write_tree(&mut json, tree, TextFormat::Json, options).unwrap();
+        let closed = (0..SPS as u16)
+            .filter_map(|sp| tree.root(sp))
+            .map(|r| tree.node(r).closed)
+            .collect::<Vec<_>>();
+        format!(
+            "{}{}{closed:?}",
+            String::from_utf8_lossy(&csv),
+            String::from_utf8_lossy(&json)
+        )
+    }
+
+    #[test]
+    fn logged_games_add_up_to_the_tree_of_merged_chunk_trees() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut direct, mut past_budget) = (0, 0);
+        for round in 0..120 {
+            let budget = [usize::MAX, 400, 60, 12, 4][round % 5];
+            let (mut merged, mut logged, mut scratch) = (Tree::new(), Tree::new(), Tree::new());
+            let (mut p_merged, mut p_logged) = (Pruning::default(), Pruning::default());
+            let mut log = TreeLog::default();
+            for _ in 0..rng.below(12) {
+                let mut chunk = Tree::new();
+                log.clear();
+                for _ in 0..rng.below(40) {
+                    let sp = [0, 518, 959, 960][rng.below(4) as usize];
+                    let mut pos = Position::from_sp(sp.min(959)).unwrap();
+                    let mut line = Vec::new();
+                    for _ in 0..rng.below(6) {
+                        let legal = pos.legal_moves();
+                        let m = legal[rng.below(legal.len().min(4) as u64) as usize];
+                        pos.play_unchecked(m);
+                        line.push((m, None));
+                    }
+                    let game = GameOutcome {
+                        white_half_points: rng.below(3) as u8,
+                        ratings: (rng.below(2) == 0)
+                            .then(|| (1000 + rng.below(2000) as u32, rng.below(3000) as u32)),
+                    };
+                    chunk.add_game(sp, &line, game);
+                    log.push(sp, &line, game);
+                }
+                let fast =
+                    p_logged == Pruning::default() && logged.len() + log.nodes_at_most() <= budget;
+                if fast {
+                    direct += 1;
+                } else {
+                    past_budget += 1;
+                }
+                merge_within(&mut merged, &chunk, budget, &mut p_merged).unwrap();
+                add_log_within(&mut logged, &log, &mut scratch, budget, &mut p_logged).unwrap();
+                assert_eq!(p_logged, p_merged, "round {round}");
+                assert_eq!(logged.len(), merged.len(), "round {round}");
+                assert_eq!(written(&logged), written(&merged), "round {round}");
+            }
+        }
+        assert!(direct > 200 && past_budget > 100, "{direct} {past_budget}");
     }
 
     #[test]
