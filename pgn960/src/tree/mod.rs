@@ -693,6 +693,20 @@ mod tests {
         }
     }
 
+    /// A random walk of up to 5 plies from SP `sp` through the first few legal moves (so
+    /// that the walks of several games share prefixes).
+    fn random_line(rng: &mut Rng, sp: u16) -> Vec<(Move, Option<i64>)> {
+        let mut pos = Position::from_sp(sp).unwrap();
+        let mut line = Vec::new();
+        for _ in 0..rng.below(6) {
+            let legal = pos.legal_moves();
+            let m = legal[rng.below(legal.len().min(4) as u64) as usize];
+            pos.play_unchecked(m);
+            line.push((m, None));
+        }
+        line
+    }
+
     /// A random chunk's tree: `games` games of a few SPs, each a random walk of up to 5
     /// plies through the first few legal moves (so that paths share prefixes); it is the
     /// tree the same games make adding each move in two walks.
@@ -700,14 +714,7 @@ mod tests {
         let (mut tree, mut two_walks) = (Tree::new(), Tree::new());
         for _ in 0..games {
             let sp = [0, 518, 959][rng.below(3) as usize];
-            let mut pos = Position::from_sp(sp).unwrap();
-            let mut line = Vec::new();
-            for _ in 0..rng.below(6) {
-                let legal = pos.legal_moves();
-                let m = legal[rng.below(legal.len().min(4) as u64) as usize];
-                pos.play_unchecked(m);
-                line.push((m, None));
-            }
+            let line = random_line(rng, sp);
             tree.add_game(sp, &line, WIN);
             add_game_in_two_walks(&mut two_walks, sp, &line);
         }
@@ -759,14 +766,7 @@ mod tests {
                 log.clear();
                 for _ in 0..rng.below(40) {
                     let sp = [0, 518, 959, 960][rng.below(4) as usize];
-                    let mut pos = Position::from_sp(sp.min(959)).unwrap();
-                    let mut line = Vec::new();
-                    for _ in 0..rng.below(6) {
-                        let legal = pos.legal_moves();
-                        let m = legal[rng.below(legal.len().min(4) as u64) as usize];
-                        pos.play_unchecked(m);
-                        line.push((m, None));
-                    }
+                    let line = random_line(&mut rng, sp.min(959));
                     let game = GameOutcome {
                         white_half_points: rng.below(3) as u8,
                         ratings: (rng.below(2) == 0)
