@@ -46,6 +46,7 @@ pub mod annotations;
 pub mod archive;
 pub mod book;
 pub mod compression;
+mod direct_write;
 pub mod driver;
 mod error;
 pub mod export;

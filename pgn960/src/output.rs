@@ -440,7 +440,7 @@ impl AtomicFile {
         readable_by_all(temp.as_file());
         let cannot_write = || format!("cannot write {}", target.display());
         let file = temp.reopen().with_context(cannot_write)?;
-        let buffered = Box::new(BufWriter::with_capacity(1 << 20, file));
+        let buffered = Box::new(crate::direct_write::DirectWriter::new(file));
         let writer = compression::encoder(compression::compression_of_name(target), buffered)
             .with_context(cannot_write)?;
         Ok(AtomicFile {
