@@ -560,29 +560,51 @@ pub fn is_special(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
-/// Same file: same device and inode, else the same resolved path.
-fn same_file(a: &Path, b: &Path) -> bool {
-    identity(a) == identity(b)
-}
-
 /// Refuses an output path that is one of the input files, including the PGN files found
 /// below input directories (a second run must not read its own earlier output).
 pub fn refuse_input(output: &Path, inputs: &[PathBuf]) -> Result<()> {
     if output.as_os_str() == "-" || is_special(output) {
         return Ok(());
     }
-    for name in crate::input::expand_inputs(inputs)? {
-        if let crate::input::InputName::File(input) = name {
-            if same_file(output, &input) {
-                bail!(
-                    "refusing to write {}: it is one of the inputs ({}); inputs are never modified",
-                    output.display(),
-                    input.display()
-                );
+    InputFiles::of(inputs)?.refuse(output)
+}
+
+/// The input files of a run (input directories expanded as the run reads them), each with
+/// its identity, found once: a run that checks many outputs against them (`split`'s files)
+/// looks each output up once.
+pub struct InputFiles {
+    files: Vec<(PathBuf, Identity)>,
+}
+
+impl InputFiles {
+    /// Finds the input files and their identities.
+    pub fn of(inputs: &[PathBuf]) -> Result<InputFiles> {
+        let mut files = Vec::new();
+        for name in crate::input::expand_inputs(inputs)? {
+            if let crate::input::InputName::File(input) = name {
+                let id = identity(&input);
+                files.push((input, id));
             }
         }
+        Ok(InputFiles { files })
     }
-    Ok(())
+
+    /// Refuses `output` if it is one of the input files (standard output and special files
+    /// never are).
+    pub fn refuse(&self, output: &Path) -> Result<()> {
+        if output.as_os_str() == "-" || is_special(output) {
+            return Ok(());
+        }
+        let id = identity(output);
+        if let Some((input, _)) = self.files.iter().find(|(_, i)| *i == id) {
+            bail!(
+                "refusing to write {}: it is one of the inputs ({}); inputs are never modified",
+                output.display(),
+                input.display()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Checks every output of a run before anything is read: none is an input, and no two are

@@ -19,7 +19,7 @@ use super::pick::{pick_chunk, run_picks, tally, KeyFn, PickOptions, PickSummary,
 use crate::driver::Driver;
 use crate::facts::speed_of;
 use crate::input::Bytes;
-use crate::output::{bail, refuse_input, Context, OutputError, OutputId, OutputPlan, Result};
+use crate::output::{bail, Context, InputFiles, OutputError, OutputId, OutputPlan, Result};
 use crate::select::{date_span, tag_text};
 use crate::validate::Verdict;
 use chess960_core::StartKind;
@@ -369,7 +369,8 @@ impl Parts {
             );
         }
         // An input is never removed, whatever --force says.
-        earlier.retain(|p| refuse_input(p, inputs).is_ok());
+        let input_files = InputFiles::of(inputs)?;
+        earlier.retain(|p| input_files.refuse(p).is_ok());
         remove_stale_staging(dir);
         let staging = dir.join(format!(".pgn960-split.{}.tmp", std::process::id()));
         // A directory of this process's id is left by nobody alive.
@@ -591,9 +592,9 @@ impl Parts {
             .collect();
         self.lru.clear();
         sync_files(files)?;
-        let inputs = InputIds::of(inputs)?;
+        let inputs = InputFiles::of(inputs)?;
         for part in &self.parts {
-            inputs.check_target(&self.dir.join(&part.name))?;
+            check_target(&inputs, &self.dir.join(&part.name))?;
         }
         for id in 0..self.parts.len() {
             self.stage_append(id)?;
@@ -682,55 +683,19 @@ fn sync_files(files: Vec<(PathBuf, Option<File>)>) -> Result<()> {
     })
 }
 
-/// The inputs of a run as files (device and inode), found once, to check every file split
-/// writes against them.
-struct InputIds {
-    inputs: Vec<PathBuf>,
-    ids: Vec<(u64, u64)>,
-}
-
-impl InputIds {
-    /// The device and inode of every input file (inputs expanded as the run read them).
-    fn of(inputs: &[PathBuf]) -> Result<InputIds> {
-        use std::os::unix::fs::MetadataExt;
-        let mut ids = Vec::new();
-        for name in crate::input::expand_inputs(inputs)? {
-            if let crate::input::InputName::File(path) = name {
-                if let Ok(meta) = std::fs::metadata(&path) {
-                    ids.push((meta.dev(), meta.ino()));
-                }
-            }
-        }
-        Ok(InputIds {
-            inputs: inputs.to_vec(),
-            ids,
-        })
+/// Checks that `target` can take a split file: absent (one failed look-up, the usual
+/// case), or a regular file or a link that is not an input.
+fn check_target(inputs: &InputFiles, target: &Path) -> Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(target) else {
+        return Ok(());
+    };
+    if !meta.is_file() && !meta.is_symlink() {
+        bail!(
+            "{} is not a regular file: refusing to replace it",
+            target.display()
+        );
     }
-
-    /// Checks that `target` can take a split file: absent (one failed look-up, the usual
-    /// case), or a regular file or a link that is not an input.
-    fn check_target(&self, target: &Path) -> Result<()> {
-        use std::os::unix::fs::MetadataExt;
-        let Ok(meta) = std::fs::symlink_metadata(target) else {
-            return Ok(());
-        };
-        if !meta.is_file() && !meta.is_symlink() {
-            bail!(
-                "{} is not a regular file: refusing to replace it",
-                target.display()
-            );
-        }
-        let followed = std::fs::metadata(target).ok();
-        if followed.is_some_and(|m| self.ids.contains(&(m.dev(), m.ino()))) {
-            // The full check, for its message.
-            refuse_input(target, &self.inputs)?;
-            bail!(
-                "refusing to write {}: it is one of the inputs; inputs are never modified",
-                target.display()
-            );
-        }
-        Ok(())
-    }
+    inputs.refuse(target)
 }
 
 impl Drop for Parts {
