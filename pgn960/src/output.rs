@@ -616,6 +616,10 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[PathBuf]) -> Result<()
         .filter(|(_, p)| p.as_os_str() != "-" && !is_special(p))
         .map(|&(role, p)| (role, p, identity(p)))
         .collect();
+    if real.is_empty() {
+        return Ok(());
+    }
+    let input_files = InputFiles::of(inputs)?;
     for (i, (role, path, id)) in real.iter().enumerate() {
         if let Some((other_role, other, _)) = real[i + 1..].iter().find(|(_, _, o)| o == id) {
             bail!(
@@ -624,7 +628,7 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[PathBuf]) -> Result<()
                 other.display()
             );
         }
-        refuse_input(path, inputs)?;
+        input_files.refuse(path)?;
     }
     Ok(())
 }
