@@ -8,11 +8,16 @@ use std::borrow::Cow;
 
 /// A game's text as written: UTF-8 as it is, or every byte a Latin-1 character when the
 /// game is not UTF-8 ([`Repair::Latin1Decoded`]): one rule for the whole game.
-fn text<'a>(bytes: &'a [u8], latin1: bool) -> Cow<'a, str> {
+/// Valid UTF-8 (every piece of a game that is not Latin-1) is taken as it is, after one
+/// fast check.
+fn text<'a>(bytes: &'a [u8], latin1: bool) -> Cow<'a, [u8]> {
     if latin1 {
-        Cow::Owned(bytes.iter().map(|&b| b as char).collect())
+        let decoded: String = bytes.iter().map(|&b| b as char).collect();
+        Cow::Owned(decoded.into_bytes())
+    } else if std::str::from_utf8(bytes).is_ok() {
+        Cow::Borrowed(bytes)
     } else {
-        String::from_utf8_lossy(bytes)
+        Cow::Owned(String::from_utf8_lossy(bytes).into_owned().into_bytes())
     }
 }
 
@@ -41,7 +46,7 @@ fn write_tags(
             w.tag(name, valid.result.as_str().as_bytes())?;
         } else {
             match game.tag(name) {
-                Some(t) => w.tag(name, text(&t.value(), is_latin1(valid)).as_bytes())?,
+                Some(t) => w.tag(name, &text(&t.value(), is_latin1(valid)))?,
                 None => w.tag(name, default)?,
             }
         }
@@ -66,15 +71,15 @@ fn write_tags(
         w.tag(b"OriginalResult", old.as_bytes())?;
     }
     let copies = tag_copies(&game.tags);
+    let latin1 = is_latin1(valid);
     for (t, copy) in game.tags.iter().zip(copies) {
-        let value = || text(&t.value(), is_latin1(valid)).into_owned();
         match copy {
             TagCopy::Same => {}
             // A second value of a tag: kept under a name of its own (`DuplicateWhite`).
             TagCopy::Different => {
                 let mut name = b"Duplicate".to_vec();
                 name.extend_from_slice(t.name);
-                w.tag(&name, value().as_bytes())?;
+                w.tag(&name, &text(&t.value(), latin1))?;
             }
             TagCopy::First => {
                 let skip = SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name)
@@ -82,7 +87,7 @@ fn write_tags(
                     || t.name == b"FEN"
                     || (chess960 && t.name == b"Variant");
                 if !skip {
-                    w.tag(t.name, value().as_bytes())?;
+                    w.tag(t.name, &text(&t.value(), latin1))?;
                 }
             }
         }
@@ -179,14 +184,12 @@ fn write_other_token(
                 let names: Vec<&str> = names.iter().map(String::as_str).collect();
                 let keep = crate::annotations::commands(comment, &names);
                 if !keep.is_empty() {
-                    w.comment(text(&keep, is_latin1(valid)).as_bytes())?;
+                    w.comment(&text(&keep, is_latin1(valid)))?;
                 }
             }
             Ok(())
         }
-        Token::Comment { text: comment, .. } => {
-            w.comment(text(comment, is_latin1(valid)).as_bytes())
-        }
+        Token::Comment { text: comment, .. } => w.comment(&text(comment, is_latin1(valid))),
         other => w.write_token(other),
     }
 }

@@ -326,6 +326,35 @@ pub enum TagCopy {
 /// always [`TagCopy::First`]: the start rules decide those (`duplicate-fen-merged`,
 /// `conflicting-fen`).
 pub fn tag_copies(tags: &[pgn_parse::Tag<'_>]) -> Vec<TagCopy> {
+    // A game's few tags are compared with the earlier ones; only a game of very many tags
+    // pays for a map (the comparisons grow with the square of their number).
+    if tags.len() > TAGS_COMPARED_PAIRWISE {
+        return tag_copies_by_map(tags);
+    }
+    let mut copies = Vec::with_capacity(tags.len());
+    for (i, tag) in tags.iter().enumerate() {
+        let unchecked = tag.name == b"FEN" || tag.name == b"SetUp";
+        let mut earlier = tags[..i].iter().filter(|t| t.name == tag.name).peekable();
+        let copy = if unchecked || earlier.peek().is_none() {
+            TagCopy::First
+        } else {
+            let value = tag.value();
+            if earlier.any(|t| t.value() == value) {
+                TagCopy::Same
+            } else {
+                TagCopy::Different
+            }
+        };
+        copies.push(copy);
+    }
+    copies
+}
+
+/// Up to this many tags, [`tag_copies`] compares each tag's name with the earlier ones.
+const TAGS_COMPARED_PAIRWISE: usize = 64;
+
+/// [`tag_copies`] through a map of each name's values (any number of tags).
+fn tag_copies_by_map(tags: &[pgn_parse::Tag<'_>]) -> Vec<TagCopy> {
     let mut seen: std::collections::HashMap<&[u8], Vec<std::borrow::Cow<'_, [u8]>>> =
         std::collections::HashMap::new();
     tags.iter()
@@ -399,4 +428,46 @@ fn validate_from(game: &Game<'_>, opts: ValidateOptions, found: Option<FoundStar
         }
     }
     replay.finish(&game.tags)
+}
+
+#[cfg(test)]
+mod tag_copy_tests {
+    use super::*;
+    use crate::test_rng::Rng;
+    use pgn_parse::Tag;
+
+    const NAMES: [&[u8]; 6] = [b"White", b"Event", b"FEN", b"SetUp", b"X", b"white"];
+    const VALUES: [&[u8]; 5] = [b"a", b"b", br#"a\"b"#, br#"a"b"#, b""];
+
+    fn random_tags(rng: &mut Rng, n: usize) -> Vec<Tag<'static>> {
+        (0..n)
+            .map(|i| Tag {
+                name: NAMES[rng.index(NAMES.len())],
+                raw_value: VALUES[rng.index(VALUES.len())],
+                offset: i,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tags_compared_pairwise_stand_as_the_map_says() {
+        let mut rng = Rng(0x7a95_c0b1);
+        let mut kinds = [0usize; 3];
+        for _ in 0..20_000 {
+            let n = rng.index(TAGS_COMPARED_PAIRWISE + 1);
+            let tags = random_tags(&mut rng, n);
+            let pairwise = tag_copies(&tags);
+            assert_eq!(pairwise, tag_copies_by_map(&tags), "{tags:?}");
+            for copy in pairwise {
+                kinds[copy as usize] += 1;
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 1000),
+            "every kind drawn: {kinds:?}"
+        );
+        // Past the bound, the map.
+        let tags = random_tags(&mut rng, 500);
+        assert_eq!(tag_copies(&tags), tag_copies_by_map(&tags));
+    }
 }
