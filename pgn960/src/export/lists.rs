@@ -26,13 +26,13 @@ use std::cell::RefCell;
 
 /// The largest dictionary page we write (PLAIN bytes): the crate's default limit, past
 /// which it falls back to PLAIN pages; we leave such a chunk to the crate.
-const DICTIONARY_LIMIT: usize = 1024 * 1024;
+pub(super) const DICTIONARY_LIMIT: usize = 1024 * 1024;
 
 /// A data page ends at the first row boundary after this many items.
 const PAGE_ITEMS: usize = 1 << 17;
 
 /// The zstd level the file's writer properties name.
-const ZSTD_LEVEL: i32 = 1;
+pub(super) const ZSTD_LEVEL: i32 = 1;
 
 /// Whether the writer properties of the column at `path` are the ones this encoder
 /// writes: a dictionary, zstd level 1, no statistics or bloom filter, data pages v1,
@@ -108,8 +108,8 @@ const WHOLE: usize = 1 << 14;
 
 /// The distinct keys in order of first sight, with an open-addressing table of indices
 /// (and, for floats, a table of the whole numbers' indices).
-struct Dictionary {
-    keys: Vec<u128>,
+pub(super) struct Dictionary {
+    pub(super) keys: Vec<u128>,
     slots: Vec<u32>,
     shift: u32,
     /// The index of each whole number below [`WHOLE`] seen (`u32::MAX`: not yet); empty
@@ -118,7 +118,7 @@ struct Dictionary {
 }
 
 impl Dictionary {
-    fn new() -> Dictionary {
+    pub(super) fn new() -> Dictionary {
         Dictionary {
             keys: Vec::new(),
             slots: vec![u32::MAX; 1024],
@@ -164,7 +164,7 @@ impl Dictionary {
 
     /// The index of `key`, added if new.
     #[inline(always)]
-    fn index(&mut self, key: u128) -> u32 {
+    pub(super) fn index(&mut self, key: u128) -> u32 {
         let mask = self.slots.len() - 1;
         let mut s = self.slot(key);
         loop {
@@ -202,14 +202,14 @@ impl Dictionary {
 
 /// RLE runs of the RLE/bit-packing hybrid (levels of at most 8 bits), adjacent runs of
 /// one value merged.
-struct Runs {
+pub(super) struct Runs {
     out: Vec<u8>,
     value: u8,
     count: u64,
 }
 
 impl Runs {
-    fn new() -> Runs {
+    pub(super) fn new() -> Runs {
         Runs {
             out: Vec::new(),
             value: 0,
@@ -217,7 +217,7 @@ impl Runs {
         }
     }
 
-    fn push(&mut self, value: u8, n: u64) {
+    pub(super) fn push(&mut self, value: u8, n: u64) {
         if n == 0 {
             return;
         }
@@ -237,7 +237,7 @@ impl Runs {
     }
 
     /// The runs with their 4-byte length before them (data page v1); starts again empty.
-    fn take_into(&mut self, page: &mut Vec<u8>) {
+    pub(super) fn take_into(&mut self, page: &mut Vec<u8>) {
         self.flush();
         page.extend_from_slice(&(self.out.len() as u32).to_le_bytes());
         page.append(&mut self.out);
@@ -254,14 +254,14 @@ fn varint(mut v: u64, out: &mut Vec<u8>) {
 }
 
 /// The bits needed for values up to `max`.
-fn bits(max: u64) -> u8 {
+pub(super) fn bits(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
 }
 
 /// Appends `keys` as the values of an RLE_DICTIONARY page: the bit width, then bit-packed
 /// runs of at most 63 groups of 8 (the last group padded with zeros); one RLE run when
 /// the width is 0.
-fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
+pub(super) fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
     out.push(width);
     if keys.is_empty() {
         return;
@@ -616,7 +616,7 @@ fn levels(
 }
 
 /// A page compressed with zstd, as the page writer takes it.
-fn compressed(
+pub(super) fn compressed(
     zstd: &mut zstd::bulk::Compressor<'_>,
     page: &[u8],
     make: impl FnOnce(Bytes) -> Page,
@@ -636,7 +636,7 @@ thread_local! {
 
 /// Runs `f` with the thread's zstd context (level [`ZSTD_LEVEL`]); each page is a frame of
 /// its own, so the output is the same as from a new context.
-fn with_compressor<R>(
+pub(super) fn with_compressor<R>(
     f: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> Result<R>,
 ) -> Result<R> {
     COMPRESSOR.with(|cell| {
