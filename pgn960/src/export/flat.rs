@@ -10,7 +10,7 @@
 //! the crate ([`encode`] returns `None`).
 
 use super::lists::{
-    bits, compressed, put_keys, with_compressor, Dictionary, ListChunk, Runs, DICTIONARY_LIMIT,
+    bits, compressed, put_keys, varint, with_compressor, Dictionary, ListChunk, DICTIONARY_LIMIT,
     ZSTD_LEVEL,
 };
 use arrow_array::cast::AsArray;
@@ -248,8 +248,8 @@ impl<'a> Texts<'a> {
             if at == u32::MAX {
                 break;
             }
-            let at_ = at as usize;
-            if self.hashes[at_] == hash && self.values[at_] == text {
+            let i = at as usize;
+            if self.hashes[i] == hash && self.values[i] == text {
                 return at;
             }
             s = (s + 1) & mask;
@@ -295,12 +295,43 @@ fn hash(text: &[u8]) -> u64 {
     (h ^ u64::from_le_bytes(b)).wrapping_mul(K)
 }
 
-/// The definition levels of rows `range` into `def`.
-fn levels(rows: &Rows<'_>, range: std::ops::Range<usize>, def: &mut Runs) {
-    match rows.nulls {
-        None => def.push(1, range.len() as u64),
-        Some(_) => range.for_each(|i| def.push(u8::from(rows.valid(i)), 1)),
+/// Appends the definition levels of rows `range` with their 4-byte length (data page
+/// v1): one RLE run where every row is null or none is, else one bit-packed run of the
+/// rows' validity, a bit a row (the last group of 8 padded with zeros), where RLE runs
+/// took two bytes for each change between null and not.
+fn levels(rows: &Rows<'_>, range: std::ops::Range<usize>, page: &mut Vec<u8>) {
+    let at = page.len();
+    page.extend_from_slice(&[0; 4]);
+    let n = range.len();
+    let nulls = rows
+        .nulls
+        .map_or(0, |nulls| nulls.slice(range.start, n).null_count());
+    match nulls {
+        0 => {
+            varint((n as u64) << 1, page);
+            page.push(1);
+        }
+        all if all == n => {
+            varint((n as u64) << 1, page);
+            page.push(0);
+        }
+        _ => {
+            varint(((n.div_ceil(8) as u64) << 1) | 1, page);
+            let mut byte = 0u8;
+            for (j, i) in range.enumerate() {
+                byte |= u8::from(rows.valid(i)) << (j % 8);
+                if j % 8 == 7 {
+                    page.push(byte);
+                    byte = 0;
+                }
+            }
+            if !n.is_multiple_of(8) {
+                page.push(byte);
+            }
+        }
     }
+    let len = (page.len() - at - 4) as u32;
+    page[at..at + 4].copy_from_slice(&len.to_le_bytes());
 }
 
 /// The pages written, in order, with the rows of each data page.
@@ -330,8 +361,7 @@ fn keyed_pages(
         is_sorted: false,
     })?;
     let dictionary = Some(writer.write_page(page)?);
-    let (mut specs, mut text, mut def, mut page) =
-        (Vec::new(), Vec::new(), Runs::new(), Vec::new());
+    let (mut specs, mut text, mut page) = (Vec::new(), Vec::new(), Vec::new());
     let (mut row, mut key) = (0, 0);
     while row < rows.len {
         let end = (row + PAGE_ROWS).min(rows.len);
@@ -340,8 +370,7 @@ fn keyed_pages(
             Some(n) => (end - row) - n.slice(row, end - row).null_count(),
         };
         page.clear();
-        levels(rows, row..end, &mut def);
-        def.take_into(&mut page);
+        levels(rows, row..end, &mut page);
         put_keys(&keyed.keys[key..key + valid], width, &mut page);
         let data = compressed(zstd, &page, |buf| data_page(buf, end - row, true))?;
         specs.push((writer.write_page(data)?, end - row));
@@ -381,7 +410,7 @@ fn plain_pages(
 ) -> Result<Pages> {
     let mut sink = TrackedWrite::new(Vec::new());
     let mut writer = SerializedPageWriter::new(&mut sink);
-    let (mut specs, mut text, mut def) = (Vec::new(), Vec::new(), Runs::new());
+    let (mut specs, mut text) = (Vec::new(), Vec::new());
     let (mut page, mut plain) = (Vec::new(), Vec::new());
     let mut row = 0;
     while row < rows.len {
@@ -398,8 +427,7 @@ fn plain_pages(
         }
         text.push(text_bytes(values, rows, first..row));
         page.clear();
-        levels(rows, first..row, &mut def);
-        def.take_into(&mut page);
+        levels(rows, first..row, &mut page);
         page.extend_from_slice(&plain);
         let data = compressed(zstd, &page, |buf| data_page(buf, row - first, false))?;
         specs.push((writer.write_page(data)?, row - first));

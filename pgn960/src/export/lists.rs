@@ -202,14 +202,14 @@ impl Dictionary {
 
 /// RLE runs of the RLE/bit-packing hybrid (levels of at most 8 bits), adjacent runs of
 /// one value merged.
-pub(super) struct Runs {
+struct Runs {
     out: Vec<u8>,
     value: u8,
     count: u64,
 }
 
 impl Runs {
-    pub(super) fn new() -> Runs {
+    fn new() -> Runs {
         Runs {
             out: Vec::new(),
             value: 0,
@@ -217,7 +217,7 @@ impl Runs {
         }
     }
 
-    pub(super) fn push(&mut self, value: u8, n: u64) {
+    fn push(&mut self, value: u8, n: u64) {
         if n == 0 {
             return;
         }
@@ -237,7 +237,7 @@ impl Runs {
     }
 
     /// The runs with their 4-byte length before them (data page v1); starts again empty.
-    pub(super) fn take_into(&mut self, page: &mut Vec<u8>) {
+    fn take_into(&mut self, page: &mut Vec<u8>) {
         self.flush();
         page.extend_from_slice(&(self.out.len() as u32).to_le_bytes());
         page.append(&mut self.out);
@@ -245,7 +245,7 @@ impl Runs {
 }
 
 /// Appends `v` as a ULEB128 varint.
-fn varint(mut v: u64, out: &mut Vec<u8>) {
+pub(super) fn varint(mut v: u64, out: &mut Vec<u8>) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
