@@ -26,13 +26,13 @@ use std::cell::RefCell;
 
 /// The largest dictionary page we write (PLAIN bytes): the crate's default limit, past
 /// which it falls back to PLAIN pages; we leave such a chunk to the crate.
-const DICTIONARY_LIMIT: usize = 1024 * 1024;
+pub(super) const DICTIONARY_LIMIT: usize = 1024 * 1024;
 
 /// A data page ends at the first row boundary after this many items.
 const PAGE_ITEMS: usize = 1 << 17;
 
 /// The zstd level the file's writer properties name.
-const ZSTD_LEVEL: i32 = 1;
+pub(super) const ZSTD_LEVEL: i32 = 1;
 
 /// Whether the writer properties of the column at `path` are the ones this encoder
 /// writes: a dictionary, zstd level 1, no statistics or bloom filter, data pages v1,
@@ -108,8 +108,8 @@ const WHOLE: usize = 1 << 14;
 
 /// The distinct keys in order of first sight, with an open-addressing table of indices
 /// (and, for floats, a table of the whole numbers' indices).
-struct Dictionary {
-    keys: Vec<u128>,
+pub(super) struct Dictionary {
+    pub(super) keys: Vec<u128>,
     slots: Vec<u32>,
     shift: u32,
     /// The index of each whole number below [`WHOLE`] seen (`u32::MAX`: not yet); empty
@@ -118,7 +118,7 @@ struct Dictionary {
 }
 
 impl Dictionary {
-    fn new() -> Dictionary {
+    pub(super) fn new() -> Dictionary {
         Dictionary {
             keys: Vec::new(),
             slots: vec![u32::MAX; 1024],
@@ -164,7 +164,7 @@ impl Dictionary {
 
     /// The index of `key`, added if new.
     #[inline(always)]
-    fn index(&mut self, key: u128) -> u32 {
+    pub(super) fn index(&mut self, key: u128) -> u32 {
         let mask = self.slots.len() - 1;
         let mut s = self.slot(key);
         loop {
@@ -245,7 +245,7 @@ impl Runs {
 }
 
 /// Appends `v` as a ULEB128 varint.
-fn varint(mut v: u64, out: &mut Vec<u8>) {
+pub(super) fn varint(mut v: u64, out: &mut Vec<u8>) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -254,14 +254,14 @@ fn varint(mut v: u64, out: &mut Vec<u8>) {
 }
 
 /// The bits needed for values up to `max`.
-fn bits(max: u64) -> u8 {
+pub(super) fn bits(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
 }
 
 /// Appends `keys` as the values of an RLE_DICTIONARY page: the bit width, then bit-packed
 /// runs of at most 63 groups of 8 (the last group padded with zeros); one RLE run when
 /// the width is 0.
-fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
+pub(super) fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
     out.push(width);
     if keys.is_empty() {
         return;
@@ -282,16 +282,27 @@ fn put_keys(keys: &[u32], width: u8, out: &mut Vec<u8>) {
 }
 
 /// Bit-packs `run` in groups of 8 (the last padded with zeros), `width` at most 16: a
-/// group in one 128-bit word.
+/// group in one 128-bit word, made of two 64-bit halves of four keys each, stored whole
+/// (16 bytes, a store of fixed size) and the next group stored `width` bytes on, where a
+/// copy of `width` bytes was a call to `memcpy` per group; the room past the end cut off.
 fn pack_narrow(run: &[u32], width: u8, out: &mut Vec<u8>) {
     let w = usize::from(width);
-    for group in run.chunks(8) {
-        let mut acc: u128 = 0;
-        for (j, &k) in group.iter().enumerate() {
-            acc |= u128::from(k) << (j * w);
+    let start = out.len();
+    let end = start + run.len().div_ceil(8) * w;
+    out.resize(end + 16, 0);
+    for (g, group) in run.chunks(8).enumerate() {
+        let mut keys = [0u64; 8];
+        for (key, &k) in keys.iter_mut().zip(group) {
+            *key = u64::from(k);
         }
-        out.extend_from_slice(&acc.to_le_bytes()[..w]);
+        let half = |k: &[u64]| k[0] | k[1] << w | k[2] << (2 * w) | k[3] << (3 * w);
+        let acc = u128::from(half(&keys[..4])) | u128::from(half(&keys[4..])) << (4 * w);
+        let at = start + g * w;
+        if let Some(slot) = out.get_mut(at..at + 16) {
+            slot.copy_from_slice(&acc.to_le_bytes());
+        }
     }
+    out.truncate(end);
 }
 
 /// Bit-packs `run` in groups of 8 (the last padded with zeros), any width up to 32.
@@ -616,7 +627,7 @@ fn levels(
 }
 
 /// A page compressed with zstd, as the page writer takes it.
-fn compressed(
+pub(super) fn compressed(
     zstd: &mut zstd::bulk::Compressor<'_>,
     page: &[u8],
     make: impl FnOnce(Bytes) -> Page,
@@ -636,7 +647,7 @@ thread_local! {
 
 /// Runs `f` with the thread's zstd context (level [`ZSTD_LEVEL`]); each page is a frame of
 /// its own, so the output is the same as from a new context.
-fn with_compressor<R>(
+pub(super) fn with_compressor<R>(
     f: impl FnOnce(&mut zstd::bulk::Compressor<'static>) -> Result<R>,
 ) -> Result<R> {
     COMPRESSOR.with(|cell| {
@@ -890,6 +901,52 @@ mod tests {
             assert_eq!(fast.dictionary, hashed.dictionary);
             assert_eq!(fast.keys, hashed.keys);
             assert_eq!(fast.rows, hashed.rows);
+        }
+    }
+
+    /// [`pack_narrow`] as it was: each group's `width` bytes copied from its 128-bit word.
+    fn pack_narrow_copied(run: &[u32], width: u8, out: &mut Vec<u8>) {
+        let w = usize::from(width);
+        for group in run.chunks(8) {
+            let mut acc: u128 = 0;
+            for (j, &k) in group.iter().enumerate() {
+                acc |= u128::from(k) << (j * w);
+            }
+            out.extend_from_slice(&acc.to_le_bytes()[..w]);
+        }
+    }
+
+    #[test]
+    fn narrow_keys_packed_whole_are_the_keys_packed_by_copies() {
+        let mut rng = Rng(0x0960_9ac4_0000_0001);
+        for round in 0..600 {
+            let width = (round % 16 + 1) as u8;
+            let len = rng.index(70);
+            let keys: Vec<u32> = (0..len)
+                .map(|_| match rng.below(4) {
+                    0 => (1u32 << width) - 1,
+                    _ => rng.below(1 << width) as u32,
+                })
+                .collect();
+            let prefix: Vec<u8> = (0..rng.index(5)).map(|i| i as u8 + 1).collect();
+            let (mut fast, mut copied) = (prefix.clone(), prefix);
+            pack_narrow(&keys, width, &mut fast);
+            pack_narrow_copied(&keys, width, &mut copied);
+            assert_eq!(fast, copied, "width {width}, {len} keys");
+            // Through put_keys too: runs of 63 groups.
+            let many: Vec<u32> = (0..rng.index(2000))
+                .map(|i| keys.get(i % 7).copied().unwrap_or(0))
+                .collect();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            put_keys(&many, width, &mut a);
+            b.push(width);
+            for run in many.chunks(63 * 8) {
+                if !run.is_empty() {
+                    b.push(((run.len().div_ceil(8) as u8) << 1) | 1);
+                    pack_narrow_copied(run, width, &mut b);
+                }
+            }
+            assert_eq!(a, b, "width {width}, {} keys", many.len());
         }
     }
 }

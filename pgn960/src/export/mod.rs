@@ -5,6 +5,8 @@
 //! `export`).
 
 #[cfg(feature = "parquet")]
+mod flat;
+#[cfg(feature = "parquet")]
 mod lists;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -4,6 +4,7 @@
 //! row group per chunk.
 
 use super::columns::{Column, Field, GameView, Kind, PlyView};
+use super::flat;
 use super::lists::{self, ListChunk};
 use crate::output::{OutputError, Result};
 use crate::table::arrow::{schema, ArrowRows, Room};
@@ -73,7 +74,11 @@ fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
     for (array, (field, plan)) in arrays.iter().zip(fields) {
         match plan {
             Plan::Crate => write_leaves(field, array, &mut writers, &mut chunks)?,
-            Plan::Own { descr, fallback } => match lists::encode(array, descr).map_err(written)? {
+            Plan::Own {
+                descr,
+                fallback,
+                flat,
+            } => match own_chunk(array, descr, *flat).map_err(written)? {
                 Some(chunk) => chunks.push(Chunk::Own(chunk)),
                 None => {
                     let mut writers = fallback.create_column_writers(0).map_err(written)?;
@@ -83,6 +88,19 @@ fn encode_arrays(arrays: &[ArrayRef], encoder: &Encoder) -> Result<Vec<Chunk>> {
         }
     }
     Ok(chunks)
+}
+
+/// `array`'s column chunk by our list encoder, or, for a flat field, by our flat one;
+/// `None` where the encoder leaves it to the crate.
+fn own_chunk(
+    array: &ArrayRef,
+    descr: &ColumnDescPtr,
+    flat: Option<flat::Settings>,
+) -> parquet::errors::Result<Option<ListChunk>> {
+    match flat {
+        Some(settings) => flat::encode(array, descr, settings),
+        None => lists::encode(array, descr),
+    }
 }
 
 /// Writes `array`'s leaf columns (a keyed list's as its texts) with the next of `writers`.
@@ -153,19 +171,21 @@ pub struct Encoder {
 enum Plan {
     /// The crate, with the writers of [`Encoder::factory`].
     Crate,
-    /// Our list encoder (the field's one leaf column `descr`), or, for a chunk it leaves,
-    /// the crate's writer from `fallback`, made then.
+    /// Our list encoder, or our flat one with the column's `flat` settings (the field's
+    /// one leaf column `descr`), or, for a chunk it leaves, the crate's writer from
+    /// `fallback`, made then.
     Own {
         descr: ColumnDescPtr,
         fallback: ArrowRowGroupWriterFactory,
+        flat: Option<flat::Settings>,
     },
 }
 
-/// One encoded column chunk: by the crate's column writer or by our list encoder.
+/// One encoded column chunk: by the crate's column writer or by our encoders.
 pub enum Chunk {
     /// Written by the crate.
     Crate(ArrowColumnChunk),
-    /// Written by [`super::lists`].
+    /// Written by [`super::lists`] or [`super::flat`].
     Own(ListChunk),
 }
 
@@ -188,13 +208,13 @@ pub fn create<W: Write + Send>(out: W, columns: &[Column]) -> Result<(ParquetFil
     create_with(out, schema(columns), props, true)
 }
 
-/// [`create`] for an Arrow schema and writer properties; `own_lists`: whether the list
-/// columns may take our encoder (where the properties are the ones it writes).
+/// [`create`] for an Arrow schema and writer properties; `own`: whether the list and flat
+/// columns may take our encoders (where the properties are the ones they write).
 fn create_with<W: Write + Send>(
     out: W,
     schema: SchemaRef,
     mut props: WriterProperties,
-    own_lists: bool,
+    own: bool,
 ) -> Result<(ParquetFile<W>, Encoder)> {
     add_encoded_arrow_schema_to_metadata(&schema, &mut props);
     let props = Arc::new(props);
@@ -202,27 +222,19 @@ fn create_with<W: Write + Send>(
         .with_coerce_types(props.coerce_types())
         .convert(&schema)
         .map_err(written)?;
-    // A list field of one leaf our encoder may write is ours; the crate makes column
-    // writers for the other fields only (and for one of ours only when it leaves a chunk).
-    let leaves = parquet_schema.columns();
-    let roots: Vec<usize> = (0..leaves.len())
-        .map(|i| parquet_schema.get_column_root_idx(i))
-        .collect();
-    let mut own = vec![None; schema.fields().len()];
-    for (leaf, &root) in leaves.iter().zip(&roots) {
-        let list = matches!(schema.field(root).data_type(), DataType::List(_));
-        let alone = roots.iter().filter(|&&r| r == root).count() == 1;
-        if own_lists && list && alone && lists::fits(&props, leaf.path()) {
-            own[root] = Some(Arc::clone(leaf));
-        }
-    }
-    let mut plans = Vec::with_capacity(own.len());
+    let owners = if own {
+        own_leaves(&schema, &parquet_schema, &props)
+    } else {
+        vec![None; schema.fields().len()]
+    };
+    let mut plans = Vec::with_capacity(owners.len());
     let mut crate_fields = Vec::new();
-    for (field, descr) in schema.fields().iter().zip(own) {
-        plans.push(match descr {
-            Some(descr) => Plan::Own {
+    for (field, owner) in schema.fields().iter().zip(owners) {
+        plans.push(match owner {
+            Some((descr, flat)) => Plan::Own {
                 descr,
                 fallback: factory_of(&[Arc::clone(field)], &props)?,
+                flat,
             },
             None => {
                 crate_fields.push(Arc::clone(field));
@@ -242,6 +254,35 @@ fn create_with<W: Write + Send>(
             rooms: Mutex::new(Vec::new()),
         },
     ))
+}
+
+/// Per field, the leaf column our encoders write (with the flat encoder's settings for a
+/// flat field), or `None` for a field the crate writes: a list field of one leaf our
+/// list encoder fits, a text, integer or boolean field our flat encoder fits.
+fn own_leaves(
+    schema: &Schema,
+    parquet_schema: &parquet::schema::types::SchemaDescriptor,
+    props: &WriterProperties,
+) -> Vec<Option<(ColumnDescPtr, Option<flat::Settings>)>> {
+    let leaves = parquet_schema.columns();
+    let roots: Vec<usize> = (0..leaves.len())
+        .map(|i| parquet_schema.get_column_root_idx(i))
+        .collect();
+    let mut own = vec![None; schema.fields().len()];
+    for (leaf, &root) in leaves.iter().zip(&roots) {
+        if roots.iter().filter(|&&r| r == root).count() != 1 {
+            continue;
+        }
+        let path = leaf.path();
+        own[root] = match schema.field(root).data_type() {
+            DataType::List(_) if lists::fits(props, path) => Some((Arc::clone(leaf), None)),
+            DataType::Utf8 | DataType::Int32 | DataType::Int64 | DataType::Boolean => {
+                flat::settings(props, path).map(|s| (Arc::clone(leaf), Some(s)))
+            }
+            _ => None,
+        };
+    }
+    own
 }
 
 /// The crate's column writers of `fields` alone (their leaf columns are the file's: the
@@ -353,7 +394,7 @@ mod tests {
     use super::*;
     use crate::test_rng::Rng;
     use arrow_array::builder::{Float64Builder, Int32Builder, ListBuilder, StringBuilder};
-    use arrow_array::{Array, RecordBatch};
+    use arrow_array::{Array, Int32Array, RecordBatch, StringArray};
     use arrow_schema::{Field as ArrowField, Schema};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     use parquet::file::properties::WriterVersion;
@@ -462,8 +503,17 @@ mod tests {
     /// The row groups written into a file, by our encoder (`own`) or by the crate; with
     /// how many list chunks our encoder wrote.
     fn write(groups: &[Vec<ArrayRef>], own: bool) -> (Vec<u8>, usize) {
-        let (mut file, encoder) =
-            create_with(Vec::new(), test_schema(), test_props(), own).unwrap();
+        write_with(test_schema(), test_props(), groups, own)
+    }
+
+    /// [`write`] for a schema and writer properties.
+    fn write_with(
+        schema: SchemaRef,
+        props: WriterProperties,
+        groups: &[Vec<ArrayRef>],
+        own: bool,
+    ) -> (Vec<u8>, usize) {
+        let (mut file, encoder) = create_with(Vec::new(), schema, props, own).unwrap();
         let mut ours = 0;
         for arrays in groups {
             let chunks = encode_arrays(arrays, &encoder).unwrap();
@@ -733,5 +783,259 @@ print(ta.num_rows)
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5301");
+    }
+
+    /// A random text for a flat column: empty, short and repeating, non-ASCII, or long
+    /// (over the 64 bytes statistics keep, cut inside a multi-byte character or not).
+    fn flat_text(rng: &mut Rng, distinct: u64) -> String {
+        let v = rng.below(distinct);
+        match rng.below(10) {
+            0 => String::new(),
+            1 => format!("é{v}ü€😀"),
+            2 => format!("{}{v}", "x".repeat(62 + rng.index(4))),
+            3 => format!("{}{v}", "é".repeat(30 + rng.index(4))),
+            4 => format!("{}{v}", "\u{10FFFF}".repeat(17)),
+            5 => "\u{7f}\u{ff}".repeat(40),
+            _ => format!("Rated Chess960 game {v}"),
+        }
+    }
+
+    /// Six random flat columns (texts with and without a dictionary, 32- and 64-bit
+    /// integers with and without, booleans) of `rows` rows; one in `nulls` null (0:
+    /// none; 1: every value null).
+    fn flat_arrays(rng: &mut Rng, rows: usize, nulls: u64, distinct: u64) -> Vec<ArrayRef> {
+        use arrow_array::builder::{BooleanBuilder, Int64Builder};
+        let mut texts = [StringBuilder::new(), StringBuilder::new()];
+        let mut int32 = Int32Builder::new();
+        let mut int64 = [Int64Builder::new(), Int64Builder::new()];
+        let mut bools = BooleanBuilder::new();
+        let null = |rng: &mut Rng| nulls > 0 && rng.below(nulls) == 0;
+        for _ in 0..rows {
+            for t in &mut texts {
+                let text = (!null(rng)).then(|| flat_text(rng, distinct));
+                t.append_option(text);
+            }
+            let edge = [i32::MIN, i32::MAX, 0, -1][rng.index(4)];
+            let n = if rng.below(50) == 0 {
+                edge
+            } else {
+                rng.below(distinct) as i32 - 5
+            };
+            int32.append_option((!null(rng)).then_some(n));
+            for i in &mut int64 {
+                let wide = [i64::MIN, i64::MAX, 1 << 40][rng.index(3)];
+                let n = if rng.below(50) == 0 {
+                    wide
+                } else {
+                    i64::from(n) * 7
+                };
+                i.append_option((!null(rng)).then_some(n));
+            }
+            let b = rng.below(3) == 0;
+            bools.append_option((!null(rng)).then_some(b));
+        }
+        let [t0, t1] = &mut texts;
+        let [i0, i1] = &mut int64;
+        vec![
+            Arc::new(t0.finish()),
+            Arc::new(t1.finish()),
+            Arc::new(int32.finish()),
+            Arc::new(i0.finish()),
+            Arc::new(i1.finish()),
+            Arc::new(bools.finish()),
+        ]
+    }
+
+    const FLAT: [(&str, DataType, bool); 6] = [
+        ("keyed_text", DataType::Utf8, true),
+        ("plain_text", DataType::Utf8, false),
+        ("int32", DataType::Int32, true),
+        ("keyed_int64", DataType::Int64, true),
+        ("plain_int64", DataType::Int64, false),
+        ("flag", DataType::Boolean, true),
+    ];
+
+    fn flat_schema() -> SchemaRef {
+        let fields: Vec<ArrowField> = FLAT
+            .iter()
+            .map(|(name, t, _)| ArrowField::new(*name, t.clone(), true))
+            .collect();
+        Arc::new(Schema::new(fields))
+    }
+
+    /// The file's properties for these columns (as [`create`]'s: zstd level 1, chunk
+    /// statistics cut at 64 bytes, a dictionary where [`FLAT`] says).
+    fn flat_props() -> WriterProperties {
+        let mut builder = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap()))
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_statistics_truncate_length(Some(64));
+        for (name, _, dictionary) in FLAT {
+            builder = builder.set_column_dictionary_enabled(ColumnPath::from(name), dictionary);
+        }
+        builder.build()
+    }
+
+    /// Each column chunk's metadata readers use: statistics, values, levels, text bytes.
+    fn chunk_facts(file: &[u8]) -> Vec<String> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let reader = SerializedFileReader::new(bytes::Bytes::from(file.to_vec())).unwrap();
+        let mut facts = Vec::new();
+        for group in reader.metadata().row_groups() {
+            for c in group.columns() {
+                facts.push(format!(
+                    "{} {:?} {} {:?} {:?} {:?}",
+                    c.column_path(),
+                    c.statistics(),
+                    c.num_values(),
+                    c.definition_level_histogram(),
+                    c.repetition_level_histogram(),
+                    c.unencoded_byte_array_data_bytes(),
+                ));
+            }
+        }
+        facts
+    }
+
+    /// Writes `groups` both ways; both read back equal to the arrays, with the same chunk
+    /// statistics; returns the two files and how many chunks were ours.
+    fn flat_both_ways(groups: &[Vec<ArrayRef>]) -> (Vec<u8>, Vec<u8>, usize) {
+        let (own, ours) = write_with(flat_schema(), flat_props(), groups, true);
+        let (theirs, none) = write_with(flat_schema(), flat_props(), groups, false);
+        assert_eq!(none, 0);
+        let wanted: Vec<RecordBatch> = groups
+            .iter()
+            .map(|g| RecordBatch::try_new(flat_schema(), g.clone()).unwrap())
+            .collect();
+        let a = rows(&read(own.clone()));
+        assert!(
+            a == rows(&read(theirs.clone())),
+            "ours read back other than the crate's"
+        );
+        assert!(a == rows(&wanted), "ours read back other than the arrays");
+        let (ours_facts, their_facts) = (chunk_facts(&own), chunk_facts(&theirs));
+        assert_eq!(ours_facts.len(), their_facts.len());
+        for (o, t) in ours_facts.iter().zip(&their_facts) {
+            assert_eq!(o, t);
+        }
+        (own, theirs, ours)
+    }
+
+    /// Row groups of the sizes `sizes`, each of random flat columns.
+    fn flat_groups(
+        rng: &mut Rng,
+        sizes: &[usize],
+        nulls: u64,
+        distinct: u64,
+    ) -> Vec<Vec<ArrayRef>> {
+        sizes
+            .iter()
+            .map(|&rows| flat_arrays(rng, rows, nulls, distinct))
+            .collect()
+    }
+
+    #[test]
+    fn our_flat_chunks_read_back_as_the_crates_with_its_statistics() {
+        let mut rng = Rng(0x0960_f1a7_0000_0001);
+        for (nulls, distinct) in [(0, 5), (7, 5), (3, 300), (1, 5), (0, 1), (20, 50_000)] {
+            let groups = flat_groups(&mut rng, &[1, 2, 9, 700, 3000], nulls, distinct);
+            let (_, _, ours) = flat_both_ways(&groups);
+            assert_eq!(ours, 5 * 6, "nulls {nulls}, distinct {distinct}");
+        }
+        // Pages of at most 20,000 rows, and a PLAIN page's values cut at about 1 MB.
+        let groups = flat_groups(&mut rng, &[45_000], 9, 40);
+        let (own, _, ours) = flat_both_ways(&groups);
+        assert_eq!(ours, 6);
+        let reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(own)).unwrap();
+        assert!(reader.metadata().row_group(0).column(0).num_values() == 45_000);
+    }
+
+    #[test]
+    fn a_flat_dictionary_over_the_limit_falls_back_to_the_crate() {
+        // Texts mostly distinct, about 40 bytes each: a dictionary over 1 MB.
+        let mut rng = Rng(5);
+        let groups = flat_groups(&mut rng, &[40_000], 0, u64::MAX);
+        let (_, _, ours) = flat_both_ways(&groups);
+        // The keyed texts left to the crate; the other five ours.
+        assert_eq!(ours, 5);
+    }
+
+    #[test]
+    fn truncated_text_statistics_are_the_crates() {
+        for text in [
+            "a".repeat(65),
+            "é".repeat(40),
+            format!("{}é", "a".repeat(63)),
+            "\u{10FFFF}".repeat(20),
+            format!("{}\u{10FFFF}", "b".repeat(62)),
+            "\u{7f}".repeat(70),
+            "\u{ffff}".repeat(30),
+            "x".repeat(64),
+            String::new(),
+        ] {
+            let array: ArrayRef = Arc::new(StringArray::from(vec![Some(text.as_str()), None]));
+            let groups = vec![vec![
+                Arc::clone(&array),
+                array,
+                Arc::new(Int32Array::from(vec![Some(1), None])) as ArrayRef,
+                Arc::new(arrow_array::Int64Array::from(vec![None, Some(-3)])),
+                Arc::new(arrow_array::Int64Array::from(vec![Some(i64::MAX), None])),
+                Arc::new(arrow_array::BooleanArray::from(vec![None, Some(true)])),
+            ]];
+            let (_, _, ours) = flat_both_ways(&groups);
+            assert_eq!(ours, 6, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn pyarrow_duckdb_and_polars_read_our_flat_chunks_as_the_crates() {
+        let test = "pyarrow_duckdb_and_polars_read_our_flat_chunks_as_the_crates";
+        let Some(py) = test_support::python_with(test, &["pyarrow", "duckdb", "polars"]) else {
+            return;
+        };
+        let mut rng = Rng(17);
+        let mut groups = flat_groups(&mut rng, &[1, 2500, 300], 6, 40);
+        groups.extend(flat_groups(&mut rng, &[30], 1, 40));
+        let (own, theirs, ours) = flat_both_ways(&groups);
+        assert_eq!(ours, 4 * 6);
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (
+            dir.path().join("own.parquet"),
+            dir.path().join("crate.parquet"),
+        );
+        std::fs::write(&a, own).unwrap();
+        std::fs::write(&b, theirs).unwrap();
+        let script = r#"
+import sys, duckdb, pyarrow.parquet as pq, polars as pl
+a, b = sys.argv[1:3]
+ta, tb = pq.read_table(a), pq.read_table(b)
+assert ta.schema.equals(tb.schema, check_metadata=True)
+assert ta.equals(tb), "pyarrow"
+ma, mb = pq.ParquetFile(a).metadata, pq.ParquetFile(b).metadata
+for g in range(ma.num_row_groups):
+    for c in range(ma.num_columns):
+        sa, sb = ma.row_group(g).column(c).statistics, mb.row_group(g).column(c).statistics
+        assert sa.null_count == sb.null_count and sa.has_min_max == sb.has_min_max, (g, c)
+        assert not sa.has_min_max or (sa.min, sa.max) == (sb.min, sb.max), (g, c)
+q = "select * from '{}'"
+assert duckdb.sql(q.format(a)).fetchall() == duckdb.sql(q.format(b)).fetchall(), "duckdb"
+q = "select count(*) from '{}' where keyed_text > 'Rated' and int32 < 3 and flag"
+assert duckdb.sql(q.format(a)).fetchall() == duckdb.sql(q.format(b)).fetchall(), "duckdb"
+assert pl.read_parquet(a).equals(pl.read_parquet(b)), "polars"
+print(ta.num_rows)
+"#;
+        let out = std::process::Command::new(&py)
+            .arg("-c")
+            .arg(script)
+            .arg(&a)
+            .arg(&b)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2831");
     }
 }
