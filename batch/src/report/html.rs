@@ -40,9 +40,7 @@ pub fn json_for_script(page: &Page) -> Result<String> {
 fn push_json_for_script(out: &mut Vec<u8>, page: &Page) -> Result<()> {
     let start = out.len();
     serde_json::to_writer(&mut *out, page)?;
-    let first = out
-        .get(start..)
-        .and_then(|json| json.iter().position(|&b| to_escape(b)));
+    let first = out.get(start..).and_then(first_to_escape);
     if let Some(first) = first {
         let json = out.split_off(start + first);
         escape_script_json(out, &json);
@@ -51,17 +49,36 @@ fn push_json_for_script(out: &mut Vec<u8>, page: &Page) -> Result<()> {
 }
 
 /// Whether a byte of JSON may need escaping in a script block (`<`, `>`, `&`, or the
-/// first byte of U+2028 and U+2029).
+/// first byte of U+2028 and U+2029): the byte-by-byte reference of [`first_to_escape`].
+#[cfg(test)]
 fn to_escape(b: u8) -> bool {
     matches!(b, b'<' | b'>' | b'&' | 0xE2)
 }
 
+/// The first byte of `json` that may need escaping in a script block (`<`, `>`, `&`, or
+/// 0xE2, the first byte of U+2028 and U+2029), found by memchr's vector scans (the page's
+/// JSON is megabytes, mostly with nothing to escape): the markup bytes, then 0xE2 before.
+fn first_to_escape(json: &[u8]) -> Option<usize> {
+    let markup = memchr::memchr3(b'<', b'>', b'&', json);
+    let before = json.get(..markup.unwrap_or(json.len())).unwrap_or_default();
+    memchr::memchr(0xE2, before).or(markup)
+}
+
 /// Appends `json` to `out` with `<`, `>`, `&`, U+2028 and U+2029 written as JSON escapes.
+/// The next markup byte and the next 0xE2 are each searched again only once passed, so
+/// text of many of one and none of the other is scanned once, not once per escape.
 fn escape_script_json(out: &mut Vec<u8>, json: &[u8]) {
-    let mut rest = json;
-    while let Some(at) = rest.iter().position(|&b| to_escape(b)) {
-        out.extend_from_slice(&rest[..at]);
-        let (escape, len): (&[u8], usize) = match &rest[at..] {
+    let markup = |s: &[u8]| memchr::memchr3(b'<', b'>', b'&', s);
+    let e2 = |s: &[u8]| memchr::memchr(0xE2, s);
+    let (mut done, mut next_markup, mut next_e2) =
+        (0, next_at(json, 0, markup), next_at(json, 0, e2));
+    loop {
+        let at = next_markup.min(next_e2);
+        let Some(rest) = json.get(at..).filter(|r| !r.is_empty()) else {
+            break;
+        };
+        out.extend_from_slice(json.get(done..at).unwrap_or_default());
+        let (escape, len): (&[u8], usize) = match rest {
             [b'<', ..] => (b"\\u003c", 1),
             [b'>', ..] => (b"\\u003e", 1),
             [b'&', ..] => (b"\\u0026", 1),
@@ -71,9 +88,22 @@ fn escape_script_json(out: &mut Vec<u8>, json: &[u8]) {
             [] => (b"", 1),
         };
         out.extend_from_slice(escape);
-        rest = rest.get(at + len..).unwrap_or_default();
+        done = at + len;
+        if next_markup < done {
+            next_markup = next_at(json, done, markup);
+        }
+        if next_e2 < done {
+            next_e2 = next_at(json, done, e2);
+        }
     }
-    out.extend_from_slice(rest);
+    out.extend_from_slice(json.get(done..).unwrap_or_default());
+}
+
+/// Where `find` first finds its bytes in `json` from `from` on (`json.len()`: nowhere).
+fn next_at(json: &[u8], from: usize, find: impl Fn(&[u8]) -> Option<usize>) -> usize {
+    json.get(from..)
+        .and_then(find)
+        .map_or(json.len(), |at| from + at)
 }
 
 /// The Content-Security-Policy of the page: nothing may be fetched or connected to; only
@@ -190,6 +220,62 @@ mod tests {
             let whole = serde_json::to_string(&page).unwrap();
             assert_eq!(json_for_script(&page).unwrap(), escaped_by_chars(&whole));
         }
+    }
+
+    #[test]
+    fn first_byte_to_escape_is_found_as_byte_by_byte() {
+        // Random bytes (lengths 0 to 400, past memchr's vector widths), the bytes to
+        // escape and their neighbours placed sparsely or densely.
+        let special = [
+            b'<', b'>', b'&', 0xE2, 0xE1, 0xE3, b'=', b'%', b'\\', 0x80, 0xA8, 0xA9,
+        ];
+        let mut rng = xorshift(11);
+        for round in 0..3000 {
+            let len = (rng() % 401) as usize;
+            let dense = 1 + rng() % [2, 40, 1000][round % 3];
+            let mut bytes: Vec<u8> = (0..len)
+                .map(|_| match rng() % dense {
+                    0 => special[(rng() % special.len() as u64) as usize],
+                    _ => b'a' + (rng() % 26) as u8,
+                })
+                .collect();
+            // Some whole U+2028 and U+2029.
+            for _ in 0..rng() % 3 {
+                let at = (rng() % (len as u64 + 1)) as usize;
+                let last = [0xA8, 0xA9][(rng() % 2) as usize];
+                bytes.splice(at..at, [0xE2, 0x80, last]);
+            }
+            let len = bytes.len();
+            for start in [0, len / 3, len.saturating_sub(1)] {
+                let json = &bytes[start.min(len)..];
+                let want = json.iter().position(|&b| to_escape(b));
+                assert_eq!(first_to_escape(json), want, "{json:?}");
+                let (mut fast, mut slow) = (b"x".to_vec(), b"x".to_vec());
+                escape_script_json(&mut fast, json);
+                escape_by_bytes(&mut slow, json);
+                assert_eq!(fast, slow, "{json:?}");
+            }
+        }
+    }
+
+    /// [`escape_script_json`] as it was, a byte at a time: the reference.
+    fn escape_by_bytes(out: &mut Vec<u8>, json: &[u8]) {
+        let mut rest = json;
+        while let Some(at) = rest.iter().position(|&b| to_escape(b)) {
+            out.extend_from_slice(&rest[..at]);
+            let (escape, len): (&[u8], usize) = match &rest[at..] {
+                [b'<', ..] => (b"\\u003c", 1),
+                [b'>', ..] => (b"\\u003e", 1),
+                [b'&', ..] => (b"\\u0026", 1),
+                [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
+                [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
+                [b, ..] => (std::slice::from_ref(b), 1),
+                [] => (b"", 1),
+            };
+            out.extend_from_slice(escape);
+            rest = rest.get(at + len..).unwrap_or_default();
+        }
+        out.extend_from_slice(rest);
     }
 
     /// A small generator of test values (xorshift).

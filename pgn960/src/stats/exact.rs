@@ -350,9 +350,59 @@ impl PermutedStratum {
 
     /// Pearson's statistic of a random table with this stratum's margins, drawn from the
     /// permutation law: row by row, the row's W/D/L drawn without replacement from the
-    /// results not yet dealt (game by game for small rows, else a hypergeometric draw of
-    /// the wins and then of the draws among the rest; the last row takes what is left).
+    /// results not yet dealt (game by game for small rows, [`deal_small_row`], else a
+    /// hypergeometric draw of the wins and then of the draws among the rest; the last row
+    /// takes what is left). The rows' terms are summed as they are drawn, in the order and
+    /// with the arithmetic of [`PermutedStratum::chi2`], so the statistic is the same.
     fn sample_chi2(&self, ln_factorials: &LnFactorials, rng: &mut SplitMix64) -> f64 {
+        // Counts within u32 (every count of a stratum of at most u32::MAX games) convert
+        // to f64 in one instruction; `f64::from(v as u32)` is then `v as f64`.
+        if self.totals.iter().sum::<u64>() <= u64::from(u32::MAX) {
+            self.sample_chi2_converting(ln_factorials, rng, |v| f64::from(v as u32))
+        } else {
+            self.sample_chi2_converting(ln_factorials, rng, |v| v as f64)
+        }
+    }
+
+    /// [`PermutedStratum::sample_chi2`], counts made `f64` by `to_f64` (equal to `as f64`).
+    fn sample_chi2_converting(
+        &self,
+        ln_factorials: &LnFactorials,
+        rng: &mut SplitMix64,
+        to_f64: impl Fn(u64) -> f64,
+    ) -> f64 {
+        let [a, b, c] = self.inverse_totals;
+        let mut left = self.totals;
+        let mut pop: u64 = left.iter().sum();
+        let last = self.sizes.len().saturating_sub(1);
+        // -0.0, where `f64`'s `Sum` starts (so no rows sums to the same -0.0).
+        let mut sum = -0.0f64;
+        for (i, (&n, &inv)) in self.sizes.iter().zip(&self.inverse_sizes).enumerate() {
+            let row = if i == last {
+                left
+            } else if n <= URN_MAX_GAMES {
+                deal_small_row(n, pop, &mut left, rng)
+            } else {
+                let w = sample_hypergeometric(pop, left[0], n, ln_factorials, rng);
+                let d = sample_hypergeometric(pop - left[0], left[1], n - w, ln_factorials, rng);
+                let row = [w, d, n - w - d];
+                for (l, x) in left.iter_mut().zip(row) {
+                    *l -= x;
+                }
+                row
+            };
+            pop -= n;
+            let [x, y, z] = row.map(&to_f64);
+            sum += inv * (x * x * a + y * y * b + z * z * c);
+        }
+        self.games * sum - self.games
+    }
+
+    /// [`PermutedStratum::sample_chi2`] as it was first written (the rows drawn into an
+    /// iterator that [`PermutedStratum::chi2`] sums): the reference the faster one must
+    /// equal bit for bit, drawing the same numbers.
+    #[cfg(test)]
+    fn sample_chi2_reference(&self, ln_factorials: &LnFactorials, rng: &mut SplitMix64) -> f64 {
         let mut left = self.totals;
         let mut pop: u64 = left.iter().sum();
         let last = self.sizes.len().saturating_sub(1);
@@ -382,6 +432,25 @@ impl PermutedStratum {
         });
         self.chi2(rows)
     }
+}
+
+/// Deals a row of `n` games from the `pop` results not yet dealt (`left`: W/D/L, summing
+/// to `pop`), game by game: each game draws a number x below the results left and is a
+/// win when x is below the wins left, else a draw when below the wins and draws left,
+/// else a loss. Kept as the two bounds (wins, wins + draws), each lowered by one when x
+/// falls below it: a compare and a subtract each, no store a game.
+fn deal_small_row(n: u64, pop: u64, left: &mut [u64; 3], rng: &mut SplitMix64) -> [u64; 3] {
+    let (mut below_win, mut below_loss) = (left[0], left[0] + left[1]);
+    for k in 0..n {
+        let x = rng.below(pop - k);
+        below_loss -= u64::from(x < below_loss);
+        below_win -= u64::from(x < below_win);
+    }
+    let (wins, draws) = (below_win, below_loss - below_win);
+    let (w, d) = (left[0] - wins, left[1] - draws);
+    let row = [w, d, n - w - d];
+    *left = [wins, draws, left[2] - row[2]];
+    row
 }
 
 /// A Monte Carlo permutation p-value, and how it was reached.
@@ -581,6 +650,61 @@ mod tests {
         for _ in 0..100 {
             let chi2 = part.sample_chi2(&ln_factorials, &mut rng);
             assert!(chi2.is_finite() && chi2 > -1e-9, "{chi2}");
+        }
+    }
+
+    #[test]
+    fn sampled_statistics_equal_the_reference_bit_for_bit() {
+        // Random strata (1 to 40 rows of 0 to 60 games, so rows dealt game by game and
+        // rows drawn by two hypergeometric draws; some outcomes absent): each sampled
+        // statistic equals the reference's to the last bit, and the generator is left in
+        // the same state, so a permutation test draws the same numbers.
+        let mut pick = crate::test_rng::Rng(0x5eed);
+        for round in 0..400 {
+            let rows: Vec<[u64; 3]> = (0..1 + pick.below(40))
+                .map(|_| {
+                    let most = [0, 1, 3, 12, 24, 25, 60][pick.index(7)];
+                    [(); 3].map(|_| pick.below(most + 1) / (1 + u64::from(round % 5 == 0)))
+                })
+                .collect();
+            let part = PermutedStratum::new(&rows);
+            let ln_factorials = LnFactorials::new(part.games as u64);
+            let (mut fast, mut slow) = (SplitMix64(round), SplitMix64(round));
+            for _ in 0..30 {
+                let a = part.sample_chi2(&ln_factorials, &mut fast);
+                let b = part.sample_chi2_reference(&ln_factorials, &mut slow);
+                assert_eq!(a.to_bits(), b.to_bits(), "{rows:?}: {a} vs {b}");
+                assert_eq!(fast.0, slow.0, "{rows:?}");
+            }
+        }
+        // No rows: the same -0.0 statistic.
+        let empty = PermutedStratum::new(&[]);
+        let ln_factorials = LnFactorials::new(0);
+        let (mut fast, mut slow) = (SplitMix64(1), SplitMix64(1));
+        assert_eq!(
+            empty.sample_chi2(&ln_factorials, &mut fast).to_bits(),
+            empty
+                .sample_chi2_reference(&ln_factorials, &mut slow)
+                .to_bits()
+        );
+    }
+
+    #[test]
+    fn dealt_rows_keep_the_margins() {
+        let mut rng = SplitMix64(3);
+        for (n, left) in [
+            (5u64, [2u64, 0, 7]),
+            (9, [3, 3, 3]),
+            (1, [0, 1, 0]),
+            (0, [4, 4, 4]),
+        ] {
+            let mut after = left;
+            let pop = left.iter().sum();
+            let row = deal_small_row(n, pop, &mut after, &mut rng);
+            assert_eq!(row.iter().sum::<u64>(), n);
+            for c in 0..3 {
+                assert_eq!(row[c] + after[c], left[c], "{n} {left:?}");
+            }
         }
     }
 
