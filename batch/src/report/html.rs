@@ -78,15 +78,7 @@ fn escape_script_json(out: &mut Vec<u8>, json: &[u8]) {
             break;
         };
         out.extend_from_slice(json.get(done..at).unwrap_or_default());
-        let (escape, len): (&[u8], usize) = match rest {
-            [b'<', ..] => (b"\\u003c", 1),
-            [b'>', ..] => (b"\\u003e", 1),
-            [b'&', ..] => (b"\\u0026", 1),
-            [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
-            [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
-            [b, ..] => (std::slice::from_ref(b), 1),
-            [] => (b"", 1),
-        };
+        let (escape, len) = escape_of(rest);
         out.extend_from_slice(escape);
         done = at + len;
         if next_markup < done {
@@ -97,6 +89,20 @@ fn escape_script_json(out: &mut Vec<u8>, json: &[u8]) {
         }
     }
     out.extend_from_slice(json.get(done..).unwrap_or_default());
+}
+
+/// What `rest`, from a byte that may need escaping, is written as, and how many of its
+/// bytes that takes (0xE2 not starting U+2028 or U+2029 stays as it is).
+fn escape_of(rest: &[u8]) -> (&[u8], usize) {
+    match rest {
+        [b'<', ..] => (b"\\u003c", 1),
+        [b'>', ..] => (b"\\u003e", 1),
+        [b'&', ..] => (b"\\u0026", 1),
+        [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
+        [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
+        [b, ..] => (std::slice::from_ref(b), 1),
+        [] => (b"", 1),
+    }
 }
 
 /// Where `find` first finds its bytes in `json` from `from` on (`json.len()`: nowhere).
@@ -263,15 +269,7 @@ mod tests {
         let mut rest = json;
         while let Some(at) = rest.iter().position(|&b| to_escape(b)) {
             out.extend_from_slice(&rest[..at]);
-            let (escape, len): (&[u8], usize) = match &rest[at..] {
-                [b'<', ..] => (b"\\u003c", 1),
-                [b'>', ..] => (b"\\u003e", 1),
-                [b'&', ..] => (b"\\u0026", 1),
-                [0xE2, 0x80, 0xA8, ..] => (b"\\u2028", 3),
-                [0xE2, 0x80, 0xA9, ..] => (b"\\u2029", 3),
-                [b, ..] => (std::slice::from_ref(b), 1),
-                [] => (b"", 1),
-            };
+            let (escape, len) = escape_of(&rest[at..]);
             out.extend_from_slice(escape);
             rest = rest.get(at + len..).unwrap_or_default();
         }

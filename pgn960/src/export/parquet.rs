@@ -750,13 +750,6 @@ mod tests {
         .collect();
         let (own, theirs, ours) = both_ways(&groups);
         assert!(ours >= 8);
-        let dir = tempfile::tempdir().unwrap();
-        let (a, b) = (
-            dir.path().join("own.parquet"),
-            dir.path().join("crate.parquet"),
-        );
-        std::fs::write(&a, own).unwrap();
-        std::fs::write(&b, theirs).unwrap();
         let script = r#"
 import sys, duckdb, pyarrow as pa, pyarrow.compute as pc, pyarrow.parquet as pq, polars as pl
 a, b = sys.argv[1:3]
@@ -770,7 +763,20 @@ assert duckdb.sql(q.format(a)).fetchall() == duckdb.sql(q.format(b)).fetchall(),
 assert pl.read_parquet(a).equals(pl.read_parquet(b)), "polars"
 print(ta.num_rows)
 "#;
-        let out = std::process::Command::new(&py)
+        assert_eq!(run_on_both(&py, script, &own, &theirs), "5301");
+    }
+
+    /// Writes our file and the crate's to a directory and runs `script` with their paths
+    /// (ours first); returns what it printed, failing the test if it failed.
+    fn run_on_both(py: &str, script: &str, own: &[u8], theirs: &[u8]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (
+            dir.path().join("own.parquet"),
+            dir.path().join("crate.parquet"),
+        );
+        std::fs::write(&a, own).unwrap();
+        std::fs::write(&b, theirs).unwrap();
+        let out = std::process::Command::new(py)
             .arg("-c")
             .arg(script)
             .arg(&a)
@@ -782,7 +788,7 @@ print(ta.num_rows)
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5301");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     /// A random text for a flat column: empty, short and repeating, non-ASCII, or long
@@ -998,13 +1004,6 @@ print(ta.num_rows)
         groups.extend(flat_groups(&mut rng, &[30], 1, 40));
         let (own, theirs, ours) = flat_both_ways(&groups);
         assert_eq!(ours, 4 * 6);
-        let dir = tempfile::tempdir().unwrap();
-        let (a, b) = (
-            dir.path().join("own.parquet"),
-            dir.path().join("crate.parquet"),
-        );
-        std::fs::write(&a, own).unwrap();
-        std::fs::write(&b, theirs).unwrap();
         let script = r#"
 import sys, duckdb, pyarrow.parquet as pq, polars as pl
 a, b = sys.argv[1:3]
@@ -1024,18 +1023,6 @@ assert duckdb.sql(q.format(a)).fetchall() == duckdb.sql(q.format(b)).fetchall(),
 assert pl.read_parquet(a).equals(pl.read_parquet(b)), "polars"
 print(ta.num_rows)
 "#;
-        let out = std::process::Command::new(&py)
-            .arg("-c")
-            .arg(script)
-            .arg(&a)
-            .arg(&b)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2831");
+        assert_eq!(run_on_both(&py, script, &own, &theirs), "2831");
     }
 }
