@@ -7,17 +7,20 @@ use pgn_parse::{Game, PgnWriter, Token, SEVEN_TAG_ROSTER};
 use std::borrow::Cow;
 
 /// A game's text as written: UTF-8 as it is, or every byte a Latin-1 character when the
-/// game is not UTF-8 ([`Repair::Latin1Decoded`]): one rule for the whole game.
-/// Valid UTF-8 (every piece of a game that is not Latin-1) is taken as it is, after one
-/// fast check.
+/// game is not UTF-8 ([`Repair::Latin1Decoded`]): one rule for the whole game. A game is
+/// rendered only when normalising, and then its whole text was checked once
+/// (`validate::chunk::note_latin1`): a game not marked Latin-1 is UTF-8, and so is every
+/// piece of it (a tag value unescaped, a comment, the commands kept from one).
 fn text<'a>(bytes: &'a [u8], latin1: bool) -> Cow<'a, [u8]> {
     if latin1 {
         let decoded: String = bytes.iter().map(|&b| b as char).collect();
         Cow::Owned(decoded.into_bytes())
-    } else if std::str::from_utf8(bytes).is_ok() {
-        Cow::Borrowed(bytes)
     } else {
-        Cow::Owned(String::from_utf8_lossy(bytes).into_owned().into_bytes())
+        debug_assert!(
+            std::str::from_utf8(bytes).is_ok(),
+            "a game not UTF-8 rendered as UTF-8"
+        );
+        Cow::Borrowed(bytes)
     }
 }
 
